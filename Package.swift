@@ -1,0 +1,85 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "geophoto",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "geophoto", targets: ["geophoto"])
+  ],
+  targets: [
+    // MARK: C libraries (Debian packages), each behind its own wrapper module
+    .systemLibrary(
+      name: "CGeoPhotoSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .systemLibrary(
+      name: "CGeoPhotoExif",
+      pkgConfig: "libexif",
+      providers: [.apt(["libexif-dev"])]
+    ),
+
+    // MARK: Pure Swift core: geodesy, the spatial index, the annotation model
+    .target(name: "GeoPhotoCore", swiftSettings: strict),
+
+    // MARK: Wrappers and engines
+    .target(
+      name: "GeoPhotoStore",
+      dependencies: ["GeoPhotoCore", "CGeoPhotoSQLite"],
+      swiftSettings: strict
+    ),
+    .target(
+      name: "GeoPhotoExif",
+      dependencies: ["GeoPhotoCore", "CGeoPhotoExif"],
+      swiftSettings: strict
+    ),
+    .target(
+      name: "GeoPhotoSync",
+      dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoExif"],
+      swiftSettings: strict
+    ),
+    .target(name: "GeoPhotoEncoding", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoCLI",
+      dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding"],
+      swiftSettings: strict
+    ),
+    .executableTarget(name: "geophoto", dependencies: ["GeoPhotoCLI"], swiftSettings: strict),
+
+    // MARK: Developer tools: fixtures for tests, examples and benchmarks
+    .target(name: "GeoPhotoFixtures", dependencies: ["GeoPhotoExif"], swiftSettings: strict),
+    .executableTarget(
+      name: "geophoto-fixtures",
+      dependencies: ["GeoPhotoFixtures"],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "geophoto-bench",
+      dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures"],
+      swiftSettings: strict
+    ),
+
+    // MARK: Tests
+    .testTarget(name: "GeoPhotoCoreTests", dependencies: ["GeoPhotoCore"]),
+    .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
+    .testTarget(
+      name: "GeoPhotoExifTests",
+      dependencies: ["GeoPhotoExif", "GeoPhotoFixtures"]
+    ),
+    .testTarget(
+      name: "GeoPhotoSyncTests",
+      dependencies: ["GeoPhotoSync", "GeoPhotoStore", "GeoPhotoFixtures"]
+    ),
+    .testTarget(
+      name: "GeoPhotoCLITests",
+      dependencies: ["GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

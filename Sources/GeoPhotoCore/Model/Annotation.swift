@@ -1,0 +1,57 @@
+/// A map annotation: what a map client shows for a photo (a pin with a title and subtitle),
+/// the shape of MapKit's `MKAnnotation`, plus what list views need.
+public struct Annotation: Hashable, Sendable {
+  public var id: Int64
+  public var source: PhotoSource
+  public var coordinate: Coordinate
+  public var title: String
+  public var subtitle: String
+  /// Metres from the query point, when the annotation answers a query.
+  public var distance: Double?
+  public var takenAt: CaptureDate?
+  /// The file path, for local photos only.
+  public var path: String?
+
+  public init(
+    id: Int64, source: PhotoSource, coordinate: Coordinate, title: String, subtitle: String,
+    distance: Double? = nil, takenAt: CaptureDate? = nil, path: String? = nil
+  ) {
+    self.id = id
+    self.source = source
+    self.coordinate = coordinate
+    self.title = title
+    self.subtitle = subtitle
+    self.distance = distance
+    self.takenAt = takenAt
+    self.path = path
+  }
+
+  /// The annotation for a located photo found `distance` metres from a query point.
+  ///
+  /// The subtitle is the capture date and the distance (`2024-05-03 · 350 m`), leaving out
+  /// whichever is unknown.
+  public init?(photo: Photo, distance: Double?) {
+    guard let coordinate = photo.coordinate else { return nil }
+    let parts = [photo.takenAt?.dateString, distance.map(DistanceFormat.human)]
+    self.init(
+      id: photo.id, source: photo.source, coordinate: coordinate, title: photo.title,
+      subtitle: parts.compactMap { $0 }.joined(separator: " · "), distance: distance,
+      takenAt: photo.takenAt, path: photo.path)
+  }
+}
+
+/// Human-readable distances, the way map apps print them.
+public enum DistanceFormat {
+  /// `350 m`, `2.4 km`, `24 km`: metres below 1 km, one decimal below 10 km, whole km above.
+  public static func human(_ metres: Double) -> String {
+    guard metres.isFinite else { return "?" }
+    let m = max(0, metres)
+    if m < 999.5 { return "\(Int(m.rounded())) m" }
+    let km = m / 1000
+    if km < 9.95 {
+      let tenths = Int((km * 10).rounded())
+      return "\(tenths / 10).\(tenths % 10) km"
+    }
+    return "\(Int(km.rounded())) km"
+  }
+}

@@ -1,0 +1,148 @@
+/// When a photo was taken: the camera's wall-clock time, plus its UTC offset when known.
+///
+/// EXIF `DateTimeOriginal` carries no zone. Without `OffsetTimeOriginal` (or a GPS time to
+/// infer it from) the time is kept floating: geophoto never assumes the machine's zone.
+public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertible {
+  public var year: Int
+  public var month: Int
+  public var day: Int
+  public var hour: Int
+  public var minute: Int
+  public var second: Int
+  /// Minutes east of UTC, or `nil` when the zone is unknown.
+  public var utcOffsetMinutes: Int?
+
+  public init(
+    year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0,
+    utcOffsetMinutes: Int? = nil
+  ) {
+    self.year = year
+    self.month = month
+    self.day = day
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+    self.utcOffsetMinutes = utcOffsetMinutes
+  }
+
+  /// Parses the EXIF form `YYYY:MM:DD HH:MM:SS` (also with `-` in the date or `T` between).
+  /// Blank, all-zero and out-of-range values give `nil`.
+  public init?(exif text: String) {
+    let digits = text.unicodeScalars.filter { $0.properties.numericType != nil }
+    let fields = text.split(whereSeparator: { ":- T".contains($0) })
+    guard fields.count >= 3, digits.count >= 8 else { return nil }
+    let numbers = fields.prefix(6).map { Int($0.trimmingSpaces) }
+    guard numbers.allSatisfy({ $0 != nil }) else { return nil }
+    let n = numbers.map { $0 ?? 0 }
+    let parts = n + Array(repeating: 0, count: max(0, 6 - n.count))
+    self.init(
+      year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4],
+      second: parts[5])
+    guard isValid else { return nil }
+  }
+
+  /// Parses `±HH:MM` (EXIF `OffsetTimeOriginal`) into minutes east of UTC.
+  public static func parseOffset(_ text: String) -> Int? {
+    let t = text.trimmingSpaces
+    guard t.count == 6, let sign = t.first, sign == "+" || sign == "-" else { return nil }
+    let body = t.dropFirst()
+    let hm = body.split(separator: ":")
+    guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...14).contains(h),
+      (0..<60).contains(m)
+    else { return nil }
+    return (sign == "-" ? -1 : 1) * (h * 60 + m)
+  }
+
+  public var isValid: Bool {
+    (1800...2200).contains(year) && (1...12).contains(month)
+      && (1...CaptureDate.daysIn(month: month, year: year)).contains(day)
+      && (0...23).contains(hour) && (0...59).contains(minute) && (0...60).contains(second)
+  }
+
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  /// Days since 1970-01-01 of the local calendar date (proleptic Gregorian).
+  var daysSinceEpoch: Int {
+    // Howard Hinnant's days_from_civil.
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// Seconds since 1970-01-01T00:00:00 of the wall-clock time, as if it were UTC.
+  public var localSecondsSinceEpoch: Int {
+    daysSinceEpoch * 86_400 + hour * 3_600 + minute * 60 + second
+  }
+
+  /// The instant in seconds since the Unix epoch, when the offset is known.
+  public var instant: Int? {
+    utcOffsetMinutes.map { localSecondsSinceEpoch - $0 * 60 }
+  }
+
+  /// `2024-05-03`
+  public var dateString: String {
+    "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+  }
+
+  /// ISO 8601: `2024-05-03T14:05:09+09:00`, or without an offset when the zone is unknown.
+  public var iso8601: String {
+    var s = "\(dateString)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+    if let offset = utcOffsetMinutes {
+      if offset == 0 {
+        s += "Z"
+      } else {
+        let a = abs(offset)
+        s += "\(offset < 0 ? "-" : "+")\(pad(a / 60, 2)):\(pad(a % 60, 2))"
+      }
+    }
+    return s
+  }
+
+  /// Parses the form produced by `iso8601` (the form the index stores).
+  public init?(iso8601 text: String) {
+    var body = Substring(text)
+    var offset: Int?
+    if body.hasSuffix("Z") {
+      offset = 0
+      body = body.dropLast()
+    } else if body.count > 19 {
+      let tail = String(body.suffix(6))
+      guard let o = CaptureDate.parseOffset(tail) else { return nil }
+      offset = o
+      body = body.dropLast(6)
+    }
+    guard var date = CaptureDate(exif: String(body)) else { return nil }
+    date.utcOffsetMinutes = offset
+    self = date
+  }
+
+  public var description: String { iso8601 }
+
+  public static func < (a: CaptureDate, b: CaptureDate) -> Bool {
+    (a.instant ?? a.localSecondsSinceEpoch) < (b.instant ?? b.localSecondsSinceEpoch)
+  }
+
+  private func pad(_ value: Int, _ width: Int) -> String {
+    let s = String(value)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+  }
+}
+
+extension StringProtocol {
+  var trimmingSpaces: String {
+    var s = Substring(self)
+    while let f = s.first, f == " " || f == "\0" || f == "\t" { s = s.dropFirst() }
+    while let l = s.last, l == " " || l == "\0" || l == "\t" { s = s.dropLast() }
+    return String(s)
+  }
+}

@@ -1,0 +1,43 @@
+/// One photo as the index knows it, whatever its source.
+public struct Photo: Hashable, Sendable {
+  /// Stable id: survives moves, renames and metadata edits.
+  public var id: Int64
+  public var source: PhotoSource
+  /// The source's own key: the absolute path for local photos, the provider's id otherwise.
+  public var sourceID: String
+  /// Absolute file path for local photos.
+  public var path: String?
+  /// `nil` for photos without a usable location; those never answer spatial queries.
+  public var coordinate: Coordinate?
+  /// Metres above sea level (negative below).
+  public var altitude: Double?
+  public var takenAt: CaptureDate?
+  public var title: String
+  public var cameraMake: String?
+  public var cameraModel: String?
+  public var width: Int?
+  public var height: Int?
+  /// EXIF orientation 1–8.
+  public var orientation: Int?
+
+  public init(
+    id: Int64, source: PhotoSource, sourceID: String, path: String? = nil,
+    coordinate: Coordinate? = nil, altitude: Double? = nil, takenAt: CaptureDate? = nil,
+    title: String, cameraMake: String? = nil, cameraModel: String? = nil, width: Int? = nil,
+    height: Int? = nil, orientation: Int? = nil
+  ) {
+    self.id = id
+    self.source = source
+    self.sourceID = sourceID
+    self.path = path
+    self.coordinate = coordinate
+    self.altitude = altitude
+    self.takenAt = takenAt
+    self.title = title
+    self.cameraMake = cameraMake
+    self.cameraModel = cameraModel
+    self.width = width
+    self.height = height
+    self.orientation = orientation
+  }
+}

@@ -1,0 +1,70 @@
+/// Reads user-typed coordinates and distances; every failure says what was wrong.
+public enum InputParser {
+  /// A problem with user input, worded for the command line.
+  public struct Failure: Error, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+  }
+
+  /// Parses `LAT,LON` (`35.68,139.76`, `35.68, 139.76`, `-33.86,151.21`).
+  ///
+  /// Only plain decimal numbers are accepted: no `nan`, `inf`, hex or exponent forms that a
+  /// generic number parser would let through.
+  public static func coordinate(_ text: String) throws(Failure) -> Coordinate {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count == 2 else {
+      throw Failure("'\(text)' is not a coordinate; expected LAT,LON such as 35.68,139.76")
+    }
+    guard let lat = decimal(parts[0]), let lon = decimal(parts[1]) else {
+      throw Failure("'\(text)' is not a coordinate; expected LAT,LON such as 35.68,139.76")
+    }
+    guard abs(lat) <= 90 else {
+      throw Failure("latitude \(parts[0].trimmingSpaces) is out of range (-90...90)")
+    }
+    guard abs(lon) <= 180 else {
+      throw Failure("longitude \(parts[1].trimmingSpaces) is out of range (-180...180)")
+    }
+    guard let c = Coordinate(validatingLatitude: lat, longitude: lon) else {
+      throw Failure("'\(text)' is not a valid coordinate")
+    }
+    return c
+  }
+
+  /// Parses a distance in metres: `500`, `500m`, `2km`, `2.5 km`, `1mi`.
+  public static func distance(_ text: String) throws(Failure) -> Double {
+    let t = text.trimmingSpaces.lowercased()
+    let units: [(String, Double)] = [("km", 1000), ("mi", 1609.344), ("m", 1)]
+    var number = Substring(t)
+    var scale = 1.0
+    for (suffix, factor) in units where t.hasSuffix(suffix) {
+      number = t.dropLast(suffix.count)
+      scale = factor
+      break
+    }
+    guard let value = decimal(number), value > 0 else {
+      throw Failure("'\(text)' is not a distance; expected a positive number of metres or 2km, 500m, 1mi")
+    }
+    let metres = value * scale
+    guard metres <= GreatCircle.maximumDistance else {
+      throw Failure("distance '\(text)' is longer than half the Earth's circumference")
+    }
+    return metres
+  }
+
+  /// A plain decimal number: optional sign, digits, optional fraction; surrounding spaces ok.
+  static func decimal(_ text: Substring) -> Double? {
+    let t = text.trimmingSpaces
+    var sawDigit = false
+    var sawDot = false
+    for (i, ch) in t.enumerated() {
+      switch ch {
+      case "+" where i == 0, "-" where i == 0: continue
+      case "0"..."9": sawDigit = true
+      case "." where !sawDot: sawDot = true
+      default: return nil
+      }
+    }
+    guard sawDigit, let v = Double(t), v.isFinite else { return nil }
+    return v
+  }
+}

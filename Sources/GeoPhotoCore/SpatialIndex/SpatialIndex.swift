@@ -1,0 +1,337 @@
+/// One answer of a spatial query: the photo id and its great-circle distance in metres.
+public struct Neighbor: Hashable, Sendable {
+  public var id: Int64
+  public var distance: Double
+
+  public init(id: Int64, distance: Double) {
+    self.id = id
+    self.distance = distance
+  }
+}
+
+/// A static kd-tree over unit vectors that answers k-nearest and within-radius queries in exact
+/// great-circle order.
+///
+/// Points are stored as unit vectors `(x, y, z)`; the squared chord between two unit vectors
+/// is monotonic in their great-circle distance, so the tree ranks by true distance without
+/// trigonometry, wrap-around or pole cases. Ties are broken by id, so the answer is the same
+/// as a brute-force sort by `(distance, id)`.
+///
+/// The layout follows kdbush: flat arrays, an implicit tree (the split point of the range
+/// `lo...hi` sits at `(lo + hi) / 2`), no node objects, and one split axis byte per point.
+/// Each split uses the axis along which its range is widest, which suits clustered photo sets.
+public struct SpatialIndex: Sendable {
+  /// The number of points in a leaf range that is scanned instead of split.
+  public let leafSize: Int
+  /// Photo ids in tree order.
+  public let ids: [Int64]
+  /// Unit vectors in tree order, three components per point.
+  public let vectors: [Double]
+  /// The split axis (0, 1 or 2) stored at the split point of every internal range.
+  public let axes: [UInt8]
+
+  public var count: Int { ids.count }
+  public var isEmpty: Bool { ids.isEmpty }
+
+  /// An error in the flat arrays handed to `init(ids:vectors:axes:leafSize:)`.
+  public struct InvalidLayout: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// Builds the tree.
+  ///
+  /// - Parameters:
+  ///   - points: photo ids and positions; ids should be unique.
+  ///   - leafSize: ranges of at most this many points are scanned linearly.
+  public init(points: [(id: Int64, coordinate: Coordinate)], leafSize: Int = 16) {
+    var ids = [Int64](repeating: 0, count: points.count)
+    var vectors = [Double](repeating: 0, count: points.count * 3)
+    for (i, point) in points.enumerated() {
+      let v = GreatCircle.unitVector(point.coordinate)
+      ids[i] = point.id
+      vectors[3 * i] = v.x
+      vectors[3 * i + 1] = v.y
+      vectors[3 * i + 2] = v.z
+    }
+    self.init(building: ids, vectors: vectors, leafSize: leafSize)
+  }
+
+  /// Builds the tree from ids and unit vectors already computed (three per id).
+  public init(building ids: [Int64], vectors: [Double], leafSize: Int = 16) {
+    precondition(vectors.count == ids.count * 3, "three vector components per id")
+    var ids = ids
+    var vectors = vectors
+    var axes = [UInt8](repeating: 0, count: ids.count)
+    let leaf = max(1, leafSize)
+    ids.withUnsafeMutableBufferPointer { idBuffer in
+      vectors.withUnsafeMutableBufferPointer { vectorBuffer in
+        axes.withUnsafeMutableBufferPointer { axisBuffer in
+          var builder = TreeBuilder(
+            ids: idBuffer, vectors: vectorBuffer, axes: axisBuffer, leafSize: leaf)
+          builder.build()
+        }
+      }
+    }
+    self.ids = ids
+    self.vectors = vectors
+    self.axes = axes
+    self.leafSize = leaf
+  }
+
+  /// Adopts arrays produced by an earlier build (for example read back from disk), after
+  /// checking that they are consistent so a damaged file cannot cause out-of-bounds reads.
+  public init(ids: [Int64], vectors: [Double], axes: [UInt8], leafSize: Int) throws {
+    guard leafSize >= 1 else { throw InvalidLayout(description: "leaf size \(leafSize) < 1") }
+    guard vectors.count == ids.count * 3, axes.count == ids.count else {
+      throw InvalidLayout(description: "array lengths do not match the point count")
+    }
+    guard axes.allSatisfy({ $0 < 3 }) else {
+      throw InvalidLayout(description: "split axis out of range")
+    }
+    guard vectors.allSatisfy({ $0.isFinite && abs($0) <= 1.000_000_1 }) else {
+      throw InvalidLayout(description: "vector component is not a unit-vector component")
+    }
+    self.ids = ids
+    self.vectors = vectors
+    self.axes = axes
+    self.leafSize = leafSize
+  }
+
+  // MARK: - Queries
+
+  /// The `limit` nearest points to `center`, nearest first, ties by ascending id.
+  ///
+  /// - Parameters:
+  ///   - center: the query position.
+  ///   - limit: the most results to return.
+  ///   - maximumDistance: if given, only points at most this many metres away.
+  /// - Returns: at most `limit` neighbours in `(distance, id)` order.
+  public func nearest(
+    to center: Coordinate, limit: Int, maximumDistance: Double? = nil
+  ) -> [Neighbor] {
+    guard limit > 0, !ids.isEmpty else { return [] }
+    let q = GreatCircle.unitVector(center)
+    let bound = maximumDistance.map { GreatCircle.squaredChord(forDistance: $0) } ?? .infinity
+    let found = search(qx: q.x, qy: q.y, qz: q.z, limit: min(limit, ids.count), bound: bound)
+    return found.map { Neighbor(id: $0.id, distance: GreatCircle.distance(squaredChord: $0.d2)) }
+  }
+
+  /// Every point within `radius` metres of `center`, nearest first, ties by ascending id.
+  public func within(radius: Double, of center: Coordinate) -> [Neighbor] {
+    nearest(to: center, limit: ids.count, maximumDistance: radius)
+  }
+
+  private func search(
+    qx: Double, qy: Double, qz: Double, limit: Int, bound: Double
+  ) -> [(d2: Double, id: Int64)] {
+    var heap = BoundedMaxHeap(capacity: limit)
+    ids.withUnsafeBufferPointer { ids in
+      vectors.withUnsafeBufferPointer { v in
+        axes.withUnsafeBufferPointer { axes in
+          let q = (qx, qy, qz)
+          // Explicit stack of (lo, hi, lower bound of the squared chord to the range).
+          var stack = SearchStack()
+          stack.push(lo: 0, hi: ids.count - 1, bound: 0)
+          while let (lo, hi, rangeBound) = stack.pop() {
+            let worst = heap.isFull ? heap.worst.d2 : bound
+            if rangeBound > worst { continue }
+            if hi - lo < leafSize {
+              for i in lo...hi {
+                let dx = v[3 * i] - q.0
+                let dy = v[3 * i + 1] - q.1
+                let dz = v[3 * i + 2] - q.2
+                let d2 = dx * dx + dy * dy + dz * dz
+                heap.offer(d2: d2, id: ids[i], bound: bound)
+              }
+              continue
+            }
+            let m = (lo + hi) >> 1
+            let dx = v[3 * m] - q.0
+            let dy = v[3 * m + 1] - q.1
+            let dz = v[3 * m + 2] - q.2
+            heap.offer(d2: dx * dx + dy * dy + dz * dz, id: ids[m], bound: bound)
+            let axis = Int(axes[m])
+            let diff = axis == 0 ? -dx : (axis == 1 ? -dy : -dz)
+            let farBound = max(rangeBound, diff * diff)
+            // Visit the near side first: push it last.
+            if diff < 0 {
+              if m + 1 <= hi { stack.push(lo: m + 1, hi: hi, bound: farBound) }
+              if lo <= m - 1 { stack.push(lo: lo, hi: m - 1, bound: rangeBound) }
+            } else {
+              if lo <= m - 1 { stack.push(lo: lo, hi: m - 1, bound: farBound) }
+              if m + 1 <= hi { stack.push(lo: m + 1, hi: hi, bound: rangeBound) }
+            }
+          }
+        }
+      }
+    }
+    return heap.sorted()
+  }
+}
+
+// MARK: - Building
+
+/// Recursive median split with the widest axis, done in place on the flat arrays.
+private struct TreeBuilder {
+  let ids: UnsafeMutableBufferPointer<Int64>
+  let vectors: UnsafeMutableBufferPointer<Double>
+  let axes: UnsafeMutableBufferPointer<UInt8>
+  let leafSize: Int
+
+  mutating func build() {
+    guard ids.count > 0 else { return }
+    var work: [(Int, Int)] = [(0, ids.count - 1)]
+    while let (lo, hi) = work.popLast() {
+      if hi - lo < leafSize { continue }
+      let m = (lo + hi) >> 1
+      let axis = widestAxis(lo: lo, hi: hi)
+      select(k: m, lo: lo, hi: hi, axis: axis)
+      axes[m] = UInt8(axis)
+      work.append((lo, m - 1))
+      work.append((m + 1, hi))
+    }
+  }
+
+  private func widestAxis(lo: Int, hi: Int) -> Int {
+    var minX = Double.infinity
+    var maxX = -Double.infinity
+    var minY = Double.infinity
+    var maxY = -Double.infinity
+    var minZ = Double.infinity
+    var maxZ = -Double.infinity
+    for i in lo...hi {
+      let x = vectors[3 * i]
+      let y = vectors[3 * i + 1]
+      let z = vectors[3 * i + 2]
+      minX = min(minX, x)
+      maxX = max(maxX, x)
+      minY = min(minY, y)
+      maxY = max(maxY, y)
+      minZ = min(minZ, z)
+      maxZ = max(maxZ, z)
+    }
+    let sx = maxX - minX
+    let sy = maxY - minY
+    let sz = maxZ - minZ
+    if sx >= sy && sx >= sz { return 0 }
+    return sy >= sz ? 1 : 2
+  }
+
+  @inline(__always)
+  private func key(_ i: Int, _ axis: Int) -> Double { vectors[3 * i + axis] }
+
+  @inline(__always)
+  private func swapAt(_ i: Int, _ j: Int) {
+    guard i != j else { return }
+    ids.swapAt(i, j)
+    vectors.swapAt(3 * i, 3 * j)
+    vectors.swapAt(3 * i + 1, 3 * j + 1)
+    vectors.swapAt(3 * i + 2, 3 * j + 2)
+  }
+
+  /// Hoare-style quickselect with a median-of-three pivot: afterwards every key left of `k`
+  /// is ≤ the key at `k` and every key right of it is ≥.
+  private func select(k: Int, lo: Int, hi: Int, axis: Int) {
+    var lo = lo
+    var hi = hi
+    while hi > lo {
+      let mid = (lo + hi) >> 1
+      // Order lo, mid, hi so the pivot at mid is the median of the three.
+      if key(mid, axis) < key(lo, axis) { swapAt(mid, lo) }
+      if key(hi, axis) < key(lo, axis) { swapAt(hi, lo) }
+      if key(hi, axis) < key(mid, axis) { swapAt(hi, mid) }
+      let pivot = key(mid, axis)
+      var i = lo
+      var j = hi
+      while i <= j {
+        while key(i, axis) < pivot { i += 1 }
+        while key(j, axis) > pivot { j -= 1 }
+        if i <= j {
+          swapAt(i, j)
+          i += 1
+          j -= 1
+        }
+      }
+      if k <= j {
+        hi = j
+      } else if k >= i {
+        lo = i
+      } else {
+        return
+      }
+    }
+  }
+}
+
+// MARK: - Search helpers
+
+/// A fixed-capacity max-heap on `(d2, id)`: its top is the current k-th best answer.
+private struct BoundedMaxHeap {
+  private var d2s: [Double] = []
+  private var ids: [Int64] = []
+  let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    d2s.reserveCapacity(min(capacity, 4096))
+    ids.reserveCapacity(min(capacity, 4096))
+  }
+
+  var isFull: Bool { d2s.count >= capacity }
+  var worst: (d2: Double, id: Int64) { (d2s[0], ids[0]) }
+
+  @inline(__always)
+  private func greater(_ a: Int, _ b: Int) -> Bool {
+    d2s[a] > d2s[b] || (d2s[a] == d2s[b] && ids[a] > ids[b])
+  }
+
+  @inline(__always)
+  mutating func offer(d2: Double, id: Int64, bound: Double) {
+    if d2s.count < capacity {
+      guard d2 <= bound else { return }
+      d2s.append(d2)
+      ids.append(id)
+      var child = d2s.count - 1
+      while child > 0 {
+        let parent = (child - 1) >> 1
+        guard greater(child, parent) else { break }
+        d2s.swapAt(child, parent)
+        ids.swapAt(child, parent)
+        child = parent
+      }
+      return
+    }
+    guard d2 < d2s[0] || (d2 == d2s[0] && id < ids[0]) else { return }
+    d2s[0] = d2
+    ids[0] = id
+    var parent = 0
+    let n = d2s.count
+    while true {
+      let left = 2 * parent + 1
+      if left >= n { break }
+      var largest = left
+      if left + 1 < n && greater(left + 1, left) { largest = left + 1 }
+      guard greater(largest, parent) else { break }
+      d2s.swapAt(largest, parent)
+      ids.swapAt(largest, parent)
+      parent = largest
+    }
+  }
+
+  func sorted() -> [(d2: Double, id: Int64)] {
+    zip(d2s, ids).map { (d2: $0, id: $1) }.sorted { $0.d2 < $1.d2 || ($0.d2 == $1.d2 && $0.id < $1.id) }
+  }
+}
+
+/// The pending ranges of a tree walk; reserved once so a walk rarely allocates.
+private struct SearchStack {
+  private var items: [(Int, Int, Double)] = []
+
+  init() { items.reserveCapacity(64) }
+
+  @inline(__always)
+  mutating func push(lo: Int, hi: Int, bound: Double) { items.append((lo, hi, bound)) }
+
+  @inline(__always)
+  mutating func pop() -> (Int, Int, Double)? { items.popLast() }
+}

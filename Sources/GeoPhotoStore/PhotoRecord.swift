@@ -1,0 +1,37 @@
+public import GeoPhotoCore
+
+/// What the index keeps about a local file so the next sync can skip, update or follow it.
+public struct FileState: Hashable, Sendable {
+  public var size: Int64
+  /// Modification time in nanoseconds since the Unix epoch.
+  public var modifiedNanoseconds: Int64
+  /// `ContentHash` of the file, used to recognise a moved or renamed file.
+  public var contentHash: String
+
+  public init(size: Int64, modifiedNanoseconds: Int64, contentHash: String) {
+    self.size = size
+    self.modifiedNanoseconds = modifiedNanoseconds
+    self.contentHash = contentHash
+  }
+}
+
+/// A photo row as written by a sync: the photo, its file state, and why it could not be read
+/// (a warning the sync printed), if it could not.
+public struct PhotoRecord: Hashable, Sendable {
+  public var photo: Photo
+  public var file: FileState?
+  public var problem: String?
+
+  public init(photo: Photo, file: FileState? = nil, problem: String? = nil) {
+    self.photo = photo
+    self.file = file
+    self.problem = problem
+  }
+}
+
+/// A local file the index knows, as the sync compares it with the disk.
+public struct KnownFile: Hashable, Sendable {
+  public var id: Int64
+  public var path: String
+  public var state: FileState
+}

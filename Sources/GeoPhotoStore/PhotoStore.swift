@@ -1,0 +1,312 @@
+public import Foundation
+public import GeoPhotoCore
+
+/// The photo index: one SQLite file (the source of truth) plus the spatial index persisted
+/// beside it.
+///
+/// Every write goes through `write(_:)`, which runs in one transaction and advances the
+/// index *generation* whenever photo rows changed; readers (`near`, the server) compare
+/// generations to know when their spatial index is stale.
+public final class PhotoStore {
+  public let database: Database
+  public let url: URL
+  private var photosChanged = false
+  private var inWrite = false
+
+  /// An error opening the index, worded for the user.
+  public struct OpenError: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// Opens the index at `url`, creating it (and its directory) when `create` is true.
+  public init(url: URL, create: Bool) throws {
+    self.url = url
+    let path = url.path
+    if create {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    } else if !FileManager.default.fileExists(atPath: path) {
+      throw OpenError(description: "no index at \(path)")
+    }
+    do {
+      database = try Database(path: path, mode: create ? .readWriteCreate : .readWrite)
+      try Schema.migrator.migrate(database)
+    } catch let error as SQLiteError {
+      switch error.code {
+      case .notADatabase, .corrupt:
+        throw OpenError(description: "\(path) is not a geophoto index (\(error.message))")
+      case .cantOpen, .readOnly:
+        throw OpenError(description: "cannot open the index \(path): \(error.message)")
+      default:
+        throw OpenError(description: "cannot open the index \(path): \(error.message)")
+      }
+    }
+  }
+
+  /// Where the persisted spatial index lives: next to the database.
+  public var spatialIndexURL: URL {
+    url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".kdtree")
+  }
+
+  // MARK: - Reading
+
+  /// Advances whenever the set of photos or their data changes.
+  public func generation() throws -> Int64 {
+    try database.queryInt64("SELECT value FROM index_state WHERE key = 'generation'") ?? 0
+  }
+
+  public struct Counts: Equatable, Sendable {
+    public var photos: Int
+    public var located: Int
+    public var problems: Int
+  }
+
+  public func counts() throws -> Counts {
+    let statement = try database.cachedStatement(
+      """
+      SELECT count(*), count(latitude), count(problem) FROM photos
+      """)
+    try statement.bind([])
+    defer { statement.reset() }
+    _ = try statement.step()
+    return Counts(
+      photos: Int(statement.int64(0)), located: Int(statement.int64(1)),
+      problems: Int(statement.int64(2)))
+  }
+
+  private static let photoColumns = """
+    id, source, source_id, path, latitude, longitude, altitude, taken_at, title,
+    camera_make, camera_model, width, height, orientation
+    """
+
+  private static func photo(from row: Statement) -> Photo {
+    var coordinate: Coordinate?
+    if let lat = row.optionalDouble(4), let lon = row.optionalDouble(5) {
+      coordinate = Coordinate(latitude: lat, longitude: lon)
+    }
+    return Photo(
+      id: row.int64(0), source: PhotoSource(rawValue: row.text(1)), sourceID: row.text(2),
+      path: row.optionalText(3), coordinate: coordinate, altitude: row.optionalDouble(6),
+      takenAt: row.optionalText(7).flatMap(CaptureDate.init(iso8601:)), title: row.text(8),
+      cameraMake: row.optionalText(9), cameraModel: row.optionalText(10),
+      width: row.optionalInt(11), height: row.optionalInt(12), orientation: row.optionalInt(13))
+  }
+
+  /// The photo with this id, if any.
+  public func photo(id: Int64) throws -> Photo? {
+    var found: Photo?
+    try database.forEachRow(
+      "SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [.integer(id)]
+    ) { found = Self.photo(from: $0) }
+    return found
+  }
+
+  /// Photos for the given ids, in the order of `ids`; ids that no longer exist are skipped.
+  public func photos(ids: [Int64]) throws -> [Photo] {
+    try ids.compactMap { try photo(id: $0) }
+  }
+
+  /// Every local file the index knows under `root` (an absolute, normalised directory path).
+  public func knownFiles(under root: String) throws -> [KnownFile] {
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    // Paths under the root sort between "root/" and "root0" ('0' follows '/').
+    let upper = String(prefix.dropLast()) + "0"
+    var files: [KnownFile] = []
+    try database.forEachRow(
+      """
+      SELECT id, source_id, file_size, modified_ns, content_hash FROM photos
+      WHERE source = 'local' AND source_id >= ? AND source_id < ?
+      """, [.text(prefix), .text(upper)]
+    ) { row in
+      files.append(
+        KnownFile(
+          id: row.int64(0), path: row.text(1),
+          state: FileState(
+            size: row.int64(2), modifiedNanoseconds: row.int64(3),
+            contentHash: row.text(4))))
+    }
+    return files
+  }
+
+  /// Roots synced before, with the time of their last sync.
+  public func syncRoots() throws -> [(path: String, lastSynced: String)] {
+    var roots: [(String, String)] = []
+    try database.forEachRow("SELECT path, last_synced FROM sync_roots ORDER BY path") {
+      roots.append(($0.text(0), $0.text(1)))
+    }
+    return roots
+  }
+
+  // MARK: - Writing
+
+  /// Runs `body` in one write transaction; advances the generation when photos changed.
+  ///
+  /// A failure anywhere rolls the whole transaction back: the index stays as it was.
+  public func write<T>(_ body: () throws -> T) throws -> T {
+    precondition(!inWrite, "write transactions do not nest")
+    inWrite = true
+    photosChanged = false
+    defer { inWrite = false }
+    return try database.transaction {
+      let result = try body()
+      if photosChanged {
+        try database.execute(
+          "UPDATE index_state SET value = value + 1 WHERE key = 'generation'", [])
+      }
+      return result
+    }
+  }
+
+  private func noteChange() {
+    precondition(inWrite, "photo rows change only inside write(_:)")
+    if database.changes > 0 { photosChanged = true }
+  }
+
+  private static func values(_ record: PhotoRecord, now: String) -> [SQLValue] {
+    let p = record.photo
+    return [
+      .text(p.source.rawValue), .text(p.sourceID), SQLValue(p.path),
+      SQLValue(p.coordinate?.latitude), SQLValue(p.coordinate?.longitude), SQLValue(p.altitude),
+      SQLValue(p.takenAt?.iso8601), .text(p.title), SQLValue(p.cameraMake),
+      SQLValue(p.cameraModel), SQLValue(p.width), SQLValue(p.height), SQLValue(p.orientation),
+      SQLValue(record.file?.size), SQLValue(record.file?.modifiedNanoseconds),
+      SQLValue(record.file?.contentHash), SQLValue(record.problem), .text(now),
+    ]
+  }
+
+  /// Inserts a photo, or updates the row with the same (source, source id); returns its id.
+  @discardableResult
+  public func upsert(_ record: PhotoRecord, now: String) throws -> Int64 {
+    try database.execute(
+      """
+      INSERT INTO photos (source, source_id, path, latitude, longitude, altitude, taken_at, title,
+        camera_make, camera_model, width, height, orientation, file_size, modified_ns,
+        content_hash, problem, updated, first_seen)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18)
+      ON CONFLICT (source, source_id) DO UPDATE SET
+        path = excluded.path, latitude = excluded.latitude, longitude = excluded.longitude,
+        altitude = excluded.altitude, taken_at = excluded.taken_at, title = excluded.title,
+        camera_make = excluded.camera_make, camera_model = excluded.camera_model,
+        width = excluded.width, height = excluded.height, orientation = excluded.orientation,
+        file_size = excluded.file_size, modified_ns = excluded.modified_ns,
+        content_hash = excluded.content_hash, problem = excluded.problem,
+        updated = excluded.updated
+      """, Self.values(record, now: now))
+    noteChange()
+    return try database.queryInt64(
+      "SELECT id FROM photos WHERE source = ? AND source_id = ?",
+      [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]) ?? 0
+  }
+
+  /// Rewrites the row `id` with new data, keeping its id and first-seen time (a moved or
+  /// edited file).
+  public func update(id: Int64, with record: PhotoRecord, now: String) throws {
+    var values = Self.values(record, now: now)
+    values.append(.integer(id))
+    try database.execute(
+      """
+      UPDATE photos SET source = ?1, source_id = ?2, path = ?3, latitude = ?4, longitude = ?5,
+        altitude = ?6, taken_at = ?7, title = ?8, camera_make = ?9, camera_model = ?10,
+        width = ?11, height = ?12, orientation = ?13, file_size = ?14, modified_ns = ?15,
+        content_hash = ?16, problem = ?17, updated = ?18
+      WHERE id = ?19
+      """, values)
+    noteChange()
+  }
+
+  /// Points the row `id` at a new path (a moved or renamed file whose content is unchanged).
+  public func move(id: Int64, to path: String, file: FileState, title: String?, now: String)
+    throws
+  {
+    try database.execute(
+      """
+      UPDATE photos SET source_id = ?1, path = ?1, file_size = ?2, modified_ns = ?3,
+        title = coalesce(?4, title), updated = ?5
+      WHERE id = ?6
+      """,
+      [
+        .text(path), .integer(file.size), .integer(file.modifiedNanoseconds), SQLValue(title),
+        .text(now), .integer(id),
+      ])
+    noteChange()
+  }
+
+  public func delete(id: Int64) throws {
+    try database.execute("DELETE FROM photos WHERE id = ?", [.integer(id)])
+    noteChange()
+  }
+
+  public func recordSyncRoot(_ path: String, now: String) throws {
+    try database.execute(
+      """
+      INSERT INTO sync_roots (path, last_synced) VALUES (?, ?)
+      ON CONFLICT (path) DO UPDATE SET last_synced = excluded.last_synced
+      """, [.text(path), .text(now)])
+  }
+
+  /// The current time as stored in `first_seen` and `updated`.
+  public static func timestamp(_ date: Date = Date()) -> String {
+    let seconds = Int(date.timeIntervalSince1970)
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let rest = seconds - days * 86_400
+    let date = civilDate(daysSinceEpoch: days)
+    let c = CaptureDate(
+      year: date.year, month: date.month, day: date.day, hour: rest / 3600,
+      minute: rest % 3600 / 60, second: rest % 60, utcOffsetMinutes: 0)
+    return c.iso8601
+  }
+
+  private static func civilDate(daysSinceEpoch z0: Int) -> (year: Int, month: Int, day: Int) {
+    // Howard Hinnant's civil_from_days.
+    let z = z0 + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+  }
+
+  // MARK: - Spatial index
+
+  /// The spatial index for the current generation: loaded from its file when that is fresh,
+  /// otherwise rebuilt from the photos table (and saved for the next process).
+  public func spatialIndex() throws -> SpatialIndex {
+    let current = try generation()
+    if let index = SpatialIndexFile.read(from: spatialIndexURL, generation: current) {
+      return index
+    }
+    return try rebuildSpatialIndex()
+  }
+
+  /// Builds the spatial index from the located photos and persists it. The points and the
+  /// generation are read in one transaction, so the file always matches its generation.
+  @discardableResult
+  public func rebuildSpatialIndex() throws -> SpatialIndex {
+    var ids: [Int64] = []
+    var points: [Double] = []
+    let current: Int64 = try database.transaction(immediate: false) {
+      let g = try generation()
+      try database.forEachRow(
+        "SELECT id, latitude, longitude FROM photos WHERE latitude IS NOT NULL"
+      ) { row in
+        ids.append(row.int64(0))
+        let v = GreatCircle.unitVector(
+          Coordinate(latitude: row.double(1), longitude: row.double(2)))
+        points.append(v.x)
+        points.append(v.y)
+        points.append(v.z)
+      }
+      return g
+    }
+    let index = SpatialIndex(building: ids, vectors: points)
+    // A read-only location only costs the next process a rebuild.
+    try? SpatialIndexFile.write(index, generation: current, to: spatialIndexURL)
+    return index
+  }
+}
+
+@available(*, unavailable)
+extension PhotoStore: Sendable {}

@@ -1,0 +1,150 @@
+internal import CGeoPhotoSQLite
+
+/// One SQLite connection: opened in WAL mode, with a statement cache and closure transactions.
+///
+/// A connection is used from one thread at a time (it is not `Sendable`); open one per thread
+/// or task that needs the database. Closed when released.
+public final class Database {
+  let handle: OpaquePointer
+  public let path: String
+  private var cache: [String: Statement] = [:]
+
+  /// How a connection opens its file.
+  public enum Mode: Sendable {
+    /// Read and write, creating the file when it does not exist.
+    case readWriteCreate
+    /// Read and write an existing file.
+    case readWrite
+  }
+
+  /// Opens (or creates) the database at `path`, switches it to WAL and sets a busy timeout so
+  /// a reader and a writer in other processes wait for each other instead of failing.
+  public init(path: String, mode: Mode = .readWriteCreate) throws(SQLiteError) {
+    var handle: OpaquePointer?
+    var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+    if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
+    let rc = sqlite3_open_v2(path, &handle, flags, nil)
+    guard rc == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+      sqlite3_close_v2(handle)
+      throw SQLiteError(code: ResultCode(rawValue: rc), message: message)
+    }
+    self.handle = handle
+    self.path = path
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, 5_000)
+    // journal_mode answers with the mode in force: verify WAL was really enabled.
+    let mode = try queryText("PRAGMA journal_mode = WAL")
+    guard mode?.lowercased() == "wal" else {
+      throw SQLiteError(code: .error, message: "could not enable WAL (journal mode is \(mode ?? "?"))")
+    }
+    try execute("PRAGMA synchronous = NORMAL")
+    try execute("PRAGMA foreign_keys = ON")
+  }
+
+  deinit {
+    cache.removeAll()
+    sqlite3_close_v2(handle)
+  }
+
+  func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
+    SQLiteError(
+      code: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+  }
+
+  // MARK: - Statements
+
+  /// A prepared statement for `sql`, reused across calls; evicted when a step fails.
+  public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+    if let statement = cache[sql] { return statement }
+    let statement = try Statement(database: self, sql: sql, persistent: true)
+    cache[sql] = statement
+    return statement
+  }
+
+  /// A statement prepared for one use.
+  public func makeStatement(_ sql: String) throws(SQLiteError) -> Statement {
+    try Statement(database: self, sql: sql, persistent: false)
+  }
+
+  /// Runs one or more SQL statements with no parameters (schema changes, pragmas).
+  public func execute(_ sql: String) throws(SQLiteError) {
+    var message: UnsafeMutablePointer<CChar>?
+    let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+    if rc != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+      sqlite3_free(message)
+      throw SQLiteError(code: ResultCode(rawValue: rc), message: text, sql: sql)
+    }
+  }
+
+  /// Runs one statement with parameters through the statement cache.
+  public func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
+    let statement = try cachedStatement(sql)
+    do {
+      try statement.execute(values)
+    } catch {
+      cache[sql] = nil
+      throw error
+    }
+  }
+
+  /// Calls `body` for each row of a cached query.
+  public func forEachRow(
+    _ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void
+  ) throws {
+    let statement = try cachedStatement(sql)
+    try statement.bind(values)
+    defer { statement.reset() }
+    while try statement.step() { try body(statement) }
+  }
+
+  /// The first column of the first row as an integer, or `nil` when there is no row.
+  public func queryInt64(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
+    let statement = try cachedStatement(sql)
+    try statement.bind(values)
+    defer { statement.reset() }
+    guard try statement.step(), !statement.isNull(0) else { return nil }
+    return statement.int64(0)
+  }
+
+  /// The first column of the first row as text, or `nil` when there is no row.
+  public func queryText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+    let statement = try makeStatement(sql)
+    try statement.bind(values)
+    guard try statement.step(), !statement.isNull(0) else { return nil }
+    return statement.text(0)
+  }
+
+  /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+
+  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  // MARK: - Transactions
+
+  /// Runs `body` in a transaction: committed when it returns, rolled back when it throws
+  /// (the first error is the one rethrown).
+  ///
+  /// `BEGIN IMMEDIATE` takes the write lock up front, so two writers queue on the busy timeout
+  /// instead of failing half way with `SQLITE_BUSY`.
+  public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+    try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+}
+
+extension Statement {
+  /// Makes the statement ready for its next use and releases its read lock.
+  public func reset() { sqlite3_reset(handle) }
+}
+
+@available(*, unavailable)
+extension Database: Sendable {}

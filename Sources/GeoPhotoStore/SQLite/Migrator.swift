@@ -1,0 +1,46 @@
+/// Named, ordered schema migrations tracked in `PRAGMA user_version`.
+///
+/// Migration *n* (1-based) runs once, in its own transaction, when the file's `user_version`
+/// is below *n*. A file from a newer geophoto (a higher version than known) is refused
+/// rather than written to.
+public struct Migrator: Sendable {
+  public struct Migration: Sendable {
+    public var name: String
+    public var sql: String
+    public init(_ name: String, sql: String) {
+      self.name = name
+      self.sql = sql
+    }
+  }
+
+  public var migrations: [Migration]
+  public init(_ migrations: [Migration]) { self.migrations = migrations }
+
+  /// The schema version of `database`.
+  public static func version(of database: Database) throws(SQLiteError) -> Int {
+    Int(try database.queryInt64("PRAGMA user_version") ?? 0)
+  }
+
+  /// Applies every migration the database has not seen yet.
+  public func migrate(_ database: Database) throws {
+    let current = try Migrator.version(of: database)
+    guard current <= migrations.count else {
+      throw SQLiteError(
+        code: .error,
+        message: "schema version \(current) is newer than this geophoto knows (\(migrations.count)); upgrade geophoto")
+    }
+    for (offset, migration) in migrations.enumerated().dropFirst(current) {
+      try database.transaction {
+        // Re-check inside the write lock: another process may have migrated meanwhile.
+        guard try Migrator.version(of: database) == offset else { return }
+        do {
+          try database.execute(migration.sql)
+        } catch let error as SQLiteError {
+          throw SQLiteError(
+            code: error.code, message: "migration '\(migration.name)': \(error.message)")
+        }
+        try database.execute("PRAGMA user_version = \(offset + 1)")
+      }
+    }
+  }
+}

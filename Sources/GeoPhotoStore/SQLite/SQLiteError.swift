@@ -1,0 +1,46 @@
+internal import CGeoPhotoSQLite
+
+/// An SQLite result code. A struct, not an enum, so extended and future codes survive.
+public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  public var rawValue: Int32
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+
+  /// The primary code (the low byte) of an extended result code.
+  public var primary: ResultCode { ResultCode(rawValue: rawValue & 0xFF) }
+
+  public static let error = ResultCode(rawValue: SQLITE_ERROR)
+  public static let busy = ResultCode(rawValue: SQLITE_BUSY)
+  public static let locked = ResultCode(rawValue: SQLITE_LOCKED)
+  public static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
+  public static let cantOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
+  public static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
+  public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
+  public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
+  public static let full = ResultCode(rawValue: SQLITE_FULL)
+
+  public var description: String { String(cString: sqlite3_errstr(rawValue)) }
+
+  /// Matches extended codes against their primary code: `case .busy:` catches `SQLITE_BUSY_*`.
+  public static func ~= (pattern: ResultCode, code: ResultCode) -> Bool {
+    pattern == code || pattern == code.primary
+  }
+}
+
+/// Every failure of the SQLite layer: the result code, SQLite's message and the SQL involved.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+  public var code: ResultCode
+  public var message: String
+  public var sql: String?
+
+  public init(code: ResultCode, message: String, sql: String? = nil) {
+    self.code = code
+    self.message = message
+    self.sql = sql
+  }
+
+  public var description: String {
+    var text = "SQLite error \(code.rawValue) (\(code)): \(message)"
+    if let sql { text += " — while running: \(sql)" }
+    return text
+  }
+}

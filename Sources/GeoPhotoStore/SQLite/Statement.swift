@@ -1,0 +1,97 @@
+internal import CGeoPhotoSQLite
+
+/// A value bound to or read from SQL.
+public enum SQLValue: Hashable, Sendable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+
+  public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+  public init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
+  public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
+  public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+}
+
+/// A prepared statement, finalized when released.
+///
+/// Not thread-safe, like the connection it belongs to.
+public final class Statement {
+  let handle: OpaquePointer
+  public let sql: String
+  private unowned let database: Database
+
+  init(database: Database, sql: String, persistent: Bool) throws(SQLiteError) {
+    var handle: OpaquePointer?
+    let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+    let rc = sqlite3_prepare_v3(database.handle, sql, -1, flags, &handle, nil)
+    guard rc == SQLITE_OK, let handle else {
+      throw database.error(rc, sql: sql)
+    }
+    self.handle = handle
+    self.sql = sql
+    self.database = database
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  /// Resets the statement and binds `values` to its parameters in order.
+  public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let rc: Int32
+      switch value {
+      case .null: rc = sqlite3_bind_null(handle, index)
+      case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+      case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+      case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, gp_sqlite_transient())
+      }
+      guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+    }
+  }
+
+  /// Advances to the next row; `false` when the statement is done.
+  @discardableResult
+  public func step() throws(SQLiteError) -> Bool {
+    let rc = sqlite3_step(handle)
+    switch rc {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default:
+      sqlite3_reset(handle)
+      throw database.error(rc, sql: sql)
+    }
+  }
+
+  /// Runs the statement to completion with `values` bound.
+  public func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+    try bind(values)
+    while try step() {}
+    sqlite3_reset(handle)
+  }
+
+  // MARK: - Columns of the current row
+
+  public func isNull(_ column: Int32) -> Bool {
+    sqlite3_column_type(handle, column) == SQLITE_NULL
+  }
+
+  public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+  public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+  public func text(_ column: Int32) -> String {
+    guard let p = sqlite3_column_text(handle, column) else { return "" }
+    return String(cString: p)
+  }
+
+  public func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+  public func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(int64(column)) }
+  public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+  public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+}
+
+@available(*, unavailable)
+extension Statement: Sendable {}

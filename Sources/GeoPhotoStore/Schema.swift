@@ -1,0 +1,45 @@
+/// The index schema, one migration per released change. Never edit a shipped migration:
+/// append a new one.
+enum Schema {
+  static let migrator = Migrator([
+    .init(
+      "photos",
+      sql: """
+        CREATE TABLE photos (
+          id INTEGER PRIMARY KEY,
+          source TEXT NOT NULL,
+          source_id TEXT NOT NULL,
+          path TEXT,
+          latitude REAL,
+          longitude REAL,
+          altitude REAL,
+          taken_at TEXT,
+          title TEXT NOT NULL,
+          camera_make TEXT,
+          camera_model TEXT,
+          width INTEGER,
+          height INTEGER,
+          orientation INTEGER,
+          file_size INTEGER,
+          modified_ns INTEGER,
+          content_hash TEXT,
+          problem TEXT,
+          first_seen TEXT NOT NULL,
+          updated TEXT NOT NULL,
+          UNIQUE (source, source_id),
+          CHECK ((latitude IS NULL) = (longitude IS NULL)),
+          CHECK (latitude IS NULL OR (latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180))
+        );
+        CREATE INDEX photos_content_hash ON photos (content_hash) WHERE content_hash IS NOT NULL;
+        CREATE TABLE sync_roots (
+          path TEXT PRIMARY KEY,
+          last_synced TEXT NOT NULL
+        );
+        CREATE TABLE index_state (
+          key TEXT PRIMARY KEY,
+          value INTEGER NOT NULL
+        );
+        INSERT INTO index_state (key, value) VALUES ('generation', 1);
+        """)
+  ])
+}

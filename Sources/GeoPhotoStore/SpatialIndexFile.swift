@@ -1,0 +1,75 @@
+public import Foundation
+public import GeoPhotoCore
+
+/// The on-disk form of a `SpatialIndex`, kept next to the database (`index.sqlite.kdtree`) so
+/// a cold `geophoto near` loads the tree instead of rebuilding it.
+///
+/// Layout, little-endian: an 40-byte header (magic `GPKDTREE`, format version, leaf size,
+/// point count, the index generation it was built from, and 8 reserved bytes), then the ids
+/// (Int64), the unit vectors (3 × Float64 per point) and the split axes (UInt8). A file whose
+/// generation differs from the database's is stale and ignored.
+public enum SpatialIndexFile {
+  static let magic = Array("GPKDTREE".utf8)
+  static let version: UInt32 = 1
+  static let headerSize = 40
+
+  /// Writes atomically (temporary file + rename) so a reader never sees a partial tree.
+  public static func write(_ index: SpatialIndex, generation: Int64, to url: URL) throws {
+    var data = Data(capacity: headerSize + index.count * 33)
+    data.append(contentsOf: magic)
+    append(version, to: &data)
+    append(UInt32(index.leafSize), to: &data)
+    append(UInt64(index.count), to: &data)
+    append(generation, to: &data)
+    append(UInt64(0), to: &data)
+    index.ids.withUnsafeBytes { data.append(contentsOf: $0) }
+    index.vectors.withUnsafeBytes { data.append(contentsOf: $0) }
+    index.axes.withUnsafeBytes { data.append(contentsOf: $0) }
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+    try data.write(to: temporary)
+    do {
+      _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+      throw error
+    }
+  }
+
+  /// Reads the tree if the file exists, is intact and was built from `generation`.
+  public static func read(from url: URL, generation: Int64) -> SpatialIndex? {
+    guard let data = try? Data(contentsOf: url, options: .alwaysMapped),
+      data.count >= headerSize
+    else { return nil }
+    return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> SpatialIndex? in
+      guard Array(raw[0..<8]) == magic,
+        raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == version
+      else { return nil }
+      let leafSize = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+      let count = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+      let fileGeneration = raw.loadUnaligned(fromByteOffset: 24, as: Int64.self)
+      guard fileGeneration == generation, count < UInt64(Int32.max) else { return nil }
+      let n = Int(count)
+      guard raw.count == headerSize + n * 8 + n * 24 + n else { return nil }
+      var offset = headerSize
+      let ids = [Int64](unsafeUninitializedCapacity: n) { buffer, initialized in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: raw[offset..<offset + n * 8]))
+        initialized = n
+      }
+      offset += n * 8
+      let vectors = [Double](unsafeUninitializedCapacity: 3 * n) { buffer, initialized in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: raw[offset..<offset + n * 24]))
+        initialized = 3 * n
+      }
+      offset += n * 24
+      let axes = Array(raw[offset..<offset + n])
+      return try? SpatialIndex(ids: ids, vectors: vectors, axes: axes, leafSize: leafSize)
+    }
+  }
+
+  private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
+    withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+  }
+}
