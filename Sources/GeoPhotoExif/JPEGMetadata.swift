@@ -1,0 +1,31 @@
+/// Reads a JPEG's metadata from a prefix of the file: header walk, then libexif on the EXIF
+/// segment.
+public enum JPEGMetadata {
+  public enum Outcome: Equatable, Sendable {
+    case metadata(PhotoMetadata)
+    /// The headers continue past the prefix: read at least this many bytes and try again.
+    case needBytes(Int)
+    case failed(PhotoReadError)
+  }
+
+  /// - Parameters:
+  ///   - prefix: the first bytes of the file (all of it for small files).
+  ///   - fileSize: the whole file's size, to tell "read more" from "truncated".
+  /// - Returns: the metadata, a request for more bytes, or why the file is not a usable JPEG.
+  public static func read(_ prefix: UnsafeRawBufferPointer, fileSize: Int) -> Outcome {
+    switch JPEGSegments.scan(prefix, fileSize: fileSize) {
+    case .failed(let error): return .failed(error)
+    case .needBytes(let n): return .needBytes(n)
+    case .complete(let segments):
+      var metadata =
+        segments.exif.flatMap { ExifReader.read(exifBlock: UnsafeRawBufferPointer(rebasing: prefix[$0])) }
+        ?? PhotoMetadata()
+      // The frame header is the truth about pixel size; EXIF copies go stale after edits.
+      if let w = segments.width, let h = segments.height {
+        metadata.width = w
+        metadata.height = h
+      }
+      return .metadata(metadata)
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/// Why a file could not be read as a photo. One line each, worded for a sync warning.
+public enum PhotoReadError: Error, Equatable, Sendable, CustomStringConvertible {
+  case emptyFile
+  case notJPEG
+  case truncated
+  case malformed(String)
+  case unreadable(String)
+
+  public var description: String {
+    switch self {
+    case .emptyFile: return "empty file"
+    case .notJPEG: return "not a JPEG file"
+    case .truncated: return "truncated JPEG (file ends inside its headers)"
+    case .malformed(let why): return "malformed JPEG: \(why)"
+    case .unreadable(let why): return "cannot read: \(why)"
+    }
+  }
+}
+
+/// Where a JPEG keeps its metadata, found by a bounds-checked walk over its markers.
+///
+/// Only the header segments are visited (from SOI to the first SOS); no pixel data is decoded
+/// and no length field is trusted beyond the bytes actually present.
+public struct JPEGSegments: Equatable, Sendable {
+  /// Byte range of the APP1 payload that starts with `Exif\0\0`.
+  public var exif: Range<Int>?
+  /// Byte range of the APP1 payload that holds an XMP packet (after its namespace header).
+  public var xmp: Range<Int>?
+  /// Pixel size from the first start-of-frame segment.
+  public var width: Int?
+  public var height: Int?
+
+  /// The outcome of a walk over a file prefix.
+  public enum Scan: Equatable, Sendable {
+    case complete(JPEGSegments)
+    /// The headers continue past the prefix: read at least this many bytes and scan again.
+    case needBytes(Int)
+    case failed(PhotoReadError)
+  }
+
+  static let exifHeader: [UInt8] = Array("Exif\0\0".utf8)
+  static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
+  /// Walks the markers in `bytes`, a prefix of a file `fileSize` bytes long.
+  public static func scan(_ bytes: UnsafeRawBufferPointer, fileSize: Int) -> Scan {
+    if fileSize == 0 { return .failed(.emptyFile) }
+    guard bytes.count >= 2 else { return fileSize >= 2 ? .needBytes(2) : .failed(.notJPEG) }
+    guard bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .failed(.notJPEG) }
+    var result = JPEGSegments()
+    var i = 2
+    var segments = 0
+    while true {
+      segments += 1
+      if segments > 10_000 { return .failed(.malformed("too many segments")) }
+      // Markers may be preceded by any number of 0xFF fill bytes.
+      while i < bytes.count, bytes[i] == 0xFF, i + 1 < bytes.count, bytes[i + 1] == 0xFF {
+        i += 1
+      }
+      if i + 2 > bytes.count { return needMore(i + 2, fileSize: fileSize) }
+      guard bytes[i] == 0xFF else {
+        return .failed(.malformed("no marker at byte \(i)"))
+      }
+      let marker = bytes[i + 1]
+      i += 2
+      switch marker {
+      case 0xD8, 0x01, 0xD0...0xD7:
+        continue  // standalone markers without a length
+      case 0xD9:
+        return .failed(.malformed("image ends before its first scan"))
+      default:
+        break
+      }
+      if i + 2 > bytes.count { return needMore(i + 2, fileSize: fileSize) }
+      let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
+      guard length >= 2 else { return .failed(.malformed("segment length \(length) at byte \(i)")) }
+      let payloadStart = i + 2
+      let end = i + length
+      if marker == 0xDA {  // start of scan: the headers are over
+        return .complete(result)
+      }
+      if end > bytes.count { return needMore(end, fileSize: fileSize) }
+      let payload = payloadStart..<end
+      switch marker {
+      case 0xE1:
+        if result.exif == nil, hasPrefix(bytes, payload, exifHeader) {
+          result.exif = payload
+        } else if result.xmp == nil, hasPrefix(bytes, payload, xmpHeader) {
+          result.xmp = payload.lowerBound + xmpHeader.count..<payload.upperBound
+        }
+      case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+        if result.width == nil, payload.count >= 5 {
+          let h = Int(bytes[payloadStart + 1]) << 8 | Int(bytes[payloadStart + 2])
+          let w = Int(bytes[payloadStart + 3]) << 8 | Int(bytes[payloadStart + 4])
+          if w > 0 && h > 0 {
+            result.width = w
+            result.height = h
+          }
+        }
+      default:
+        break
+      }
+      i = end
+    }
+  }
+
+  private static func needMore(_ count: Int, fileSize: Int) -> Scan {
+    count > fileSize ? .failed(.truncated) : .needBytes(count)
+  }
+
+  private static func hasPrefix(
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ prefix: [UInt8]
+  ) -> Bool {
+    guard range.count >= prefix.count else { return false }
+    for (k, b) in prefix.enumerated() where bytes[range.lowerBound + k] != b { return false }
+    return true
+  }
+}
