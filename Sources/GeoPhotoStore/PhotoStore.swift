@@ -214,21 +214,17 @@ public final class PhotoStore {
     noteChange()
   }
 
-  /// Points the row `id` at a new path (a moved or renamed file whose content is unchanged).
-  public func move(id: Int64, to path: String, file: FileState, title: String?, now: String)
-    throws
-  {
+  /// Removes every local photo under `root`; returns how many.
+  public func forgetLocalPhotos(under root: String) throws -> Int {
+    let prefix = root.hasSuffix("/") ? root : root + "/"
     try database.execute(
-      """
-      UPDATE photos SET source_id = ?1, path = ?1, file_size = ?2, modified_ns = ?3,
-        title = coalesce(?4, title), updated = ?5
-      WHERE id = ?6
-      """,
-      [
-        .text(path), .integer(file.size), .integer(file.modifiedNanoseconds), SQLValue(title),
-        .text(now), .integer(id),
-      ])
+      "DELETE FROM photos WHERE source = 'local' AND source_id >= ? AND source_id < ?",
+      [.text(prefix), .text(String(prefix.dropLast()) + "0")])
+    let removed = database.changes
     noteChange()
+    try database.execute("DELETE FROM sync_roots WHERE path = ? OR (path >= ? AND path < ?)",
+      [.text(root), .text(prefix), .text(String(prefix.dropLast()) + "0")])
+    return removed
   }
 
   public func delete(id: Int64) throws {
@@ -279,6 +275,13 @@ public final class PhotoStore {
       return index
     }
     return try rebuildSpatialIndex()
+  }
+
+  /// Rebuilds and saves the spatial index unless its file already matches the generation.
+  public func rebuildSpatialIndexIfStale() throws {
+    if SpatialIndexFile.generation(at: spatialIndexURL) != (try generation()) {
+      try rebuildSpatialIndex()
+    }
   }
 
   /// Builds the spatial index from the located photos and persists it. The points and the

@@ -36,6 +36,16 @@ public enum SpatialIndexFile {
     }
   }
 
+  /// The generation recorded in the file's header, without reading the tree.
+  public static func generation(at url: URL) -> Int64? {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+    defer { try? handle.close() }
+    guard let header = try? handle.read(upToCount: headerSize), header.count == headerSize,
+      Array(header.prefix(8)) == magic
+    else { return nil }
+    return header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 24, as: Int64.self) }
+  }
+
   /// Reads the tree if the file exists, is intact and was built from `generation`.
   public static func read(from url: URL, generation: Int64) -> SpatialIndex? {
     guard let data = try? Data(contentsOf: url, options: .alwaysMapped),

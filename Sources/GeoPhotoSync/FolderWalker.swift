@@ -1,0 +1,90 @@
+internal import Glibc
+
+/// A JPEG found on disk.
+public struct FoundFile: Hashable, Sendable {
+  public var path: String
+  public var size: Int64
+  public var modifiedNanoseconds: Int64
+}
+
+/// A recursive walk that lists JPEG files (`.jpg`/`.jpeg`, any case) under a directory.
+///
+/// Follows symbolic links, remembers every directory by (device, inode) so link cycles end,
+/// and skips hidden entries (names starting with `.`: caches, trash, editors' folders). Each
+/// entry it cannot use becomes one warning; the walk goes on.
+public struct FolderWalker {
+  public struct Result: Sendable {
+    public var files: [FoundFile] = []
+    /// Entries that could not be read; a sync must not treat what they hold as deleted.
+    public var unreadable: [String] = []
+    public var warnings: [(path: String, reason: String)] = []
+  }
+
+  public static func isJPEGName(_ name: Substring) -> Bool {
+    guard let dot = name.lastIndex(of: ".") else { return false }
+    let ext = name[name.index(after: dot)...].lowercased()
+    return ext == "jpg" || ext == "jpeg"
+  }
+
+  /// Walks `root`, an absolute path of a readable directory.
+  public static func walk(_ root: String) -> Result {
+    var result = Result()
+    var visited = Set<[UInt64]>()
+    var pending = [root]
+    var rootInfo = stat()
+    if stat(root, &rootInfo) == 0 {
+      visited.insert([UInt64(rootInfo.st_dev), UInt64(rootInfo.st_ino)])
+    }
+    while let directory = pending.popLast() {
+      guard let dir = opendir(directory) else {
+        result.unreadable.append(directory)
+        result.warnings.append((directory, "cannot open directory: \(errnoText())"))
+        continue
+      }
+      defer { closedir(dir) }
+      while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name.hasPrefix(".") { continue }
+        let path = directory == "/" ? "/" + name : directory + "/" + name
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+          let code = errno
+          var linkInfo = stat()
+          let isLink = lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
+          if code == ELOOP {
+            result.warnings.append((path, "symbolic link loop"))
+          } else if isLink && code == ENOENT {
+            result.warnings.append((path, "broken symbolic link"))
+          } else {
+            result.unreadable.append(path)
+            result.warnings.append((path, "cannot read: \(String(cString: strerror(code)))"))
+          }
+          continue
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+          let key = [UInt64(info.st_dev), UInt64(info.st_ino)]
+          if visited.contains(key) {
+            result.warnings.append((path, "directory already visited (symbolic link loop)"))
+          } else {
+            visited.insert(key)
+            pending.append(path)
+          }
+        case S_IFREG:
+          guard isJPEGName(Substring(name)) else { continue }
+          let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+          result.files.append(
+            FoundFile(path: path, size: Int64(info.st_size), modifiedNanoseconds: mtime))
+        default:
+          continue
+        }
+      }
+    }
+    result.files.sort { $0.path < $1.path }
+    return result
+  }
+}
+
+func errnoText() -> String { String(cString: strerror(errno)) }

@@ -1,0 +1,115 @@
+import GeoPhotoCore
+import GeoPhotoExif
+internal import Glibc
+import GeoPhotoStore
+
+/// Reads one JPEG for the index: its metadata and its content hash, touching only the file's
+/// headers and its first and last 64 KiB.
+enum PhotoFileReader {
+  /// Bytes read up front; holds the EXIF segment of practically every camera file.
+  static let headSize = 256 * 1024
+  /// Headers longer than this are not followed (a JPEG's APP segments are 64 KiB each).
+  static let maximumHeaderBytes = 16 * 1024 * 1024
+
+  /// The record for `file`; unreadable or malformed files come back with `problem` set.
+  static func read(_ file: FoundFile) -> PhotoRecord {
+    let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+    var photo = Photo(
+      id: 0, source: .local, sourceID: file.path, path: file.path,
+      title: defaultTitle(fileName: name))
+    func failed(_ error: PhotoReadError, hash: String = "") -> PhotoRecord {
+      PhotoRecord(
+        photo: photo,
+        file: FileState(
+          size: file.size, modifiedNanoseconds: file.modifiedNanoseconds, contentHash: hash),
+        problem: error.description)
+    }
+
+    let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return failed(.unreadable(errnoText())) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return failed(.unreadable(errnoText())) }
+    let size = Int(info.st_size)
+
+    var head: [UInt8]
+    do {
+      head = try pread(fd, offset: 0, count: min(size, headSize))
+    } catch {
+      return failed(.unreadable(error.description))
+    }
+    let tailCount = min(size, ContentHash.sampleSize)
+    let tail: [UInt8]
+    if size <= head.count {
+      tail = Array(head[(head.count - tailCount)...])
+    } else {
+      do {
+        tail = try pread(fd, offset: size - tailCount, count: tailCount)
+      } catch {
+        return failed(.unreadable(error.description))
+      }
+    }
+    let hash = head.prefix(ContentHash.sampleSize).withUnsafeBytes { h in
+      tail.withUnsafeBytes { t in ContentHash.hash(size: Int64(size), head: h, tail: t) }
+    }
+
+    let state = FileState(
+      size: Int64(size), modifiedNanoseconds: file.modifiedNanoseconds, contentHash: hash)
+    while true {
+      let outcome = head.withUnsafeBytes { JPEGMetadata.read($0, fileSize: size) }
+      switch outcome {
+      case .failed(let error):
+        return failed(error, hash: hash)
+      case .needBytes(let n):
+        guard n <= maximumHeaderBytes, n > head.count else {
+          return failed(.malformed("headers longer than 16 MiB"), hash: hash)
+        }
+        do {
+          head += try pread(fd, offset: head.count, count: min(size, max(n, head.count * 2)) - head.count)
+        } catch {
+          return failed(.unreadable(error.description), hash: hash)
+        }
+      case .metadata(let m):
+        photo.coordinate = m.coordinate
+        photo.altitude = m.altitude
+        photo.takenAt = m.takenAt
+        if let title = m.title { photo.title = title }
+        photo.cameraMake = m.cameraMake
+        photo.cameraModel = m.cameraModel
+        photo.width = m.width
+        photo.height = m.height
+        photo.orientation = m.orientation
+        return PhotoRecord(photo: photo, file: state)
+      }
+    }
+  }
+
+  /// The title of a photo without one in its metadata: its file name without the extension.
+  static func defaultTitle(fileName: String) -> String {
+    guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return fileName }
+    return String(fileName[..<dot])
+  }
+
+  struct ReadError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func pread(_ fd: Int32, offset: Int, count: Int) throws(ReadError) -> [UInt8] {
+    guard count > 0 else { return [] }
+    var done = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      guard let base = buffer.baseAddress else { return }
+      while done < count {
+        let n = Glibc.pread(fd, base + done, count - done, off_t(offset + done))
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        done += n
+      }
+      initialized = done
+    }
+    guard bytes.count == count else {
+      throw ReadError(description: bytes.count < count ? "file shrank while reading" : errnoText())
+    }
+    return bytes
+  }
+}
