@@ -23,6 +23,10 @@ public enum AnnotationEncoding {
   /// digits would only be noise.
   static func roundedDistance(_ d: Double) -> Double { (d * 10).rounded() / 10 }
 
+  /// Degrees are printed to 1e-7 (about 1 cm): enough for any camera, and free of the
+  /// binary noise of degree-minute-second conversions (`35.681239999999995`).
+  static func degrees(_ d: Double) -> JSONValue { .number((d * 1e7).rounded() / 1e7) }
+
   /// Which fields to include; servers leave out local file paths.
   public struct Options: Sendable {
     public var includePaths: Bool
@@ -33,7 +37,7 @@ public enum AnnotationEncoding {
     var members: [(String, JSONValue)] = [("id", .integer(a.id)), ("source", .string(a.source.rawValue))]
     if coordinate {
       members.append(
-        ("coordinate", .object([("latitude", .number(a.coordinate.latitude)), ("longitude", .number(a.coordinate.longitude))])))
+        ("coordinate", .object([("latitude", degrees(a.coordinate.latitude)), ("longitude", degrees(a.coordinate.longitude))])))
     }
     members += [
       ("title", .string(a.title)),
@@ -77,7 +81,7 @@ public enum AnnotationEncoding {
                 "geometry",
                 .object([
                   ("type", .string("Point")),
-                  ("coordinates", .array([.number(a.coordinate.longitude), .number(a.coordinate.latitude)])),
+                  ("coordinates", .array([degrees(a.coordinate.longitude), degrees(a.coordinate.latitude)])),
                 ])
               ),
               ("properties", .object(properties(a, options, coordinate: false))),
@@ -94,8 +98,8 @@ public enum AnnotationEncoding {
     var lines = [header.joined(separator: ",")]
     for a in annotations {
       var fields = [
-        String(a.id), a.source.rawValue, JSONValue.format(a.coordinate.latitude),
-        JSONValue.format(a.coordinate.longitude), a.title, a.subtitle,
+        String(a.id), a.source.rawValue, degrees(a.coordinate.latitude).serialized(),
+        degrees(a.coordinate.longitude).serialized(), a.title, a.subtitle,
         a.distance.map { JSONValue.format(roundedDistance($0)) } ?? "", a.takenAt?.iso8601 ?? "",
       ]
       if options.includePaths { fields.append(a.path ?? "") }

@@ -1,1 +1,4 @@
+import Foundation
+import GeoPhotoCLI
 
+exit(GeoPhotoCommand.run(Array(CommandLine.arguments.dropFirst())))

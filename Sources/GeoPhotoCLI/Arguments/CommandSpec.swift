@@ -1,0 +1,154 @@
+/// A declarative description of one command: it drives parsing, validation and help, so the
+/// help text can never disagree with what the parser accepts.
+struct CommandSpec: Sendable {
+  struct Argument: Sendable {
+    var name: String
+    var help: String
+    var repeating = false
+    var optional = false
+  }
+
+  struct Option: Sendable {
+    var long: String
+    var short: Character?
+    /// `nil` for a flag (no value).
+    var valueName: String?
+    var help: String
+    var defaultText: String?
+    var repeating = false
+  }
+
+  var name: String
+  var abstract: String
+  var discussion: String?
+  var arguments: [Argument] = []
+  var options: [Option] = []
+  var examples: [String] = []
+
+  static let helpOption = Option(long: "help", short: "h", valueName: nil, help: "Show help information.")
+  static let dbOption = Option(
+    long: "db", valueName: "path",
+    help: "The index file (also GEOPHOTO_DB).", defaultText: "~/.local/share/geophoto/index.sqlite")
+  static let configOption = Option(
+    long: "config", valueName: "path",
+    help: "The configuration file (also GEOPHOTO_CONFIG).", defaultText: "~/.config/geophoto/config")
+
+  var allOptions: [Option] { options + [Self.dbOption, Self.configOption, Self.helpOption] }
+
+  func option(named long: String) -> Option? { allOptions.first { $0.long == long } }
+  func option(short: Character) -> Option? { allOptions.first { $0.short == short } }
+
+  /// `geophoto near <lat,lon> [--limit <n>] ...`
+  var usage: String {
+    var parts = ["geophoto", name]
+    for a in arguments {
+      var text = "<\(a.name)>"
+      if a.repeating { text += " ..." }
+      parts.append(a.optional ? "[\(text)]" : text)
+    }
+    for o in options {
+      let value = o.valueName.map { " <\($0)>" } ?? ""
+      parts.append("[--\(o.long)\(value)]")
+    }
+    return parts.joined(separator: " ")
+  }
+}
+
+/// Parsed command-line values, checked against a `CommandSpec`.
+struct ParsedArguments: Sendable {
+  var positionals: [String] = []
+  var values: [String: [String]] = [:]
+  var flags: Set<String> = []
+
+  func value(_ long: String) -> String? { values[long]?.last }
+  func has(_ flag: String) -> Bool { flags.contains(flag) }
+}
+
+/// A problem with how the command was called; printed with the usage line, exit 64.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A runtime failure; printed as one `Error:` line, exit 1.
+struct RuntimeError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+enum ArgumentParser {
+  /// Splits `arguments` (after the command name) according to `spec`.
+  ///
+  /// Accepts `--name value`, `--name=value`, `-n value`, grouped short flags and `--` before
+  /// positionals. A token such as `-33.8,151.2` is a value, not an option: negative
+  /// coordinates need no quoting tricks.
+  static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var i = 0
+    var onlyPositionals = false
+    func takeValue(for option: CommandSpec.Option, inline: String?) throws(UsageError) -> String {
+      if let inline { return inline }
+      guard i + 1 < arguments.count else {
+        throw UsageError("Missing value for '--\(option.long) <\(option.valueName ?? "value")>'")
+      }
+      i += 1
+      return arguments[i]
+    }
+    func record(_ option: CommandSpec.Option, inline: String?) throws(UsageError) {
+      if option.valueName == nil {
+        if inline != nil { throw UsageError("The flag '--\(option.long)' does not take a value") }
+        parsed.flags.insert(option.long)
+      } else {
+        let value = try takeValue(for: option, inline: inline)
+        if !option.repeating, parsed.values[option.long] != nil {
+          parsed.values[option.long] = [value]
+        } else {
+          parsed.values[option.long, default: []].append(value)
+        }
+      }
+    }
+    while i < arguments.count {
+      let token = arguments[i]
+      defer { i += 1 }
+      if onlyPositionals || token == "-" || !token.hasPrefix("-") || looksNumeric(token) {
+        parsed.positionals.append(token)
+      } else if token == "--" {
+        onlyPositionals = true
+      } else if token.hasPrefix("--") {
+        let body = token.dropFirst(2)
+        let name: Substring
+        var inline: String?
+        if let eq = body.firstIndex(of: "=") {
+          name = body[..<eq]
+          inline = String(body[body.index(after: eq)...])
+        } else {
+          name = body
+        }
+        guard let option = spec.option(named: String(name)) else {
+          throw UsageError("Unknown option '--\(name)'")
+        }
+        try record(option, inline: inline)
+      } else {
+        let letters = Array(token.dropFirst())
+        for (k, letter) in letters.enumerated() {
+          guard let option = spec.option(short: letter) else {
+            throw UsageError("Unknown option '-\(letter)'")
+          }
+          if option.valueName != nil {
+            let rest = String(letters[(k + 1)...])
+            try record(option, inline: rest.isEmpty ? nil : rest)
+            break
+          }
+          try record(option, inline: nil)
+        }
+      }
+    }
+    return parsed
+  }
+
+  /// `-33.8`, `-33.8,151.2`, `-.5`: a negative number, not an option.
+  static func looksNumeric(_ token: String) -> Bool {
+    guard token.hasPrefix("-"), let next = token.dropFirst().first else { return false }
+    return next.isNumber || next == "."
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import GeoPhotoStore
+
+enum InfoCommand {
+  static let spec = CommandSpec(
+    name: "info",
+    abstract: "Show where the index is and what it holds.",
+    examples: ["geophoto info"])
+
+  static func run(_ context: CommandContext) throws -> Int32 {
+    guard context.parsed.positionals.isEmpty else {
+      throw UsageError("Unexpected argument '\(context.parsed.positionals[0])'")
+    }
+    let path = context.configuration.databasePath
+    guard FileManager.default.fileExists(atPath: path) else {
+      context.console.out("index: \(path) (not created yet; run 'geophoto sync DIR')\n")
+      return ExitStatus.success
+    }
+    let store = try PhotoStore(url: context.databaseURL, create: false)
+    let counts = try store.counts()
+    var out = """
+      index: \(path)
+      photos: \(counts.photos) (\(counts.located) with a location, \(counts.photos - counts.located) without)
+      unreadable files: \(counts.problems)
+      generation: \(try store.generation())
+
+      """
+    let roots = try store.syncRoots()
+    if !roots.isEmpty {
+      out += "synced folders:\n"
+      for root in roots { out += "  \(root.path) (last sync \(root.lastSynced))\n" }
+    }
+    context.console.out(out)
+    return ExitStatus.success
+  }
+}

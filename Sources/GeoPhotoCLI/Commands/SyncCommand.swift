@@ -1,0 +1,59 @@
+import Foundation
+import GeoPhotoStore
+import GeoPhotoSync
+
+enum SyncCommand {
+  static let spec = CommandSpec(
+    name: "sync",
+    abstract: "Index the photos in local folders (recursively, incrementally).",
+    discussion: """
+      Reads GPS position, capture date, title, camera and size from the EXIF of every JPEG
+      (.jpg/.jpeg, any case) under each folder. Files whose size and modification time are
+      unchanged are not read again; a moved or renamed file keeps its id; deleted files leave
+      the index. Hidden files and folders (names starting with '.') are skipped. If a folder
+      is missing, unreadable or suddenly empty while the index holds photos under it, the
+      sync stops and changes nothing.
+      """,
+    arguments: [.init(name: "dir", help: "A folder of photos.", repeating: true)],
+    options: [
+      .init(
+        long: "jobs", short: "j", valueName: "n", help: "Files read in parallel (also GEOPHOTO_JOBS).",
+        defaultText: "one per core")
+    ],
+    examples: ["geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite"])
+
+  static func run(_ context: CommandContext) throws -> Int32 {
+    let roots = context.parsed.positionals
+    guard !roots.isEmpty else { throw UsageError("Missing expected argument '<dir> ...'") }
+    let console = context.console
+    let store = try PhotoStore(url: context.databaseURL, create: true)
+    let engine = SyncEngine(
+      store: store, jobs: context.configuration.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+    engine.warn = { path, reason in
+      if console.errIsTerminal { console.err("\r\u{1B}[K") }
+      console.err("warning: \(path): \(reason)\n")
+    }
+    if console.errIsTerminal {
+      engine.progress = { p in
+        let rate = p.elapsed > 0 ? Int(Double(p.done) / p.elapsed) : 0
+        console.err("\r\u{1B}[Kreading \(p.done)/\(p.total) files (\(rate) files/s)")
+      }
+    }
+    let summary: SyncSummary
+    do {
+      summary = try engine.sync(roots: roots)
+    } catch let refusal as SyncRefusal {
+      throw RuntimeError(refusal.description)
+    }
+    if console.errIsTerminal && engine.progress != nil { console.err("\r\u{1B}[K") }
+    console.out(describe(summary) + "\n")
+    return ExitStatus.success
+  }
+
+  static func describe(_ s: SyncSummary) -> String {
+    let seconds = String(format: "%.2f s", s.elapsed)
+    return "scanned \(s.scanned), added \(s.added), updated \(s.updated), moved \(s.moved), "
+      + "removed \(s.removed), unchanged \(s.unchanged), without location \(s.withoutLocation), "
+      + "warnings \(s.warnings), elapsed \(seconds)"
+  }
+}

@@ -1,0 +1,119 @@
+public import Foundation
+import GeoPhotoCore
+
+/// Where a command writes: stdout for results, stderr for warnings, progress and errors.
+public struct Console: Sendable {
+  public var out: @Sendable (String) -> Void
+  public var err: @Sendable (String) -> Void
+  /// Whether stderr is a terminal (progress lines are drawn only there).
+  public var errIsTerminal: Bool
+
+  public init(
+    out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+    errIsTerminal: Bool
+  ) {
+    self.out = out
+    self.err = err
+    self.errIsTerminal = errIsTerminal
+  }
+
+  /// The process's standard streams.
+  public static var standard: Console {
+    Console(
+      out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+      err: { FileHandle.standardError.write(Data($0.utf8)) },
+      errIsTerminal: isatty(2) == 1)
+  }
+}
+
+/// Exit statuses, as sysexits(3) and swift-argument-parser use them.
+public enum ExitStatus {
+  public static let success: Int32 = 0
+  public static let failure: Int32 = 1
+  public static let usage: Int32 = 64
+}
+
+/// The `geophoto` command line.
+public enum GeoPhotoCommand {
+  public static let version = "0.1.0"
+
+  static let commands: [CommandSpec] = [SyncCommand.spec, NearCommand.spec, InfoCommand.spec, ForgetCommand.spec]
+
+  /// Runs one invocation and returns its exit status.
+  public static func run(
+    _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+    console: Console = .standard
+  ) -> Int32 {
+    guard let first = arguments.first else {
+      console.out(HelpGenerator.mainHelp(commands: commands))
+      return ExitStatus.success
+    }
+    switch first {
+    case "-h", "--help":
+      console.out(HelpGenerator.mainHelp(commands: commands))
+      return ExitStatus.success
+    case "--version":
+      console.out("geophoto \(version)\n")
+      return ExitStatus.success
+    case "help":
+      guard let name = arguments.dropFirst().first else {
+        console.out(HelpGenerator.mainHelp(commands: commands))
+        return ExitStatus.success
+      }
+      guard let spec = commands.first(where: { $0.name == name }) else {
+        return usageError("Unknown subcommand '\(name)'", usage: "geophoto <subcommand>", console: console)
+      }
+      console.out(HelpGenerator.help(for: spec))
+      return ExitStatus.success
+    default:
+      break
+    }
+    guard let spec = commands.first(where: { $0.name == first }) else {
+      let message =
+        first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
+      return usageError(message, usage: "geophoto <subcommand>", console: console)
+    }
+    let rest = Array(arguments.dropFirst())
+    do {
+      let parsed = try ArgumentParser.parse(rest, spec: spec)
+      if parsed.has("help") {
+        console.out(HelpGenerator.help(for: spec))
+        return ExitStatus.success
+      }
+      let configuration = try Configuration.resolve(parsed, environment: environment)
+      let context = CommandContext(
+        parsed: parsed, configuration: configuration, environment: environment, console: console)
+      switch spec.name {
+      case SyncCommand.spec.name: return try SyncCommand.run(context)
+      case NearCommand.spec.name: return try NearCommand.run(context)
+      case InfoCommand.spec.name: return try InfoCommand.run(context)
+      default: return try ForgetCommand.run(context)
+      }
+    } catch let error as UsageError {
+      return usageError(error.description, usage: spec.usage, command: spec.name, console: console)
+    } catch let error as InputParser.Failure {
+      return usageError(error.description, usage: spec.usage, command: spec.name, console: console)
+    } catch {
+      console.err("Error: \(error)\n")
+      return ExitStatus.failure
+    }
+  }
+
+  static func usageError(
+    _ message: String, usage: String, command: String? = nil, console: Console
+  ) -> Int32 {
+    let helpCommand = command.map { "geophoto \($0) --help" } ?? "geophoto --help"
+    console.err("Error: \(message)\nUsage: \(usage)\n  See '\(helpCommand)' for more information.\n")
+    return ExitStatus.usage
+  }
+}
+
+/// What every command gets: its arguments, the resolved configuration and the console.
+struct CommandContext {
+  var parsed: ParsedArguments
+  var configuration: Configuration
+  var environment: [String: String]
+  var console: Console
+
+  var databaseURL: URL { URL(fileURLWithPath: configuration.databasePath) }
+}
