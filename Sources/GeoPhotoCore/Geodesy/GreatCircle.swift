@@ -12,16 +12,18 @@ public enum GreatCircle {
   /// Half the Earth's circumference: no two points are farther apart than this.
   public static let maximumDistance: Double = Double.pi * earthRadius
 
-  /// Haversine distance in metres; numerically stable for small and antipodal separations.
+  /// Great-circle distance in metres, from the angle between the two unit vectors taken with
+  /// `atan2(|p × q|, p · q)`: accurate at every separation, antipodes included (where the
+  /// haversine formula loses about a metre).
   public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-    let φ1 = a.latitude * .pi / 180
-    let φ2 = b.latitude * .pi / 180
-    let Δφ = φ2 - φ1
-    let Δλ = (b.longitude - a.longitude) * .pi / 180
-    let s1 = sin(Δφ / 2)
-    let s2 = sin(Δλ / 2)
-    let h = s1 * s1 + cos(φ1) * cos(φ2) * s2 * s2
-    return 2 * earthRadius * asin(min(1, sqrt(h)))
+    let p = unitVector(a)
+    let q = unitVector(b)
+    let cx = p.y * q.z - p.z * q.y
+    let cy = p.z * q.x - p.x * q.z
+    let cz = p.x * q.y - p.y * q.x
+    let cross = (cx * cx + cy * cy + cz * cz).squareRoot()
+    let dot = p.x * q.x + p.y * q.y + p.z * q.z
+    return earthRadius * atan2(cross, dot)
   }
 
   /// The point's position on the unit sphere: `(cos φ cos λ, cos φ sin λ, sin φ)`.

@@ -1,0 +1,70 @@
+import Testing
+
+@testable import GeoPhotoCore
+
+@Suite struct InputParserTests {
+  @Test(arguments: [
+    ("35.68,139.76", 35.68, 139.76), ("35.68, 139.76", 35.68, 139.76), (" -33.8568 ,151.2153", -33.8568, 151.2153),
+    ("+1,-2", 1, -2), ("90,180", 90, -180), ("-90,-180", -90, -180), ("0,0", 0, 0), (".5,-.25", 0.5, -0.25),
+  ])
+  func acceptsCoordinates(text: String, lat: Double, lon: Double) throws {
+    let c = try InputParser.coordinate(text)
+    #expect(c.latitude == lat && c.longitude == lon)
+  }
+
+  @Test(arguments: [
+    "", "35.68", "35.68,", ",139.76", "35.68,139.76,1", "nan,0", "0,inf", "1e1,2", "0x10,5", "abc,def",
+    "35.68;139.76", "91,0", "0,180.5", "-90.0001,0", "35..6,1", "--1,2", "1,2-",
+  ])
+  func rejectsBadCoordinates(text: String) {
+    #expect(throws: InputParser.Failure.self) { try InputParser.coordinate(text) }
+  }
+
+  @Test func outOfRangeMessagesNameTheValue() {
+    #expect(throws: InputParser.Failure("latitude 91 is out of range (-90...90)")) {
+      try InputParser.coordinate("91,0")
+    }
+    #expect(throws: InputParser.Failure("longitude -181 is out of range (-180...180)")) {
+      try InputParser.coordinate("0,-181")
+    }
+  }
+
+  @Test(arguments: [("500", 500.0), ("500m", 500), ("2km", 2000), ("2.5 km", 2500), ("1mi", 1609.344), ("3KM", 3000)])
+  func acceptsDistances(text: String, metres: Double) throws {
+    #expect(try InputParser.distance(text) == metres)
+  }
+
+  @Test(arguments: ["", "0", "-5km", "km", "5 parsecs", "nan", "1e3", "30000km"])
+  func rejectsBadDistances(text: String) {
+    #expect(throws: InputParser.Failure.self) { try InputParser.distance(text) }
+  }
+}
+
+@Suite struct CaptureDateTests {
+  @Test func parsesExifForm() throws {
+    let d = try #require(CaptureDate(exif: "2024:05:03 14:05:09"))
+    #expect(d.iso8601 == "2024-05-03T14:05:09")
+    #expect(d.dateString == "2024-05-03")
+  }
+
+  @Test(arguments: ["", "    :  :     :  :  ", "0000:00:00 00:00:00", "2024:13:01 00:00:00", "2023:02:29 10:00:00", "garbage"])
+  func rejectsUnknownDates(text: String) {
+    #expect(CaptureDate(exif: text) == nil)
+  }
+
+  @Test func offsetsAndInstants() throws {
+    #expect(CaptureDate.parseOffset("+09:00") == 540)
+    #expect(CaptureDate.parseOffset("-05:30") == -330)
+    #expect(CaptureDate.parseOffset("09:00") == nil)
+    #expect(CaptureDate.parseOffset("+25:00") == nil)
+    var d = try #require(CaptureDate(exif: "1970:01:02 09:00:00"))
+    #expect(d.instant == nil)
+    d.utcOffsetMinutes = 540
+    #expect(d.instant == 86_400)
+    #expect(d.iso8601 == "1970-01-02T09:00:00+09:00")
+    #expect(CaptureDate(iso8601: d.iso8601) == d)
+    d.utcOffsetMinutes = 0
+    #expect(CaptureDate(iso8601: "1970-01-02T09:00:00Z") == d)
+    #expect(CaptureDate(iso8601: "2024-02-29T23:59:59")?.localSecondsSinceEpoch == 1_709_251_199)
+  }
+}
