@@ -47,18 +47,22 @@ public struct JPEGSegments: Equatable, Sendable {
     guard bytes.count >= 2 else { return fileSize >= 2 ? .needBytes(2) : .failed(.notJPEG) }
     guard bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .failed(.notJPEG) }
     var result = JPEGSegments()
+    // Damage after the EXIF segment does not hide the EXIF already found (exiftool agrees).
+    func broken(_ reason: String) -> Scan {
+      result.exif != nil ? .complete(result) : .failed(.malformed(reason))
+    }
     var i = 2
     var segments = 0
     while true {
       segments += 1
-      if segments > 10_000 { return .failed(.malformed("too many segments")) }
+      if segments > 10_000 { return broken("too many segments") }
       // Markers may be preceded by any number of 0xFF fill bytes.
       while i < bytes.count, bytes[i] == 0xFF, i + 1 < bytes.count, bytes[i + 1] == 0xFF {
         i += 1
       }
       if i + 2 > bytes.count { return needMore(i + 2, fileSize: fileSize) }
       guard bytes[i] == 0xFF else {
-        return .failed(.malformed("no marker at byte \(i)"))
+        return broken("no marker at byte \(i)")
       }
       let marker = bytes[i + 1]
       i += 2
@@ -66,13 +70,13 @@ public struct JPEGSegments: Equatable, Sendable {
       case 0xD8, 0x01, 0xD0...0xD7:
         continue  // standalone markers without a length
       case 0xD9:
-        return .failed(.malformed("image ends before its first scan"))
+        return broken("image ends before its first scan")
       default:
         break
       }
       if i + 2 > bytes.count { return needMore(i + 2, fileSize: fileSize) }
       let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
-      guard length >= 2 else { return .failed(.malformed("segment length \(length) at byte \(i)")) }
+      guard length >= 2 else { return broken("segment length \(length) at byte \(i)") }
       let payloadStart = i + 2
       let end = i + length
       if marker == 0xDA {  // start of scan: the headers are over
