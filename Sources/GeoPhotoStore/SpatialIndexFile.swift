@@ -1,4 +1,5 @@
 public import Foundation
+internal import Glibc
 public import GeoPhotoCore
 
 /// The on-disk form of a `SpatialIndex`, kept next to the database (`index.sqlite.kdtree`) so
@@ -28,11 +29,11 @@ public enum SpatialIndexFile {
     let temporary = url.deletingLastPathComponent()
       .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     try data.write(to: temporary)
-    do {
-      _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-    } catch {
+    // rename(2) replaces the old file atomically: a reader sees the old tree or the new one.
+    guard rename(temporary.path, url.path) == 0 else {
+      let reason = String(cString: strerror(errno))
       try? FileManager.default.removeItem(at: temporary)
-      throw error
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
     }
   }
 

@@ -1,0 +1,164 @@
+import Foundation
+import GeoPhotoCore
+import Testing
+
+@testable import GeoPhotoStore
+
+/// A fresh directory per test, removed afterwards.
+final class TemporaryDirectory {
+  let url: URL
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+  deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t", hash: String = "h") -> PhotoRecord {
+  let coordinate = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }
+  return PhotoRecord(
+    photo: Photo(id: 0, source: .local, sourceID: path, path: path, coordinate: coordinate, title: title),
+    file: FileState(size: 10, modifiedNanoseconds: 5, contentHash: hash))
+}
+
+@Suite struct DatabaseTests {
+  @Test func walIsOnAndMigrationsAreVersioned() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.url.appendingPathComponent("a.sqlite").path
+    do {
+      let db = try Database(path: path)
+      #expect(try db.queryText("PRAGMA journal_mode") == "wal")
+      try Migrator([.init("one", sql: "CREATE TABLE t (x)"), .init("two", sql: "ALTER TABLE t ADD COLUMN y")]).migrate(db)
+      #expect(try Migrator.version(of: db) == 2)
+      // Running again is a no-op.
+      try Migrator([.init("one", sql: "CREATE TABLE t (x)"), .init("two", sql: "ALTER TABLE t ADD COLUMN y")]).migrate(db)
+    }
+    let db = try Database(path: path)
+    #expect(throws: SQLiteError.self) { try Migrator([.init("one", sql: "CREATE TABLE t (x)")]).migrate(db) }
+  }
+
+  @Test func errorsCarryCodesAndSQL() throws {
+    let dir = try TemporaryDirectory()
+    let db = try Database(path: dir.url.appendingPathComponent("b.sqlite").path)
+    try db.execute("CREATE TABLE t (x UNIQUE)")
+    try db.execute("INSERT INTO t VALUES (?)", [.integer(1)])
+    do {
+      try db.execute("INSERT INTO t VALUES (?)", [.integer(1)])
+      Issue.record("a duplicate was inserted")
+    } catch let error as SQLiteError {
+      #expect(ResultCode.constraint ~= error.code)
+      #expect(error.code != .constraint)  // the extended code, SQLITE_CONSTRAINT_UNIQUE
+      #expect(error.sql == "INSERT INTO t VALUES (?)")
+    }
+  }
+
+  @Test func transactionsRollBackOnError() throws {
+    let dir = try TemporaryDirectory()
+    let db = try Database(path: dir.url.appendingPathComponent("c.sqlite").path)
+    try db.execute("CREATE TABLE t (x)")
+    struct Boom: Error {}
+    #expect(throws: Boom.self) {
+      try db.transaction {
+        try db.execute("INSERT INTO t VALUES (1)", [])
+        throw Boom()
+      }
+    }
+    #expect(try db.queryInt64("SELECT count(*) FROM t") == 0)
+  }
+}
+
+@Suite struct PhotoStoreTests {
+  @Test func generationAdvancesOnlyWhenPhotosChange() throws {
+    let dir = try TemporaryDirectory()
+    let store = try PhotoStore(url: dir.url.appendingPathComponent("i.sqlite"), create: true)
+    let g0 = try store.generation()
+    let id = try store.write { try store.upsert(record("/p/a.jpg", 35.68, 139.76), now: "n") }
+    let g1 = try store.generation()
+    #expect(g1 == g0 + 1)
+    try store.write { try store.recordSyncRoot("/p", now: "n") }
+    #expect(try store.generation() == g1)
+    try store.write { try store.delete(id: 999_999) }
+    #expect(try store.generation() == g1)
+    try store.write { try store.delete(id: id) }
+    #expect(try store.generation() == g1 + 1)
+  }
+
+  @Test func upsertKeepsIDsAndFailedWritesChangeNothing() throws {
+    let dir = try TemporaryDirectory()
+    let store = try PhotoStore(url: dir.url.appendingPathComponent("i.sqlite"), create: true)
+    let id = try store.write { try store.upsert(record("/p/a.jpg", 1, 2, title: "first"), now: "n") }
+    let again = try store.write { try store.upsert(record("/p/a.jpg", 3, 4, title: "second"), now: "n") }
+    #expect(id == again)
+    #expect(try store.photo(id: id)?.title == "second")
+    let g = try store.generation()
+    struct Boom: Error {}
+    #expect(throws: Boom.self) {
+      try store.write {
+        try store.upsert(record("/p/b.jpg", 5, 6), now: "n")
+        throw Boom()
+      }
+    }
+    #expect(try store.counts().photos == 1)
+    #expect(try store.generation() == g)
+  }
+
+  @Test func knownFilesAreScopedToTheirRoot() throws {
+    let dir = try TemporaryDirectory()
+    let store = try PhotoStore(url: dir.url.appendingPathComponent("i.sqlite"), create: true)
+    try store.write {
+      for p in ["/a/x.jpg", "/a/sub/y.jpg", "/ab/z.jpg", "/a0.jpg", "/b/w.jpg"] {
+        try store.upsert(record(p, nil, nil), now: "n")
+      }
+    }
+    #expect(try store.knownFiles(under: "/a").map(\.path).sorted() == ["/a/sub/y.jpg", "/a/x.jpg"])
+    #expect(try store.write { try store.forgetLocalPhotos(under: "/a") } == 2)
+    #expect(try store.counts().photos == 3)
+  }
+
+  @Test func spatialIndexIsPersistedAndRefreshed() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("i.sqlite")
+    let store = try PhotoStore(url: url, create: true)
+    try store.write {
+      try store.upsert(record("/p/a.jpg", 35.68, 139.76), now: "n")
+      try store.upsert(record("/p/b.jpg", nil, nil), now: "n")
+    }
+    try store.rebuildSpatialIndexIfStale()
+    #expect(SpatialIndexFile.generation(at: store.spatialIndexURL) == (try store.generation()))
+    let loaded = try #require(SpatialIndexFile.read(from: store.spatialIndexURL, generation: try store.generation()))
+    #expect(loaded.count == 1)
+    // A stale file is not used.
+    try store.write { try store.upsert(record("/p/c.jpg", 35.7, 139.8), now: "n") }
+    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, generation: try store.generation()) == nil)
+    #expect(try store.spatialIndex().count == 2)
+    // A damaged file is rebuilt, not trusted.
+    var bytes = try Data(contentsOf: store.spatialIndexURL)
+    bytes[bytes.count - 1] = 9  // an impossible split axis
+    try bytes.write(to: store.spatialIndexURL)
+    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, generation: try store.generation()) == nil)
+    #expect(try store.spatialIndex().count == 2)
+    try Data("junk".utf8).write(to: store.spatialIndexURL)
+    let fresh = try PhotoStore(url: url, create: false)
+    #expect(try fresh.spatialIndex().nearest(to: Coordinate(latitude: 35.7, longitude: 139.8), limit: 1).count == 1)
+  }
+
+  @Test func notADatabaseIsAClearError() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("notes.txt")
+    try Data(String(repeating: "this is not sqlite\n", count: 100).utf8).write(to: url)
+    do {
+      _ = try PhotoStore(url: url, create: false)
+      Issue.record("opened a text file as an index")
+    } catch let error as PhotoStore.OpenError {
+      #expect(error.description.contains("is not a geophoto index"))
+    }
+    #expect(throws: PhotoStore.OpenError.self) {
+      try PhotoStore(url: dir.url.appendingPathComponent("missing.sqlite"), create: false)
+    }
+  }
+
+  @Test func timestampsAreUTC() {
+    #expect(PhotoStore.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+    #expect(PhotoStore.timestamp(Date(timeIntervalSince1970: 1_709_251_199)) == "2024-02-29T23:59:59Z")
+  }
+}

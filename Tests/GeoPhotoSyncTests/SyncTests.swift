@@ -1,0 +1,198 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoFixtures
+import GeoPhotoStore
+import Testing
+
+@testable import GeoPhotoSync
+
+final class Workspace {
+  let root: URL
+  let photos: URL
+  let store: PhotoStore
+  var warnings: [(String, String)] = []
+
+  init() throws {
+    root = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-sync-\(UUID().uuidString)")
+    photos = root.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+    store = try PhotoStore(url: root.appendingPathComponent("index.sqlite"), create: true)
+  }
+  deinit { try? FileManager.default.removeItem(at: root) }
+
+  func photo(_ name: String, _ lat: Double?, _ lon: Double?, title: String? = nil, modified: Date? = nil) throws {
+    try SampleJPEG.write(to: photos.appendingPathComponent(name), modified: modified) { b in
+      b.coordinate = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }
+      b.imageDescription = title
+    }
+  }
+
+  func sync(_ roots: [String]? = nil) throws -> SyncSummary {
+    let engine = SyncEngine(store: store, jobs: 2)
+    engine.warn = { [unowned self] in self.warnings.append(($0, $1)) }
+    return try engine.sync(roots: roots ?? [photos.path])
+  }
+
+  func all() throws -> [String: Photo] {
+    var result: [String: Photo] = [:]
+    for known in try store.knownFiles(under: SyncEngine.canonicalRoot(root.path)) {
+      result[known.path] = try store.photo(id: known.id)
+    }
+    return result
+  }
+
+  func canonical(_ name: String) -> String {
+    SyncEngine.canonicalRoot(photos.path) + "/" + name
+  }
+}
+
+@Suite struct SyncTests {
+  @Test func addUnchangedModifyMoveDelete() throws {
+    let w = try Workspace()
+    let old = Date(timeIntervalSince1970: 1_700_000_000)
+    try w.photo("a.jpg", 35.68, 139.76, title: "Tokyo", modified: old)
+    try w.photo("b.JPEG", 34.70, 135.50, title: "Osaka")
+    try w.photo("c.jpg", nil, nil)
+    try Data("notes".utf8).write(to: w.photos.appendingPathComponent("notes.txt"))
+    try w.photo(".cache/d.jpg", 1, 1)
+
+    var s = try w.sync()
+    #expect((s.scanned, s.added, s.withoutLocation, s.warnings) == (3, 3, 1, 0))
+    var photos = try w.all()
+    let tokyo = try #require(photos[w.canonical("a.jpg")])
+    #expect(tokyo.title == "Tokyo")
+    #expect(photos[w.canonical("c.jpg")]?.title == "c")  // file name without extension
+    #expect(photos[w.canonical("c.jpg")]?.coordinate == nil)
+    let g1 = try w.store.generation()
+
+    // Same size and modification time: not read again, even though the content changed.
+    try w.photo("a.jpg", 35.69, 139.77, title: "Tokyo", modified: old)
+    s = try w.sync()
+    #expect((s.unchanged, s.added, s.updated, s.removed) == (3, 0, 0, 0))
+    #expect(try w.store.generation() == g1)
+    #expect(try w.all()[w.canonical("a.jpg")]?.coordinate?.latitude == 35.68)
+
+    // A real edit is picked up, keeping the id.
+    try w.photo("a.jpg", 35.70, 139.70, title: "Tokyo again")
+    s = try w.sync()
+    #expect((s.updated, s.unchanged) == (1, 2))
+    let edited = try #require(try w.all()[w.canonical("a.jpg")])
+    #expect(edited.id == tokyo.id && edited.title == "Tokyo again")
+    #expect(abs((edited.coordinate?.latitude ?? 0) - 35.70) < 1e-9)
+
+    // A rename into a subfolder is a move: same id, new path.
+    let osakaID = try #require(photos[w.canonical("b.JPEG")]?.id)
+    try FileManager.default.createDirectory(at: w.photos.appendingPathComponent("2024"), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(at: w.photos.appendingPathComponent("b.JPEG"), to: w.photos.appendingPathComponent("2024/osaka.jpg"))
+    s = try w.sync()
+    #expect((s.moved, s.added, s.removed) == (1, 0, 0))
+    photos = try w.all()
+    #expect(photos[w.canonical("2024/osaka.jpg")]?.id == osakaID)
+    #expect(photos[w.canonical("b.JPEG")] == nil)
+
+    // A deleted file leaves the index.
+    try FileManager.default.removeItem(at: w.photos.appendingPathComponent("c.jpg"))
+    s = try w.sync()
+    #expect((s.removed, s.unchanged) == (1, 2))
+    #expect(try w.store.counts().photos == 2)
+    #expect(w.warnings.isEmpty)
+  }
+
+  @Test func identicalCopiesAreTwoPhotos() throws {
+    let w = try Workspace()
+    try w.photo("one.jpg", 10, 20, title: "same")
+    try FileManager.default.copyItem(at: w.photos.appendingPathComponent("one.jpg"), to: w.photos.appendingPathComponent("two.jpg"))
+    #expect(try w.sync().added == 2)
+    try FileManager.default.removeItem(at: w.photos.appendingPathComponent("one.jpg"))
+    let s = try w.sync()
+    #expect((s.removed, s.moved, s.unchanged) == (1, 0, 1))
+  }
+
+  @Test func missingOrEmptiedRootChangesNothing() throws {
+    let w = try Workspace()
+    try w.photo("a.jpg", 1, 2)
+    try w.photo("b.jpg", 3, 4)
+    _ = try w.sync()
+    let generation = try w.store.generation()
+    let away = w.root.appendingPathComponent("unmounted")
+    try FileManager.default.moveItem(at: w.photos, to: away)
+    #expect(throws: SyncRefusal.self) { try w.sync() }
+    #expect(try w.store.counts().photos == 2)
+
+    // Mounted again but empty (an empty mount point).
+    try FileManager.default.createDirectory(at: w.photos, withIntermediateDirectories: true)
+    do {
+      _ = try w.sync()
+      Issue.record("an empty root emptied the index")
+    } catch let refusal as SyncRefusal {
+      #expect(refusal.description.contains("holds no photos now"))
+      #expect(refusal.description.contains("2 photos"))
+    }
+    #expect(try w.store.counts().photos == 2)
+    #expect(try w.store.generation() == generation)
+
+    // A file where a folder should be.
+    try FileManager.default.removeItem(at: w.photos)
+    try Data().write(to: w.photos)
+    #expect(throws: SyncRefusal.self) { try w.sync() }
+    #expect(try w.store.counts().photos == 2)
+  }
+
+  @Test func badFilesWarnAndTheSyncGoesOn() throws {
+    let w = try Workspace()
+    try w.photo("good.jpg", 35, 139)
+    let fm = FileManager.default
+    try Data().write(to: w.photos.appendingPathComponent("empty.jpg"))
+    try Data("not a photo".utf8).write(to: w.photos.appendingPathComponent("text.jpg"))
+    let jpeg = SampleJPEG.make { $0.imageDescription = "cut" }
+    try Data(jpeg.prefix(30)).write(to: w.photos.appendingPathComponent("truncated.jpg"))
+    try fm.createSymbolicLink(atPath: w.photos.appendingPathComponent("dangling.jpg").path, withDestinationPath: "/nonexistent/x.jpg")
+    try fm.createSymbolicLink(atPath: w.photos.appendingPathComponent("loop").path, withDestinationPath: w.photos.path)
+    try fm.createSymbolicLink(atPath: w.photos.appendingPathComponent("self.jpg").path, withDestinationPath: w.photos.appendingPathComponent("self.jpg").path)
+
+    let s = try w.sync()
+    #expect(s.added == 4)  // good + three damaged files remembered without a location
+    #expect(s.warnings == 6)
+    let reasons = Dictionary(w.warnings.map { (($0.0 as NSString).lastPathComponent, $0.1) }, uniquingKeysWith: { a, _ in a })
+    #expect(reasons["empty.jpg"] == "empty file")
+    #expect(reasons["text.jpg"] == "not a JPEG file")
+    #expect(reasons["truncated.jpg"]?.hasPrefix("truncated") == true)
+    #expect(reasons["dangling.jpg"] == "broken symbolic link")
+    #expect(reasons["self.jpg"] == "symbolic link loop")
+    #expect(reasons["loop"]?.contains("already visited") == true)
+    #expect(try w.store.counts().located == 1)
+    #expect(try w.store.counts().problems == 3)
+
+    // Damaged files are remembered: the next sync does not read or report them again.
+    w.warnings.removeAll()
+    let again = try w.sync()
+    #expect(again.unchanged == 4)
+    #expect(!w.warnings.contains { $0.0.hasSuffix("empty.jpg") || $0.0.hasSuffix("text.jpg") })
+  }
+
+  @Test(
+    .enabled(if: FileManager.default.fileExists(atPath: corpora.path), "needs ../shared/corpora"),
+    arguments: ["exiv2-malformed", "exif-samples/jpg/invalid", "photoprism-testdata"])
+  func corpusFoldersSyncWithoutCrashing(folder: String) throws {
+    let w = try Workspace()
+    let s = try w.sync([corpora.appendingPathComponent(folder).path])
+    #expect(s.scanned > 0)
+    #expect(s.added == s.scanned)
+  }
+
+  @Test func locatedCorpusPhotosAnswerNear() throws {
+    guard FileManager.default.fileExists(atPath: corpora.path) else { return }
+    let w = try Workspace()
+    _ = try w.sync([corpora.appendingPathComponent("exif-samples/jpg/gps").path])
+    let index = try w.store.spatialIndex()
+    #expect(index.count == 9)
+    // DSCN0010 is the photo nearest to its own position (manifest values).
+    let nearest = index.nearest(to: Coordinate(latitude: 43.4674483333333, longitude: 11.8851266666639), limit: 1)
+    let photo = try #require(try w.store.photo(id: nearest[0].id))
+    #expect(photo.path?.hasSuffix("DSCN0010.jpg") == true)
+    #expect(nearest[0].distance < 0.01)
+  }
+}
+
+let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
