@@ -14,6 +14,7 @@ struct Configuration: Equatable, Sendable {
   var radius: Double?
   var format = OutputFormat.table
   var jobs: Int?
+  var batchSize = 1_000
 
   /// Every key the configuration file accepts, with its environment variable.
   static let keys: [(key: String, environment: String, help: String)] = [
@@ -22,6 +23,7 @@ struct Configuration: Equatable, Sendable {
     ("near.radius", "GEOPHOTO_RADIUS", "search radius of 'near' (default: unlimited)"),
     ("near.format", "GEOPHOTO_FORMAT", "output of 'near': table, json, geojson or csv"),
     ("sync.jobs", "GEOPHOTO_JOBS", "parallel readers of 'sync' (default: one per core)"),
+    ("sync.batch", "GEOPHOTO_SYNC_BATCH", "files 'sync' commits per transaction (default 1000)"),
   ]
 
   static func defaultDatabasePath(environment: [String: String]) -> String {
@@ -112,6 +114,11 @@ struct Configuration: Equatable, Sendable {
         throw RuntimeError("jobs must be a whole number from 1 to 256")
       }
       jobs = n
+    case "sync.batch":
+      guard let n = Int(value), n >= 1, n <= 1_000_000 else {
+        throw RuntimeError("batch must be a whole number from 1 to 1000000")
+      }
+      batchSize = n
     default:
       throw RuntimeError("unknown setting '\(key)'; known: \(Self.keys.map(\.key).joined(separator: ", "))")
     }

@@ -29,6 +29,7 @@ enum SyncCommand {
     let store = try PhotoStore(url: context.databaseURL, create: true)
     let engine = SyncEngine(
       store: store, jobs: context.configuration.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+    engine.batchSize = context.configuration.batchSize
     engine.warn = { path, reason in
       if console.errIsTerminal { console.err("\r\u{1B}[K") }
       console.err("warning: \(path): \(reason)\n")

@@ -1,0 +1,249 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoFixtures
+import Testing
+
+/// Distance computed here, independently of geophoto: plain haversine on R = 6371008.8 m.
+func haversine(_ a: Coordinate, _ b: Coordinate) -> Double {
+  let r = Double.pi / 180
+  let h =
+    pow(sin((b.latitude - a.latitude) * r / 2), 2) + cos(a.latitude * r) * cos(b.latitude * r)
+    * pow(sin((b.longitude - a.longitude) * r / 2), 2)
+  return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+}
+
+func json(_ text: String) throws -> [String: Any] {
+  try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+@Suite(.serialized) struct EndToEndTests {
+  @Test func helpAndVersionGoToStdout() throws {
+    for args in [["--help"], ["-h"], ["help"], []] {
+      let r = try Binary.run(args)
+      #expect(r.status == 0)
+      #expect(r.stdout.hasPrefix("OVERVIEW: "))
+      #expect(r.stdout.contains("SUBCOMMANDS:") && r.stdout.contains("near"))
+      #expect(r.stderr.isEmpty)
+    }
+    let near = try Binary.run(["near", "--help"])
+    #expect(near.status == 0 && near.stdout.contains("USAGE: geophoto near <lat,lon>"))
+    #expect(try Binary.run(["help", "near"]).stdout == near.stdout)
+    let version = try Binary.run(["--version"])
+    #expect(version.status == 0 && version.stdout.hasPrefix("geophoto "))
+  }
+
+  @Test(arguments: [
+    (["frobnicate"], "Error: Unknown subcommand 'frobnicate'"),
+    (["--frob"], "Error: Unknown option '--frob'"),
+    (["near"], "Error: Missing expected argument '<lat,lon>'"),
+    (["near", "91,0"], "Error: latitude 91 is out of range (-90...90)"),
+    (["near", "nan,0"], "Error: 'nan,0' is not a coordinate"),
+    (["near", "Tokyo Station"], "Error: 'Tokyo Station' is not a coordinate"),
+    (["near", "1,2", "--limit", "0"], "Error: The value '0' is invalid for '--limit'"),
+    (["near", "1,2", "--format", "xml"], "Error: The value 'xml' is invalid for '--format'"),
+    (["near", "1,2", "--radius", "far"], "Error: The value 'far' is invalid for '--radius'"),
+    (["near", "1,2", "--limit"], "Error: Missing value for '--limit <n>'"),
+    (["near", "1,2", "--bogus"], "Error: Unknown option '--bogus'"),
+    (["sync"], "Error: Missing expected argument '<dir> ...'"),
+  ])
+  func usageErrorsExit64(args: [String], message: String) throws {
+    let r = try Binary.run(args, environment: ["GEOPHOTO_DB": "/nonexistent/index.sqlite"])
+    #expect(r.status == 64)
+    #expect(r.stdout.isEmpty)
+    #expect(r.stderr.hasPrefix(message), "stderr was: \(r.stderr)")
+    #expect(r.stderr.contains("\nUsage: geophoto"))
+    #expect(r.stderr.contains("--help' for more information."))
+  }
+
+  @Test func emptyIndexAnswersNothingWithAHint() throws {
+    let w = try ExampleWorkspace(withPhotos: false)
+    let table = try Binary.run(["near", "35.68,139.76"], environment: w.env)
+    #expect(table.status == 0 && table.stdout.isEmpty)
+    #expect(table.stderr.contains("run 'geophoto sync DIR'"))
+    let document = try Binary.run(["near", "35.68,139.76", "--format", "json"], environment: w.env)
+    #expect(document.status == 0)
+    #expect((try json(document.stdout)["annotations"] as? [Any])?.isEmpty == true)
+    #expect(!FileManager.default.fileExists(atPath: w.db.path))  // a query creates no index
+  }
+
+  @Test func syncThenNearAsJSON() throws {
+    let w = try ExampleWorkspace()
+    let sync = try Binary.run(["sync", w.photos.path], environment: w.env)
+    #expect(sync.status == 0)
+    #expect(sync.stdout.contains("scanned 13, added 13"))
+    #expect(sync.stdout.contains("without location 1"))
+    #expect(sync.stderr.isEmpty)  // no progress line: stderr is not a terminal
+
+    let center = Coordinate(latitude: 35.68, longitude: 139.76)
+    let r = try Binary.run(["near", "35.68, 139.76", "--limit", "5", "--format", "json"], environment: w.env)
+    #expect(r.status == 0)
+    let object = try json(r.stdout)
+    let query = try #require(object["query"] as? [String: Any])
+    #expect(query["latitude"] as? Double == 35.68 && query["limit"] as? Int == 5)
+    #expect(query["radius"] is NSNull)
+    let annotations = try #require(object["annotations"] as? [[String: Any]])
+
+    // Expected: the example specs sorted by an independently computed distance.
+    let expected = ExamplePhotos.all.compactMap { s in s.coordinate.map { (s, haversine(center, $0)) } }
+      .sorted { $0.1 < $1.1 }.prefix(5)
+    #expect(annotations.count == 5)
+    for (a, (spec, distance)) in zip(annotations, expected) {
+      #expect(a["title"] as? String == (spec.title ?? String(spec.fileName.dropLast(4))))
+      let d = try #require(a["distance"] as? Double)
+      #expect(abs(d - distance) < 0.06)
+      let c = try #require(a["coordinate"] as? [String: Double])
+      #expect(abs((c["latitude"] ?? 0) - (spec.coordinate?.latitude ?? 0)) < 1e-7)
+      #expect(abs((c["longitude"] ?? 0) - (spec.coordinate?.longitude ?? 0)) < 1e-7)
+      #expect(a["source"] as? String == "local")
+      #expect((a["path"] as? String)?.hasSuffix("/tokyo/" + spec.fileName) == true)
+      #expect(a["takenAt"] as? String == spec.takenAt.iso8601)
+      let metres = Int(distance.rounded())
+      #expect(a["subtitle"] as? String == "\(spec.takenAt.dateString) · \(metres) m")
+    }
+  }
+
+  @Test func geoJSONIsLongitudeFirst() throws {
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let r = try Binary.run(["near", "35.7148,139.7967", "-n", "1", "-f", "geojson"], environment: w.env)
+    let object = try json(r.stdout)
+    #expect(object["type"] as? String == "FeatureCollection")
+    let feature = try #require((object["features"] as? [[String: Any]])?.first)
+    #expect(feature["type"] as? String == "Feature")
+    let geometry = try #require(feature["geometry"] as? [String: Any])
+    #expect(geometry["type"] as? String == "Point")
+    #expect(geometry["coordinates"] as? [Double] == [139.7967, 35.7148])
+    let properties = try #require(feature["properties"] as? [String: Any])
+    #expect(properties["title"] as? String == "Senso-ji, Asakusa")
+    #expect(properties["subtitle"] as? String == "2024-05-05 · 0 m")
+  }
+
+  @Test func radiusTableAndCSV() throws {
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let center = Coordinate(latitude: 35.68, longitude: 139.76)
+    let inside = ExamplePhotos.all.compactMap(\.coordinate).filter { haversine(center, $0) <= 1_000 }.count
+    let csv = try Binary.run(["near", "35.68,139.76", "--radius", "1km", "--format", "csv"], environment: w.env)
+    let lines = csv.stdout.split(separator: "\r\n")
+    #expect(lines.first == "id,source,latitude,longitude,title,subtitle,distance,taken_at,path")
+    #expect(lines.count == inside + 1)
+    #expect(csv.stdout.contains("\"Tokyo Station, Marunouchi side\""))  // quoted: it has a comma
+    let table = try Binary.run(["near", "35.68,139.76", "-r", "1000"], environment: w.env)
+    let rows = table.stdout.split(separator: "\n")
+    #expect(rows.first?.hasPrefix("DISTANCE  TITLE") == true)
+    #expect(rows.count == inside + 1)
+    #expect(rows.dropFirst().allSatisfy { $0.contains(" m  ") || $0.contains(" km  ") })
+  }
+
+  @Test func negativeCoordinatesNeedNoQuoting() throws {
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let r = try Binary.run(["near", "-33.8568,151.2153", "-n", "1"], environment: w.env)
+    #expect(r.status == 0)
+    #expect(r.stdout.contains("7,8") || r.stdout.contains("km"))
+  }
+
+  @Test func missingFolderIsARuntimeError() throws {
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    try FileManager.default.moveItem(at: w.photos, to: w.root.appendingPathComponent("elsewhere"))
+    let r = try Binary.run(["sync", w.photos.path], environment: w.env)
+    #expect(r.status == 1)
+    #expect(r.stderr.hasPrefix("Error: "))
+    #expect(r.stderr.contains("does not exist"))
+    #expect(r.stderr.contains("the index holds 13 photos under it"))
+    #expect(r.stderr.split(separator: "\n").count == 1)
+    let info = try Binary.run(["info"], environment: w.env)
+    #expect(info.stdout.contains("photos: 13"))
+    let forget = try Binary.run(["forget", w.photos.path], environment: w.env)
+    #expect(forget.status == 0 && forget.stdout.contains("removed 13"))
+  }
+
+  @Test func configurationPrecedence() throws {
+    let w = try ExampleWorkspace()
+    let config = w.root.appendingPathComponent("config")
+    try "# test configuration\ndb = \(w.db.path)\nnear.limit = 3\nnear.format = csv\n".write(to: config, atomically: true, encoding: .utf8)
+    let sync = try Binary.run(["sync", w.photos.path, "--config", config.path])
+    #expect(sync.status == 0)
+    func rows(_ r: Binary.Result) -> Int { r.stdout.split(separator: "\r\n").count - 1 }
+    let fromFile = try Binary.run(["near", "35.68,139.76"], environment: ["GEOPHOTO_CONFIG": config.path])
+    #expect(rows(fromFile) == 3)
+    let fromEnv = try Binary.run(["near", "35.68,139.76"], environment: ["GEOPHOTO_CONFIG": config.path, "GEOPHOTO_LIMIT": "2"])
+    #expect(rows(fromEnv) == 2)
+    let fromFlag = try Binary.run(["near", "35.68,139.76", "--limit", "1"], environment: ["GEOPHOTO_CONFIG": config.path, "GEOPHOTO_LIMIT": "2"])
+    #expect(rows(fromFlag) == 1)
+
+    try "db = \(w.db.path)\nnear.limit = many\n".write(to: config, atomically: true, encoding: .utf8)
+    let bad = try Binary.run(["near", "35.68,139.76", "--config", config.path])
+    #expect(bad.status == 1)
+    #expect(bad.stderr.hasPrefix("Error: \(config.path):2: limit must be"))
+    try "colour = blue\n".write(to: config, atomically: true, encoding: .utf8)
+    let unknown = try Binary.run(["info", "--config", config.path])
+    #expect(unknown.status == 1 && unknown.stderr.contains(":1: unknown setting 'colour'"))
+    let missing = try Binary.run(["info", "--config", w.root.appendingPathComponent("nope").path])
+    #expect(missing.status == 1 && missing.stderr.contains("does not exist"))
+  }
+
+  @Test func notAnIndexIsOneClearLine() throws {
+    let w = try ExampleWorkspace(withPhotos: false)
+    try FileManager.default.createDirectory(at: w.db.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(String(repeating: "plain text, not a database\n", count: 50).utf8).write(to: w.db)
+    let r = try Binary.run(["near", "1,2"], environment: w.env)
+    #expect(r.status == 1)
+    #expect(r.stderr.hasPrefix("Error: \(w.db.path) is not a geophoto index"))
+  }
+
+  /// SIGKILL in the middle of a sync leaves a consistent index; the next sync completes it
+  /// and the result equals a sync that was never interrupted.
+  @Test func killedSyncIsCompletedByTheNextOne() throws {
+    let w = try ExampleWorkspace(withPhotos: false)
+    let folder = w.root.appendingPathComponent("library")
+    let total = 6_000
+    try SyntheticLibrary.writeFolder(to: folder, count: total)
+    let config = w.root.appendingPathComponent("config")
+    try "sync.batch = 200\nsync.jobs = 1\n".write(to: config, atomically: true, encoding: .utf8)
+    var env = w.env
+    env["GEOPHOTO_CONFIG"] = config.path
+
+    var interrupted = false
+    for _ in 0..<5 where !interrupted {
+      try? FileManager.default.removeItem(at: w.db.deletingLastPathComponent())
+      let running = try Binary.start(["sync", folder.path], environment: env)
+      let deadline = Date().addingTimeInterval(60)
+      while running.process.isRunning && Date() < deadline {
+        if let n = try? photoCount(w.db), n > 0 {
+          kill(running.process.processIdentifier, SIGKILL)
+          break
+        }
+        usleep(1_000)
+      }
+      running.process.waitUntilExit()
+      _ = running.result()
+      if running.process.terminationReason == .uncaughtSignal, let n = try? photoCount(w.db), n < total {
+        interrupted = true
+      }
+    }
+    #expect(interrupted, "the sync always finished before it could be killed")
+
+    let resumed = try Binary.run(["sync", folder.path], environment: env)
+    #expect(resumed.status == 0)
+    let fresh = w.root.appendingPathComponent("fresh.sqlite")
+    _ = try Binary.run(["sync", folder.path, "--db", fresh.path])
+    #expect(try photoCount(w.db) == total)
+    let a = try Binary.run(["near", "10,10", "-n", "50", "-f", "csv", "--db", w.db.path])
+    let b = try Binary.run(["near", "10,10", "-n", "50", "-f", "csv", "--db", fresh.path])
+    let strip: (String) -> [String] = { $0.split(separator: "\r\n").map { String($0.split(separator: ",").dropFirst().joined(separator: ",")) } }
+    #expect(strip(a.stdout) == strip(b.stdout))  // same photos in the same order (ids aside)
+    let again = try Binary.run(["sync", folder.path], environment: env)
+    #expect(again.stdout.contains("unchanged \(total)"))
+  }
+}
+
+/// Counts photo rows through a separate read-only look, as another process would.
+func photoCount(_ db: URL) throws -> Int {
+  let r = try Binary.run(["info", "--db", db.path])
+  guard let line = r.stdout.split(separator: "\n").first(where: { $0.hasPrefix("photos: ") }),
+    let n = Int(line.dropFirst(8).prefix { $0.isNumber })
+  else { throw CocoaError(.fileReadUnknown) }
+  return n
+}

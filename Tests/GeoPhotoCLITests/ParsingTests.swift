@@ -1,0 +1,66 @@
+import Testing
+
+@testable import GeoPhotoCLI
+
+@Suite struct ArgumentParserTests {
+  let spec = NearCommand.spec
+
+  @Test func optionForms() throws {
+    let p = try ArgumentParser.parse(["--limit=5", "-f", "json", "-r2km", "1,2"], spec: spec)
+    #expect(p.value("limit") == "5")
+    #expect(p.value("format") == "json")
+    #expect(p.value("radius") == "2km")
+    #expect(p.positionals == ["1,2"])
+  }
+
+  @Test func negativeNumbersArePositionals() throws {
+    #expect(try ArgumentParser.parse(["-33.8,151.2"], spec: spec).positionals == ["-33.8,151.2"])
+    #expect(try ArgumentParser.parse(["-.5,3"], spec: spec).positionals == ["-.5,3"])
+    #expect(try ArgumentParser.parse(["--", "--limit"], spec: spec).positionals == ["--limit"])
+  }
+
+  @Test func errors() {
+    #expect(throws: UsageError("Unknown option '--nope'")) { try ArgumentParser.parse(["--nope"], spec: spec) }
+    #expect(throws: UsageError("Unknown option '-z'")) { try ArgumentParser.parse(["-z"], spec: spec) }
+    #expect(throws: UsageError("Missing value for '--limit <n>'")) { try ArgumentParser.parse(["--limit"], spec: spec) }
+    #expect(throws: UsageError("The flag '--help' does not take a value")) { try ArgumentParser.parse(["--help=yes"], spec: spec) }
+  }
+
+  @Test func helpListsEveryOptionTheParserAccepts() {
+    let help = HelpGenerator.help(for: spec)
+    for option in spec.allOptions { #expect(help.contains("--\(option.long)")) }
+    #expect(help.contains("USAGE: geophoto near <lat,lon> [--limit <n>] [--radius <distance>] [--format <format>]"))
+  }
+}
+
+@Suite struct ConfigurationTests {
+  @Test func defaultsFollowXDG() throws {
+    let parsed = ParsedArguments()
+    let c = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann", "XDG_CONFIG_HOME": "/nonexistent"])
+    #expect(c.databasePath == "/home/ann/.local/share/geophoto/index.sqlite")
+    #expect(c.limit == 20 && c.format == .table && c.radius == nil)
+    let x = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann", "XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "/nonexistent"])
+    #expect(x.databasePath == "/data/geophoto/index.sqlite")
+  }
+
+  @Test func environmentBeatsDefaultsAndFlagsBeatEnvironment() throws {
+    var parsed = ParsedArguments()
+    let env = ["HOME": "/h", "XDG_CONFIG_HOME": "/nonexistent", "GEOPHOTO_DB": "~/x.sqlite", "GEOPHOTO_RADIUS": "2km"]
+    #expect(try Configuration.resolve(parsed, environment: env).databasePath == "/h/x.sqlite")
+    #expect(try Configuration.resolve(parsed, environment: env).radius == 2000)
+    parsed.values["radius"] = ["300m"]
+    parsed.values["db"] = ["/tmp/y.sqlite"]
+    let c = try Configuration.resolve(parsed, environment: env)
+    #expect(c.radius == 300 && c.databasePath == "/tmp/y.sqlite")
+  }
+
+  @Test func badEnvironmentValuesNameTheVariable() {
+    let env = ["HOME": "/h", "XDG_CONFIG_HOME": "/nonexistent", "GEOPHOTO_FORMAT": "yaml"]
+    #expect(throws: RuntimeError.self) { try Configuration.resolve(ParsedArguments(), environment: env) }
+    do {
+      _ = try Configuration.resolve(ParsedArguments(), environment: env)
+    } catch {
+      #expect("\(error)".hasPrefix("GEOPHOTO_FORMAT: format must be one of"))
+    }
+  }
+}
