@@ -37,7 +37,10 @@ public enum AnnotationEncoding {
     var members: [(String, JSONValue)] = [("id", .integer(a.id)), ("source", .string(a.source.rawValue))]
     if coordinate {
       members.append(
-        ("coordinate", .object([("latitude", degrees(a.coordinate.latitude)), ("longitude", degrees(a.coordinate.longitude))])))
+        (
+          "coordinate",
+          .object([("latitude", degrees(a.coordinate.latitude)), ("longitude", degrees(a.coordinate.longitude))])
+        ))
     }
     members += [
       ("title", .string(a.title)),

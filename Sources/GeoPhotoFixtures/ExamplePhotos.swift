@@ -36,13 +36,16 @@ public enum ExamplePhotos {
     spec("03-nijubashi.jpg", "Nijubashi Bridge", 35.68004, 139.75047, date(3, 10, 48)),
     spec("04-hibiya-park.jpg", "Hibiya Park fountain", 35.67363, 139.75602, date(3, 11, 30)),
     spec("05-yurakucho.jpg", "Yakitori under the Yurakucho tracks", 35.67510, 139.76300, date(3, 12, 15), xp: true),
-    spec("06-ginza.jpg", "Ginza 4-chome crossing", 35.67170, 139.76500, date(3, 13, 40), camera: ("Apple", "iPhone 15 Pro")),
+    spec(
+      "06-ginza.jpg", "Ginza 4-chome crossing", 35.67170, 139.76500, date(3, 13, 40), camera: ("Apple", "iPhone 15 Pro")
+    ),
     spec("07-tsukiji.jpg", "Tsukiji Outer Market", 35.66550, 139.77070, date(3, 15, 2)),
     spec("08-nihonbashi.jpg", "Nihonbashi bridge", 35.68400, 139.77450, date(4, 9, 30)),
     spec("09-akihabara.jpg", nil, 35.69840, 139.77310, date(4, 11, 0, offset: nil)),
     spec("10-kanda-myojin.jpg", "Kanda Myojin shrine", 35.70200, 139.76800, date(4, 12, 20)),
     spec("11-tokyo-tower.jpg", "Tokyo Tower at dusk", 35.65858, 139.74543, date(4, 18, 45), alt: 250),
-    spec("12-sensoji.jpg", "Senso-ji, Asakusa", 35.71480, 139.79670, date(5, 8, 10), camera: ("Apple", "iPhone 15 Pro")),
+    spec(
+      "12-sensoji.jpg", "Senso-ji, Asakusa", 35.71480, 139.79670, date(5, 8, 10), camera: ("Apple", "iPhone 15 Pro")),
     spec("13-hotel-breakfast.jpg", "Hotel breakfast (no GPS)", nil, nil, date(5, 7, 30)),
   ]
 

@@ -222,7 +222,8 @@ public final class PhotoStore {
       [.text(prefix), .text(String(prefix.dropLast()) + "0")])
     let removed = database.changes
     noteChange()
-    try database.execute("DELETE FROM sync_roots WHERE path = ? OR (path >= ? AND path < ?)",
+    try database.execute(
+      "DELETE FROM sync_roots WHERE path = ? OR (path >= ? AND path < ?)",
       [.text(root), .text(prefix), .text(String(prefix.dropLast()) + "0")])
     return removed
   }

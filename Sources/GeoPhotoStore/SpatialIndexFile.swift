@@ -1,6 +1,6 @@
 public import Foundation
-internal import Glibc
 public import GeoPhotoCore
+internal import Glibc
 
 /// The on-disk form of a `SpatialIndex`, kept next to the database (`index.sqlite.kdtree`) so
 /// a cold `geophoto near` loads the tree instead of rebuilding it.

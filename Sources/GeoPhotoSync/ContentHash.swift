@@ -16,8 +16,7 @@ public enum ContentHash {
     return hex(finalize(a ^ (b >> 1))) + hex(finalize(b ^ (a << 1)))
   }
 
-  private static func mix(_ bytes: UnsafeRawBufferPointer, _ a: inout UInt64, _ b: inout UInt64)
-  {
+  private static func mix(_ bytes: UnsafeRawBufferPointer, _ a: inout UInt64, _ b: inout UInt64) {
     let words = bytes.count / 8
     for i in 0..<words {
       let w = bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)

@@ -1,7 +1,7 @@
 import GeoPhotoCore
 import GeoPhotoExif
-internal import Glibc
 import GeoPhotoStore
+internal import Glibc
 
 /// Reads one JPEG for the index: its metadata and its content hash, touching only the file's
 /// headers and its first and last 64 KiB.

@@ -8,7 +8,8 @@ import GeoPhotoFixtures
 
 let arguments = CommandLine.arguments.dropFirst()
 func fail(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("Error: \(message)\nUsage: geophoto-fixtures examples DIR | synthetic DIR COUNT\n".utf8))
+  FileHandle.standardError.write(
+    Data("Error: \(message)\nUsage: geophoto-fixtures examples DIR | synthetic DIR COUNT\n".utf8))
   exit(64)
 }
 guard let command = arguments.first, arguments.count >= 2 else { fail("missing arguments") }

@@ -162,15 +162,18 @@ func json(_ text: String) throws -> [String: Any] {
   @Test func configurationPrecedence() throws {
     let w = try ExampleWorkspace()
     let config = w.root.appendingPathComponent("config")
-    try "# test configuration\ndb = \(w.db.path)\nnear.limit = 3\nnear.format = csv\n".write(to: config, atomically: true, encoding: .utf8)
+    try "# test configuration\ndb = \(w.db.path)\nnear.limit = 3\nnear.format = csv\n".write(
+      to: config, atomically: true, encoding: .utf8)
     let sync = try Binary.run(["sync", w.photos.path, "--config", config.path])
     #expect(sync.status == 0)
     func rows(_ r: Binary.Result) -> Int { r.stdout.split(separator: "\r\n").count - 1 }
     let fromFile = try Binary.run(["near", "35.68,139.76"], environment: ["GEOPHOTO_CONFIG": config.path])
     #expect(rows(fromFile) == 3)
-    let fromEnv = try Binary.run(["near", "35.68,139.76"], environment: ["GEOPHOTO_CONFIG": config.path, "GEOPHOTO_LIMIT": "2"])
+    let fromEnv = try Binary.run(
+      ["near", "35.68,139.76"], environment: ["GEOPHOTO_CONFIG": config.path, "GEOPHOTO_LIMIT": "2"])
     #expect(rows(fromEnv) == 2)
-    let fromFlag = try Binary.run(["near", "35.68,139.76", "--limit", "1"], environment: ["GEOPHOTO_CONFIG": config.path, "GEOPHOTO_LIMIT": "2"])
+    let fromFlag = try Binary.run(
+      ["near", "35.68,139.76", "--limit", "1"], environment: ["GEOPHOTO_CONFIG": config.path, "GEOPHOTO_LIMIT": "2"])
     #expect(rows(fromFlag) == 1)
 
     try "db = \(w.db.path)\nnear.limit = many\n".write(to: config, atomically: true, encoding: .utf8)
@@ -232,7 +235,9 @@ func json(_ text: String) throws -> [String: Any] {
     #expect(try photoCount(w.db) == total)
     let a = try Binary.run(["near", "10,10", "-n", "50", "-f", "csv", "--db", w.db.path])
     let b = try Binary.run(["near", "10,10", "-n", "50", "-f", "csv", "--db", fresh.path])
-    let strip: (String) -> [String] = { $0.split(separator: "\r\n").map { String($0.split(separator: ",").dropFirst().joined(separator: ",")) } }
+    let strip: (String) -> [String] = {
+      $0.split(separator: "\r\n").map { String($0.split(separator: ",").dropFirst().joined(separator: ",")) }
+    }
     #expect(strip(a.stdout) == strip(b.stdout))  // same photos in the same order (ids aside)
     let again = try Binary.run(["sync", folder.path], environment: env)
     #expect(again.stdout.contains("unchanged \(total)"))

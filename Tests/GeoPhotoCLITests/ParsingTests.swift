@@ -23,7 +23,9 @@ import Testing
     #expect(throws: UsageError("Unknown option '--nope'")) { try ArgumentParser.parse(["--nope"], spec: spec) }
     #expect(throws: UsageError("Unknown option '-z'")) { try ArgumentParser.parse(["-z"], spec: spec) }
     #expect(throws: UsageError("Missing value for '--limit <n>'")) { try ArgumentParser.parse(["--limit"], spec: spec) }
-    #expect(throws: UsageError("The flag '--help' does not take a value")) { try ArgumentParser.parse(["--help=yes"], spec: spec) }
+    #expect(throws: UsageError("The flag '--help' does not take a value")) {
+      try ArgumentParser.parse(["--help=yes"], spec: spec)
+    }
   }
 
   @Test func helpListsEveryOptionTheParserAccepts() {
@@ -39,7 +41,8 @@ import Testing
     let c = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann", "XDG_CONFIG_HOME": "/nonexistent"])
     #expect(c.databasePath == "/home/ann/.local/share/geophoto/index.sqlite")
     #expect(c.limit == 20 && c.format == .table && c.radius == nil)
-    let x = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann", "XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "/nonexistent"])
+    let x = try Configuration.resolve(
+      parsed, environment: ["HOME": "/home/ann", "XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "/nonexistent"])
     #expect(x.databasePath == "/data/geophoto/index.sqlite")
   }
 

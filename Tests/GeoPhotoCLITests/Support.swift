@@ -22,7 +22,8 @@ struct Binary {
   }()
 
   /// Runs `geophoto arguments...` with a clean environment plus `environment`.
-  static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Result {
+  static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Result
+  {
     let process = try start(arguments, environment: environment, in: directory)
     process.process.waitUntilExit()
     return process.result()
@@ -48,18 +49,24 @@ struct Binary {
     }
   }
 
-  static func start(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Running {
+  static func start(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws
+    -> Running
+  {
     try #require(FileManager.default.isExecutableFile(atPath: url.path), "build geophoto first: swift build")
     let tmp = FileManager.default.temporaryDirectory
     let running = Running(
-      out: tmp.appendingPathComponent("gp-out-\(UUID().uuidString)"), err: tmp.appendingPathComponent("gp-err-\(UUID().uuidString)"))
+      out: tmp.appendingPathComponent("gp-out-\(UUID().uuidString)"),
+      err: tmp.appendingPathComponent("gp-err-\(UUID().uuidString)"))
     FileManager.default.createFile(atPath: running.out.path, contents: nil)
     FileManager.default.createFile(atPath: running.err.path, contents: nil)
     let p = running.process
     p.executableURL = url
     p.arguments = arguments
     // HOME points into a scratch folder so no real configuration or index is touched.
-    var env = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.appendingPathComponent("gp-home-none").path]
+    var env = [
+      "PATH": "/usr/bin:/bin",
+      "HOME": FileManager.default.temporaryDirectory.appendingPathComponent("gp-home-none").path,
+    ]
     env.merge(environment) { _, new in new }
     p.environment = env
     if let directory { p.currentDirectoryURL = directory }

@@ -47,7 +47,9 @@ import Testing
     #expect(d.dateString == "2024-05-03")
   }
 
-  @Test(arguments: ["", "    :  :     :  :  ", "0000:00:00 00:00:00", "2024:13:01 00:00:00", "2023:02:29 10:00:00", "garbage"])
+  @Test(arguments: [
+    "", "    :  :     :  :  ", "0000:00:00 00:00:00", "2024:13:01 00:00:00", "2023:02:29 10:00:00", "garbage",
+  ])
   func rejectsUnknownDates(text: String) {
     #expect(CaptureDate(exif: text) == nil)
   }

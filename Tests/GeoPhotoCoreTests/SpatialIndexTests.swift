@@ -49,7 +49,8 @@ func stressPoints(count: Int, seed: UInt64) -> [(id: Int64, coordinate: Coordina
       let lat = Double.random(in: 89.9...90, using: &rng) * (Bool.random(using: &rng) ? 1 : -1)
       add(lat, Double.random(in: -180..<180, using: &rng))
     case 1:  // astride the antimeridian
-      let lon = Bool.random(using: &rng)
+      let lon =
+        Bool.random(using: &rng)
         ? Double.random(in: 179.9..<180, using: &rng) : Double.random(in: -180 ..< -179.9, using: &rng)
       add(Double.random(in: -60...60, using: &rng), lon)
     case 2:  // exact duplicate of an earlier point (a burst)
@@ -94,7 +95,9 @@ func bruteForce(
       Coordinate(latitude: 0, longitude: 0),
     ]
     for _ in 0..<150 {
-      qs.append(Coordinate(latitude: Double.random(in: -90...90, using: &rng), longitude: Double.random(in: -180..<180, using: &rng)))
+      qs.append(
+        Coordinate(
+          latitude: Double.random(in: -90...90, using: &rng), longitude: Double.random(in: -180..<180, using: &rng)))
     }
     // Queries at indexed points, so exact duplicates and ties sit at the very top.
     for p in points.prefix(600).filter({ $0.id % 12 == 0 }) { qs.append(p.coordinate) }

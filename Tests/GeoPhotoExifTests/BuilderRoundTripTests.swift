@@ -41,10 +41,11 @@ import Testing
   @Test func xpTitleIsTheFallbackTitle() throws {
     let m = try read(SampleJPEG.make { $0.xpTitle = "東京駅" })
     #expect(m.title == "東京駅")
-    let placeholder = try read(SampleJPEG.make { b in
-      b.imageDescription = "OLYMPUS DIGITAL CAMERA"
-      b.xpTitle = "Harbour"
-    })
+    let placeholder = try read(
+      SampleJPEG.make { b in
+        b.imageDescription = "OLYMPUS DIGITAL CAMERA"
+        b.xpTitle = "Harbour"
+      })
     #expect(placeholder.title == "Harbour")
     #expect(try read(SampleJPEG.plain).title == nil)
   }
@@ -53,17 +54,19 @@ import Testing
     // Shutter at 22:53:51 local, GPS fix at 20:52:10 UTC → +02:00 (Google.jpg's case).
     let local = CaptureDate(year: 2023, month: 10, day: 6, hour: 22, minute: 53, second: 51)
     let utc = CaptureDate(year: 2023, month: 10, day: 6, hour: 20, minute: 52, second: 10).localSecondsSinceEpoch
-    let m = try read(SampleJPEG.make { b in
-      b.coordinate = Coordinate(latitude: 40.4, longitude: -3.7)
-      b.takenAt = local
-      b.gpsTime = utc
-    })
+    let m = try read(
+      SampleJPEG.make { b in
+        b.coordinate = Coordinate(latitude: 40.4, longitude: -3.7)
+        b.takenAt = local
+        b.gpsTime = utc
+      })
     #expect(m.takenAt?.utcOffsetMinutes == 120)
     // Across midnight: 00:30 local on the 7th, 22:31 UTC on the 6th.
-    let late = try read(SampleJPEG.make { b in
-      b.takenAt = CaptureDate(year: 2023, month: 10, day: 7, hour: 0, minute: 30)
-      b.gpsTime = CaptureDate(year: 2023, month: 10, day: 6, hour: 22, minute: 31).localSecondsSinceEpoch
-    })
+    let late = try read(
+      SampleJPEG.make { b in
+        b.takenAt = CaptureDate(year: 2023, month: 10, day: 7, hour: 0, minute: 30)
+        b.gpsTime = CaptureDate(year: 2023, month: 10, day: 6, hour: 22, minute: 31).localSecondsSinceEpoch
+      })
     #expect(late.takenAt?.utcOffsetMinutes == 120)
   }
 

@@ -15,8 +15,12 @@ struct ManifestRow: Sendable, CustomTestStringConvertible {
 }
 
 let manifestJPEGs: [ManifestRow] = [
-  .init(path: "exif-samples/jpg/Kodak_CX7530.jpg", latitude: -0.3713, longitude: 36.0564166666667, dateTimeOriginal: "2005-08-13T09:47:23"),
-  .init(path: "exif-samples/jpg/gps/DSCN0010.jpg", latitude: 43.4674483333333, longitude: 11.8851266666639, dateTimeOriginal: "2008-10-22T16:28:39"),
+  .init(
+    path: "exif-samples/jpg/Kodak_CX7530.jpg", latitude: -0.3713, longitude: 36.0564166666667,
+    dateTimeOriginal: "2005-08-13T09:47:23"),
+  .init(
+    path: "exif-samples/jpg/gps/DSCN0010.jpg", latitude: 43.4674483333333, longitude: 11.8851266666639,
+    dateTimeOriginal: "2008-10-22T16:28:39"),
   .init(path: "exif-samples/jpg/gps/DSCN0012.jpg", latitude: 43.4671566666639, longitude: 11.8853949999972),
   .init(path: "exif-samples/jpg/gps/DSCN0021.jpg", latitude: 43.4670816666639, longitude: 11.8845383333306),
   .init(path: "exif-samples/jpg/gps/DSCN0025.jpg", latitude: 43.468365, longitude: 11.8816349999722),
@@ -24,31 +28,52 @@ let manifestJPEGs: [ManifestRow] = [
   .init(path: "exif-samples/jpg/gps/DSCN0029.jpg", latitude: 43.4682433333306, longitude: 11.8801716666389),
   .init(path: "exif-samples/jpg/gps/DSCN0038.jpg", latitude: 43.4672549999972, longitude: 11.8792133333333),
   .init(path: "exif-samples/jpg/gps/DSCN0040.jpg", latitude: 43.4660116666389, longitude: 11.8791116666389),
-  .init(path: "exif-samples/jpg/gps/DSCN0042.jpg", latitude: 43.464455, longitude: 11.8814783333333, dateTimeOriginal: "2008-10-22T17:00:07"),
-  .init(path: "exif-samples/jpg/hdr/iphone_hdr_NO.jpg", latitude: 40.4469722222222, longitude: -3.72475277777778, altitude: 639.5878788),
-  .init(path: "exif-samples/jpg/hdr/iphone_hdr_YES.jpg", latitude: 40.4469722222222, longitude: -3.72475277777778, altitude: 639.6111111),
-  .init(path: "exif-samples/jpg/mobile/HMD_Nokia_8.3_5G.jpg", latitude: 60.1467055555556, longitude: 24.9067722222222, dateTimeOriginal: "2022-08-14T14:12:31+03:00"),
-  .init(path: "exif-samples/jpg/tests/67-0_length_string.jpg", latitude: 51.025, longitude: 7.59194444444444, altitude: 340),
-  .init(path: "exif-samples/jpg/tests/87_OSError.jpg", latitude: 43.7855944333333, longitude: 11.2346194333333, altitude: 42.123),
-  .init(path: "exiftool-images/Apple.jpg", latitude: 53.3828472222222, longitude: -1.45667777777778, altitude: 72.36649215),
+  .init(
+    path: "exif-samples/jpg/gps/DSCN0042.jpg", latitude: 43.464455, longitude: 11.8814783333333,
+    dateTimeOriginal: "2008-10-22T17:00:07"),
+  .init(
+    path: "exif-samples/jpg/hdr/iphone_hdr_NO.jpg", latitude: 40.4469722222222, longitude: -3.72475277777778,
+    altitude: 639.5878788),
+  .init(
+    path: "exif-samples/jpg/hdr/iphone_hdr_YES.jpg", latitude: 40.4469722222222, longitude: -3.72475277777778,
+    altitude: 639.6111111),
+  .init(
+    path: "exif-samples/jpg/mobile/HMD_Nokia_8.3_5G.jpg", latitude: 60.1467055555556, longitude: 24.9067722222222,
+    dateTimeOriginal: "2022-08-14T14:12:31+03:00"),
+  .init(
+    path: "exif-samples/jpg/tests/67-0_length_string.jpg", latitude: 51.025, longitude: 7.59194444444444, altitude: 340),
+  .init(
+    path: "exif-samples/jpg/tests/87_OSError.jpg", latitude: 43.7855944333333, longitude: 11.2346194333333,
+    altitude: 42.123),
+  .init(
+    path: "exiftool-images/Apple.jpg", latitude: 53.3828472222222, longitude: -1.45667777777778, altitude: 72.36649215),
   .init(path: "exiftool-images/GPS.jpg", latitude: 54.9896666666667, longitude: -1.91416666666667),
   .init(path: "exiftool-images/GoPro.jpg", latitude: 40.6584191999722, longitude: -73.9933542999722, altitude: -3.983),
-  .init(path: "exiftool-images/Google.jpg", latitude: 40.4000694444444, longitude: -3.71464722222222, altitude: 634, dateTimeOriginal: "2023-10-06T22:53:51+02:00"),
+  .init(
+    path: "exiftool-images/Google.jpg", latitude: 40.4000694444444, longitude: -3.71464722222222, altitude: 634,
+    dateTimeOriginal: "2023-10-06T22:53:51+02:00"),
   .init(path: "exiftool-images/Ricoh2.jpg", latitude: 42.034575, longitude: -0.507502777777778, altitude: 117),
   .init(path: "exiv2-malformed/issue_1912_poc.jpg", latitude: 36.4483333333333, longitude: -116.000120135181),
   .init(path: "exiv2-malformed/pr_1994_poc2.jpg", latitude: 47.8318, longitude: 12.9880566666667, altitude: 412),
   .init(path: "exiv2-samples/FurnaceCreekInn.jpg", latitude: 36.4483333333333, longitude: -116.855, altitude: -14.28),
   .init(path: "exiv2-samples/exiv2-bug2565.jpg", latitude: 37.7860544722222, longitude: -122.390975194444, altitude: 0),
   .init(path: "exiv2-samples/exiv2-bug528.jpg", latitude: 47.6161166666667, longitude: 1.51692777777778, altitude: 86),
-  .init(path: "photoprism-testdata/Iceland-P3.jpg", latitude: 65.0555777777778, longitude: -16.6257027777778, altitude: 904.1),
-  .init(path: "photoprism-testdata/Iceland-sRGB.jpg", latitude: 65.0555777777778, longitude: -16.6257027777778, altitude: 904.1),
-  .init(path: "photoprism-testdata/digikam.jpg", latitude: 52.4605216977778, longitude: 13.3314018247222, altitude: 84.47),
+  .init(
+    path: "photoprism-testdata/Iceland-P3.jpg", latitude: 65.0555777777778, longitude: -16.6257027777778,
+    altitude: 904.1),
+  .init(
+    path: "photoprism-testdata/Iceland-sRGB.jpg", latitude: 65.0555777777778, longitude: -16.6257027777778,
+    altitude: 904.1),
+  .init(
+    path: "photoprism-testdata/digikam.jpg", latitude: 52.4605216977778, longitude: 13.3314018247222, altitude: 84.47),
   .init(path: "photoprism-testdata/gps-2000.jpg", latitude: -38.4051947833333, longitude: 144.188958),
   .init(path: "photoprism-testdata/huawei-gps-error.jpg", latitude: 48.3027777777778, longitude: 8.9275),
   .init(path: "photoprism-testdata/orientation.jpg", latitude: 43.6958333333333, longitude: 7.27138888888889),
   .init(path: "photoprism-testdata/panorama360.jpg", latitude: 59.8408333333333, longitude: 30.51),
-  .init(path: "photoprism-testdata/photoshop.jpg", latitude: 52.4596900938889, longitude: 13.3218317030556, altitude: 0),
-  .init(path: "photoprism-testdata/ship.jpg", latitude: 53.1234898888889, longitude: 18.0015204444444, altitude: 63.589),
+  .init(
+    path: "photoprism-testdata/photoshop.jpg", latitude: 52.4596900938889, longitude: 13.3218317030556, altitude: 0),
+  .init(
+    path: "photoprism-testdata/ship.jpg", latitude: 53.1234898888889, longitude: 18.0015204444444, altitude: 63.589),
   .init(path: "photoprism-testdata/smallFiji.JPG", latitude: -17.7732777777778, longitude: 177.36575, altitude: 1),
   .init(path: "photoprism-testdata/ladybug.jpg", latitude: 51.2548516666667, longitude: 7.38946833333333),
 ]

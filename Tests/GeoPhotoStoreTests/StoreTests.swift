@@ -28,10 +28,12 @@ func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t",
     do {
       let db = try Database(path: path)
       #expect(try db.queryText("PRAGMA journal_mode") == "wal")
-      try Migrator([.init("one", sql: "CREATE TABLE t (x)"), .init("two", sql: "ALTER TABLE t ADD COLUMN y")]).migrate(db)
+      try Migrator([.init("one", sql: "CREATE TABLE t (x)"), .init("two", sql: "ALTER TABLE t ADD COLUMN y")]).migrate(
+        db)
       #expect(try Migrator.version(of: db) == 2)
       // Running again is a no-op.
-      try Migrator([.init("one", sql: "CREATE TABLE t (x)"), .init("two", sql: "ALTER TABLE t ADD COLUMN y")]).migrate(db)
+      try Migrator([.init("one", sql: "CREATE TABLE t (x)"), .init("two", sql: "ALTER TABLE t ADD COLUMN y")]).migrate(
+        db)
     }
     let db = try Database(path: path)
     #expect(throws: SQLiteError.self) { try Migrator([.init("one", sql: "CREATE TABLE t (x)")]).migrate(db) }

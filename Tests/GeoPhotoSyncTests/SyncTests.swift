@@ -82,8 +82,10 @@ final class Workspace {
 
     // A rename into a subfolder is a move: same id, new path.
     let osakaID = try #require(photos[w.canonical("b.JPEG")]?.id)
-    try FileManager.default.createDirectory(at: w.photos.appendingPathComponent("2024"), withIntermediateDirectories: true)
-    try FileManager.default.moveItem(at: w.photos.appendingPathComponent("b.JPEG"), to: w.photos.appendingPathComponent("2024/osaka.jpg"))
+    try FileManager.default.createDirectory(
+      at: w.photos.appendingPathComponent("2024"), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(
+      at: w.photos.appendingPathComponent("b.JPEG"), to: w.photos.appendingPathComponent("2024/osaka.jpg"))
     s = try w.sync()
     #expect((s.moved, s.added, s.removed) == (1, 0, 0))
     photos = try w.all()
@@ -101,7 +103,8 @@ final class Workspace {
   @Test func identicalCopiesAreTwoPhotos() throws {
     let w = try Workspace()
     try w.photo("one.jpg", 10, 20, title: "same")
-    try FileManager.default.copyItem(at: w.photos.appendingPathComponent("one.jpg"), to: w.photos.appendingPathComponent("two.jpg"))
+    try FileManager.default.copyItem(
+      at: w.photos.appendingPathComponent("one.jpg"), to: w.photos.appendingPathComponent("two.jpg"))
     #expect(try w.sync().added == 2)
     try FileManager.default.removeItem(at: w.photos.appendingPathComponent("one.jpg"))
     let s = try w.sync()
@@ -146,14 +149,18 @@ final class Workspace {
     try Data("not a photo".utf8).write(to: w.photos.appendingPathComponent("text.jpg"))
     let jpeg = SampleJPEG.make { $0.imageDescription = "cut" }
     try Data(jpeg.prefix(30)).write(to: w.photos.appendingPathComponent("truncated.jpg"))
-    try fm.createSymbolicLink(atPath: w.photos.appendingPathComponent("dangling.jpg").path, withDestinationPath: "/nonexistent/x.jpg")
+    try fm.createSymbolicLink(
+      atPath: w.photos.appendingPathComponent("dangling.jpg").path, withDestinationPath: "/nonexistent/x.jpg")
     try fm.createSymbolicLink(atPath: w.photos.appendingPathComponent("loop").path, withDestinationPath: w.photos.path)
-    try fm.createSymbolicLink(atPath: w.photos.appendingPathComponent("self.jpg").path, withDestinationPath: w.photos.appendingPathComponent("self.jpg").path)
+    try fm.createSymbolicLink(
+      atPath: w.photos.appendingPathComponent("self.jpg").path,
+      withDestinationPath: w.photos.appendingPathComponent("self.jpg").path)
 
     let s = try w.sync()
     #expect(s.added == 4)  // good + three damaged files remembered without a location
     #expect(s.warnings == 6)
-    let reasons = Dictionary(w.warnings.map { (($0.0 as NSString).lastPathComponent, $0.1) }, uniquingKeysWith: { a, _ in a })
+    let reasons = Dictionary(
+      w.warnings.map { (($0.0 as NSString).lastPathComponent, $0.1) }, uniquingKeysWith: { a, _ in a })
     #expect(reasons["empty.jpg"] == "empty file")
     #expect(reasons["text.jpg"] == "not a JPEG file")
     #expect(reasons["truncated.jpg"]?.hasPrefix("truncated") == true)

@@ -14,7 +14,9 @@ enum NearCommand {
       """,
     arguments: [.init(name: "lat,lon", help: "The place, such as 35.68,139.76 or '35.68, 139.76'.")],
     options: [
-      .init(long: "limit", short: "n", valueName: "n", help: "The most photos to list (also GEOPHOTO_LIMIT).", defaultText: "20"),
+      .init(
+        long: "limit", short: "n", valueName: "n", help: "The most photos to list (also GEOPHOTO_LIMIT).",
+        defaultText: "20"),
       .init(
         long: "radius", short: "r", valueName: "distance",
         help: "Only photos within this distance: metres, or with a unit (500m, 2km, 1mi).",

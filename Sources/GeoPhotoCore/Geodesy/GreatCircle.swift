@@ -26,16 +26,16 @@ public enum GreatCircle {
     return earthRadius * atan2(cross, dot)
   }
 
-  /// The point's position on the unit sphere: `(cos φ cos λ, cos φ sin λ, sin φ)`.
+  /// The point's position on the unit sphere: `(cos lat cos lon, cos lat sin lon, sin lat)`.
   ///
   /// Straight-line (chord) distance between unit vectors grows monotonically with the
   /// great-circle distance, so ranking by squared chord ranks by true distance with no
   /// trigonometry per comparison and no antimeridian or pole special cases.
   public static func unitVector(_ c: Coordinate) -> (x: Double, y: Double, z: Double) {
-    let φ = c.latitude * .pi / 180
-    let λ = c.longitude * .pi / 180
-    let cosφ = cos(φ)
-    return (cosφ * cos(λ), cosφ * sin(λ), sin(φ))
+    let lat = c.latitude * .pi / 180
+    let lon = c.longitude * .pi / 180
+    let cosLat = cos(lat)
+    return (cosLat * cos(lon), cosLat * sin(lon), sin(lat))
   }
 
   /// Converts a squared chord between unit vectors to metres along the sphere.
@@ -46,8 +46,8 @@ public enum GreatCircle {
 
   /// The squared chord that corresponds to a distance in metres (clamped to the antipode).
   public static func squaredChord(forDistance metres: Double) -> Double {
-    let θ = min(Double.pi, max(0, metres / earthRadius))
-    let chord = 2 * sin(θ / 2)
+    let angle = min(Double.pi, max(0, metres / earthRadius))
+    let chord = 2 * sin(angle / 2)
     return chord * chord
   }
 }

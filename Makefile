@@ -1,0 +1,45 @@
+# geophoto — see README.md
+SWIFT ?= swift
+DEMO_DB := .build/demo/index.sqlite
+
+.PHONY: all deps build demo test lint format bench examples clean
+
+all: build
+
+deps:
+	@Scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c release
+
+## Index the bundled example photos into a fresh index and list the photos near Tokyo Station.
+demo: build
+	@rm -rf .build/demo
+	.build/release/geophoto sync Examples/tokyo --db $(DEMO_DB)
+	.build/release/geophoto near 35.68,139.76 --db $(DEMO_DB)
+
+## Every test: formatting, unit, integration and end-to-end tests.
+test: deps lint
+	$(SWIFT) build
+	$(SWIFT) test
+
+lint:
+	swift-format lint --strict --recursive Package.swift Sources Tests
+
+format:
+	swift-format format --in-place --recursive Package.swift Sources Tests
+
+## Performance figures beside their anchors (SQLite R*Tree, brute force, exiftool).
+bench:
+	@Scripts/install-deps.sh bench
+	$(SWIFT) build -c release
+	.build/release/geophoto-bench
+
+## Regenerates Examples/tokyo from GeoPhotoFixtures.ExamplePhotos.
+examples:
+	$(SWIFT) build --product geophoto-fixtures
+	rm -rf Examples/tokyo
+	.build/debug/geophoto-fixtures examples Examples/tokyo
+
+clean:
+	rm -rf .build

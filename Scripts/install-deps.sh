@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages geophoto needs that are missing.
+#   Scripts/install-deps.sh          build and test dependencies
+#   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool)
+# Not root: prints the exact apt-get command instead.
+set -euo pipefail
+
+packages=(pkg-config libsqlite3-dev libexif-dev)
+if [[ "${1:-}" == "bench" ]]; then
+  packages+=(libimage-exiftool-perl)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+command="apt-get install -y --no-install-recommends ${missing[*]}"
+if [[ "$(id -u)" != "0" ]]; then
+  echo "geophoto needs these Debian packages: ${missing[*]}" >&2
+  echo "Install them with:" >&2
+  echo "  sudo apt-get update && sudo $command" >&2
+  exit 1
+fi
+echo "Installing ${missing[*]} ..." >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$command >/dev/null
