@@ -55,6 +55,13 @@ public final class PhotoStore {
     try database.queryInt64("SELECT value FROM index_state WHERE key = 'generation'") ?? 0
   }
 
+  /// The generation and identity of this database, as spatial index files record them.
+  public func stamp() throws -> SpatialIndexFile.Stamp {
+    SpatialIndexFile.Stamp(
+      generation: try generation(),
+      identity: try database.queryInt64("SELECT value FROM index_state WHERE key = 'identity'") ?? 0)
+  }
+
   public struct Counts: Equatable, Sendable {
     public var photos: Int
     public var located: Int
@@ -271,8 +278,7 @@ public final class PhotoStore {
   /// The spatial index for the current generation: loaded from its file when that is fresh,
   /// otherwise rebuilt from the photos table (and saved for the next process).
   public func spatialIndex() throws -> SpatialIndex {
-    let current = try generation()
-    if let index = SpatialIndexFile.read(from: spatialIndexURL, generation: current) {
+    if let index = SpatialIndexFile.read(from: spatialIndexURL, stamp: try stamp()) {
       return index
     }
     return try rebuildSpatialIndex()
@@ -280,7 +286,7 @@ public final class PhotoStore {
 
   /// Rebuilds and saves the spatial index unless its file already matches the generation.
   public func rebuildSpatialIndexIfStale() throws {
-    if SpatialIndexFile.generation(at: spatialIndexURL) != (try generation()) {
+    if SpatialIndexFile.stamp(at: spatialIndexURL) != (try stamp()) {
       try rebuildSpatialIndex()
     }
   }
@@ -291,8 +297,8 @@ public final class PhotoStore {
   public func rebuildSpatialIndex() throws -> SpatialIndex {
     var ids: [Int64] = []
     var points: [Double] = []
-    let current: Int64 = try database.transaction(immediate: false) {
-      let g = try generation()
+    let current: SpatialIndexFile.Stamp = try database.transaction(immediate: false) {
+      let g = try stamp()
       try database.forEachRow(
         "SELECT id, latitude, longitude FROM photos WHERE latitude IS NOT NULL"
       ) { row in
@@ -307,7 +313,7 @@ public final class PhotoStore {
     }
     let index = SpatialIndex(building: ids, vectors: points)
     // A read-only location only costs the next process a rebuild.
-    try? SpatialIndexFile.write(index, generation: current, to: spatialIndexURL)
+    try? SpatialIndexFile.write(index, stamp: current, to: spatialIndexURL)
     return index
   }
 }

@@ -40,6 +40,9 @@ enum Schema {
           value INTEGER NOT NULL
         );
         INSERT INTO index_state (key, value) VALUES ('generation', 1);
+        -- A random identity: a spatial index file left over from another database that
+        -- happens to share a generation number is never mistaken for this one's.
+        INSERT INTO index_state (key, value) VALUES ('identity', random());
         """)
   ])
 }

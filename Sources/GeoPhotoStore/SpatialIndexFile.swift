@@ -5,24 +5,34 @@ internal import Glibc
 /// The on-disk form of a `SpatialIndex`, kept next to the database (`index.sqlite.kdtree`) so
 /// a cold `geophoto near` loads the tree instead of rebuilding it.
 ///
-/// Layout, little-endian: an 40-byte header (magic `GPKDTREE`, format version, leaf size,
-/// point count, the index generation it was built from, and 8 reserved bytes), then the ids
-/// (Int64), the unit vectors (3 × Float64 per point) and the split axes (UInt8). A file whose
-/// generation differs from the database's is stale and ignored.
+/// Layout, little-endian: a 40-byte header (magic `GPKDTREE`, format version, leaf size,
+/// point count, then the version stamp of the database it was built from: generation and
+/// database identity), then the ids (Int64), the unit vectors (3 × Float64 per point) and the
+/// split axes (UInt8). A file whose stamp differs from the database's is stale and ignored.
 public enum SpatialIndexFile {
+  /// Which state of which database a tree file was built from.
+  public struct Stamp: Equatable, Sendable {
+    public var generation: Int64
+    public var identity: Int64
+    public init(generation: Int64, identity: Int64) {
+      self.generation = generation
+      self.identity = identity
+    }
+  }
+
   static let magic = Array("GPKDTREE".utf8)
   static let version: UInt32 = 1
   static let headerSize = 40
 
   /// Writes atomically (temporary file + rename) so a reader never sees a partial tree.
-  public static func write(_ index: SpatialIndex, generation: Int64, to url: URL) throws {
+  public static func write(_ index: SpatialIndex, stamp: Stamp, to url: URL) throws {
     var data = Data(capacity: headerSize + index.count * 33)
     data.append(contentsOf: magic)
     append(version, to: &data)
     append(UInt32(index.leafSize), to: &data)
     append(UInt64(index.count), to: &data)
-    append(generation, to: &data)
-    append(UInt64(0), to: &data)
+    append(stamp.generation, to: &data)
+    append(stamp.identity, to: &data)
     index.ids.withUnsafeBytes { data.append(contentsOf: $0) }
     index.vectors.withUnsafeBytes { data.append(contentsOf: $0) }
     index.axes.withUnsafeBytes { data.append(contentsOf: $0) }
@@ -37,18 +47,22 @@ public enum SpatialIndexFile {
     }
   }
 
-  /// The generation recorded in the file's header, without reading the tree.
-  public static func generation(at url: URL) -> Int64? {
+  /// The stamp recorded in the file's header, without reading the tree.
+  public static func stamp(at url: URL) -> Stamp? {
     guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
     defer { try? handle.close() }
     guard let header = try? handle.read(upToCount: headerSize), header.count == headerSize,
       Array(header.prefix(8)) == magic
     else { return nil }
-    return header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 24, as: Int64.self) }
+    return header.withUnsafeBytes {
+      Stamp(
+        generation: $0.loadUnaligned(fromByteOffset: 24, as: Int64.self),
+        identity: $0.loadUnaligned(fromByteOffset: 32, as: Int64.self))
+    }
   }
 
-  /// Reads the tree if the file exists, is intact and was built from `generation`.
-  public static func read(from url: URL, generation: Int64) -> SpatialIndex? {
+  /// Reads the tree if the file exists, is intact and carries `stamp`.
+  public static func read(from url: URL, stamp: Stamp) -> SpatialIndex? {
     guard let data = try? Data(contentsOf: url, options: .alwaysMapped),
       data.count >= headerSize
     else { return nil }
@@ -58,8 +72,10 @@ public enum SpatialIndexFile {
       else { return nil }
       let leafSize = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
       let count = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
-      let fileGeneration = raw.loadUnaligned(fromByteOffset: 24, as: Int64.self)
-      guard fileGeneration == generation, count < UInt64(Int32.max) else { return nil }
+      let fileStamp = Stamp(
+        generation: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self),
+        identity: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
+      guard fileStamp == stamp, count < UInt64(Int32.max) else { return nil }
       let n = Int(count)
       guard raw.count == headerSize + n * 8 + n * 24 + n else { return nil }
       var offset = headerSize

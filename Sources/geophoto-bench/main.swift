@@ -1,1 +1,350 @@
+// geophoto-bench: the figures of README's Performance section, each beside its anchor.
+//
+//   make bench                       everything (about two minutes on 2 cores)
+//   geophoto-bench index|near|sync   one part
+//
+// Data: SyntheticLibrary (1,000,000 clustered positions, fixed seed) and a folder of 10,000
+// generated JPEGs; both are written under .build/bench and reused by later runs.
 
+import Foundation
+import GeoPhotoCore
+import GeoPhotoFixtures
+import GeoPhotoStore
+
+let workDirectory = URL(fileURLWithPath: ".build/bench", isDirectory: true)
+let pointCount = 1_000_000
+let k = 50
+
+// MARK: - Measuring
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+func milliseconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e6 }
+
+/// Runs `body` once and returns its result and its duration in nanoseconds.
+func timed<T>(_ body: () throws -> T) rethrows -> (T, UInt64) {
+  let start = now()
+  let result = try body()
+  return (result, now() - start)
+}
+
+struct Percentiles {
+  var p50: Double
+  var p99: Double
+  init(_ samplesNanoseconds: [UInt64]) {
+    let sorted = samplesNanoseconds.sorted()
+    p50 = Double(sorted[sorted.count / 2]) / 1e3
+    p99 = Double(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) / 1e3
+  }
+}
+
+func row(_ label: String, _ value: String, _ note: String = "") {
+  let padded = label.padding(toLength: 58, withPad: " ", startingAt: 0)
+  let v = value.padding(toLength: 16, withPad: " ", startingAt: 0)
+  print("  \(padded)\(v)\(note)")
+}
+
+func format(_ value: Double, _ unit: String, decimals: Int = 1) -> String {
+  String(format: "%.\(decimals)f %@", value, unit)
+}
+
+/// Query positions drawn like real requests: half at photo positions (with a little noise),
+/// half anywhere on Earth.
+func queries(_ points: [Coordinate], count: Int) -> [Coordinate] {
+  var rng = SeededGenerator(seed: 2024)
+  return (0..<count).map { i in
+    if i % 2 == 0, let p = points.randomElement(using: &rng) {
+      let lat = max(-90, min(90, p.latitude + Double.random(in: -0.01...0.01, using: &rng)))
+      return Coordinate(latitude: lat, longitude: p.longitude)
+    }
+    let z = Double.random(in: -1...1, using: &rng)
+    return Coordinate(latitude: asin(z) * 180 / .pi, longitude: Double.random(in: -180..<180, using: &rng))
+  }
+}
+
+// MARK: - Anchors
+
+/// The brute-force anchor: every point's squared chord, keeping the k best.
+func bruteForce(ids: [Int64], vectors: [Double], query: Coordinate, k: Int) -> [Int64] {
+  let q = GreatCircle.unitVector(query)
+  var best: [(Double, Int64)] = []
+  best.reserveCapacity(k + 1)
+  var worst = Double.infinity
+  vectors.withUnsafeBufferPointer { v in
+    for i in 0..<ids.count {
+      let dx = v[3 * i] - q.x
+      let dy = v[3 * i + 1] - q.y
+      let dz = v[3 * i + 2] - q.z
+      let d2 = dx * dx + dy * dy + dz * dz
+      if best.count < k || d2 < worst {
+        let at = best.firstIndex { $0.0 > d2 || ($0.0 == d2 && $0.1 > ids[i]) } ?? best.count
+        best.insert((d2, ids[i]), at: at)
+        if best.count > k { best.removeLast() }
+        worst = best.count == k ? best[k - 1].0 : .infinity
+      }
+    }
+  }
+  return best.map(\.1)
+}
+
+/// The SQLite R*Tree anchor: float32 boxes with the float64 position in auxiliary columns;
+/// k nearest by growing a bounding box until the k-th exact distance fits inside it.
+final class RTreeAnchor {
+  let database: Database
+
+  init(path: String, points: [Coordinate]) throws {
+    try? FileManager.default.removeItem(atPath: path)
+    database = try Database(path: path)
+    try database.execute(
+      "CREATE VIRTUAL TABLE places USING rtree(id, min_lat, max_lat, min_lon, max_lon, +lat, +lon)")
+    try database.transaction {
+      let insert = try database.makeStatement("INSERT INTO places VALUES (?, ?, ?, ?, ?, ?, ?)")
+      for (i, p) in points.enumerated() {
+        try insert.execute([
+          .integer(Int64(i + 1)), .real(p.latitude), .real(p.latitude), .real(p.longitude), .real(p.longitude),
+          .real(p.latitude), .real(p.longitude),
+        ])
+      }
+    }
+  }
+
+  /// Latitude/longitude boxes that hold every point within `radius` of `c` (split at ±180).
+  func boxes(around c: Coordinate, radius: Double) -> [(Double, Double, Double, Double)] {
+    let delta = radius / GreatCircle.earthRadius
+    let latDelta = delta * 180 / .pi
+    let south = c.latitude - latDelta
+    let north = c.latitude + latDelta
+    let s = sin(delta) / cos(c.latitude * .pi / 180)
+    if south <= -90 || north >= 90 || s >= 1 {
+      return [(max(-90, south), min(90, north), -180, 180)]
+    }
+    let lonDelta = asin(s) * 180 / .pi
+    let west = c.longitude - lonDelta
+    let east = c.longitude + lonDelta
+    if west < -180 { return [(south, north, west + 360, 180), (south, north, -180, east)] }
+    if east > 180 { return [(south, north, west, 180), (south, north, -180, east - 360)] }
+    return [(south, north, west, east)]
+  }
+
+  func nearest(to c: Coordinate, k: Int) throws -> [Int64] {
+    var radius = 500.0
+    while true {
+      var hits: [(Double, Int64)] = []
+      for box in boxes(around: c, radius: radius) {
+        try database.forEachRow(
+          "SELECT id, lat, lon FROM places WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?",
+          [.real(box.0), .real(box.1), .real(box.2), .real(box.3)]
+        ) { row in
+          let p = Coordinate(latitude: row.double(1), longitude: row.double(2))
+          hits.append((GreatCircle.distance(c, p), row.int64(0)))
+        }
+      }
+      hits.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+      if (hits.count >= k && hits[k - 1].0 <= radius) || radius >= GreatCircle.maximumDistance {
+        return hits.prefix(k).map(\.1)
+      }
+      radius *= 4
+    }
+  }
+}
+
+// MARK: - Parts
+
+func benchIndex(points: [Coordinate]) throws {
+  print("Spatial index: \(pointCount) clustered photos, k = \(k)")
+  var ids = [Int64](repeating: 0, count: points.count)
+  var vectors = [Double](repeating: 0, count: points.count * 3)
+  for (i, p) in points.enumerated() {
+    let v = GreatCircle.unitVector(p)
+    ids[i] = Int64(i + 1)
+    vectors[3 * i] = v.x
+    vectors[3 * i + 1] = v.y
+    vectors[3 * i + 2] = v.z
+  }
+  var builds: [UInt64] = []
+  var index = SpatialIndex(building: [], vectors: [])
+  for _ in 0..<3 {
+    let (built, t) = timed { SpatialIndex(building: ids, vectors: vectors) }
+    index = built
+    builds.append(t)
+  }
+  let build = milliseconds(builds.min() ?? 0)
+
+  let qs = queries(points, count: 20_000)
+  var samples: [UInt64] = []
+  var checksum: Int64 = 0
+  for q in qs {
+    let (r, t) = timed { index.nearest(to: q, limit: k) }
+    samples.append(t)
+    checksum &+= r.first?.id ?? 0
+  }
+  let kd = Percentiles(samples)
+  var k1: [UInt64] = []
+  for q in qs.prefix(5_000) {
+    let (r, t) = timed { index.nearest(to: q, limit: 1) }
+    k1.append(t)
+    checksum &+= r.first?.id ?? 0
+  }
+  var radius: [UInt64] = []
+  for q in qs.prefix(5_000) {
+    let (r, t) = timed { index.within(radius: 1_000, of: q) }
+    radius.append(t)
+    checksum &+= Int64(r.count)
+  }
+
+  var brute: [UInt64] = []
+  for q in qs.prefix(100) {
+    let (r, t) = timed { bruteForce(ids: ids, vectors: vectors, query: q, k: k) }
+    brute.append(t)
+    // The anchor doubles as a check: the index must give the same answer.
+    precondition(r == index.nearest(to: q, limit: k).map(\.id), "index and brute force disagree")
+  }
+  let bf = Percentiles(brute)
+
+  let rtreePath = workDirectory.appendingPathComponent("rtree.sqlite").path
+  let (rtree, rtreeBuild) = try timed { try RTreeAnchor(path: rtreePath, points: points) }
+  var rtreeSamples: [UInt64] = []
+  for q in qs.prefix(1_000) {
+    let (r, t) = try timed { try rtree.nearest(to: q, k: k) }
+    rtreeSamples.append(t)
+    checksum &+= r.first ?? 0
+  }
+  let rt = Percentiles(rtreeSamples)
+
+  row("build", format(build, "ms"), "goal ≤ 300 ms")
+  row(
+    "  SQLite R*Tree build (anchor)", format(milliseconds(rtreeBuild), "ms"),
+    String(format: "%.0f× slower", milliseconds(rtreeBuild) / build))
+  row("k=50 query p50 / p99", String(format: "%.1f / %.1f µs", kd.p50, kd.p99), "goal p50 ≤ 10 µs")
+  row(
+    "  SQLite R*Tree k=50 p50 / p99 (anchor)", String(format: "%.0f / %.0f µs", rt.p50, rt.p99),
+    String(format: "%.0f× slower", rt.p50 / kd.p50))
+  row(
+    "  brute-force scan k=50 p50 (anchor)", String(format: "%.0f µs", bf.p50),
+    String(format: "%.0f× slower", bf.p50 / kd.p50))
+  row("k=1 query p50", String(format: "%.2f µs", Percentiles(k1).p50))
+  row("within 1 km p50", String(format: "%.2f µs", Percentiles(radius).p50))
+  print("  (checksum \(checksum))")
+}
+
+func benchNear(points: [Coordinate]) throws {
+  print("geophoto near, end to end (new process each run, index file in the page cache)")
+  let db = workDirectory.appendingPathComponent("near-1m/index.sqlite")
+  let marker = db.deletingLastPathComponent().appendingPathComponent("complete")
+  if !FileManager.default.fileExists(atPath: marker.path) {
+    try? FileManager.default.removeItem(at: db.deletingLastPathComponent())
+    let store = try PhotoStore(url: db, create: true)
+    let (_, load) = try timed {
+      try store.write {
+        let insert = try store.database.makeStatement(
+          """
+          INSERT INTO photos (source, source_id, path, latitude, longitude, taken_at, title, first_seen, updated)
+          VALUES ('local', ?1, ?1, ?2, ?3, '2024-05-03T10:00:00', ?4, 'now', 'now')
+          """)
+        for (i, p) in points.enumerated() {
+          let path = "/photos/roll-\(i / 1000)/IMG_\(i).JPG"
+          try insert.execute([.text(path), .real(p.latitude), .real(p.longitude), .text("Photo \(i)")])
+        }
+        try store.database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
+      }
+    }
+    print(String(format: "  (loaded %d rows in %.1f s)", points.count, Double(load) / 1e9))
+    try store.rebuildSpatialIndex()
+    _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
+  }
+  let binary = URL(fileURLWithPath: ".build/release/geophoto")
+  func run(_ args: [String]) throws -> UInt64 {
+    let p = Process()
+    p.executableURL = binary
+    p.arguments = args + ["--db", db.path]
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    let start = now()
+    try p.run()
+    p.waitUntilExit()
+    precondition(p.terminationStatus == 0, "geophoto near failed")
+    return now() - start
+  }
+  _ = try run(["near", "35.68,139.76"])  // page cache
+  var walls: [UInt64] = []
+  for q in ["35.68,139.76", "48.8566,2.3522", "-33.8568,151.2153", "0,179.99", "89.95,0", "40.7,-74"] {
+    for _ in 0..<3 { walls.append(try run(["near", q, "--limit", "50"])) }
+  }
+  walls.sort()
+  let version = try run(["--version"])
+  row(
+    "geophoto near --limit 50, 1M index: median / max",
+    String(format: "%.1f / %.1f ms", milliseconds(walls[walls.count / 2]), milliseconds(walls.last ?? 0)),
+    "goal ≤ 150 ms")
+  row("  geophoto --version (process start-up)", format(milliseconds(version), "ms"))
+}
+
+func benchSync() throws {
+  let count = 10_000
+  print("geophoto sync: \(count) JPEGs (page cache warm), 2 cores")
+  let folder = workDirectory.appendingPathComponent("photos-10k")
+  let marker = workDirectory.appendingPathComponent("photos-10k.complete")
+  if !FileManager.default.fileExists(atPath: marker.path) {
+    try? FileManager.default.removeItem(at: folder)
+    try SyntheticLibrary.writeFolder(to: folder, count: count)
+    _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
+  }
+  let db = workDirectory.appendingPathComponent("sync-10k.sqlite")
+  func run(_ executable: String, _ args: [String]) throws -> UInt64 {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = args
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    let start = now()
+    try p.run()
+    p.waitUntilExit()
+    precondition(p.terminationStatus == 0, "\(executable) failed")
+    return now() - start
+  }
+  // Warm the page cache the same way for both tools.
+  _ = try run("/usr/bin/find", [folder.path, "-type", "f", "-exec", "cat", "{}", "+"])
+  var firsts: [UInt64] = []
+  var seconds: [UInt64] = []
+  for _ in 0..<3 {
+    for suffix in ["", "-wal", "-shm", ".kdtree"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
+    firsts.append(try run(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
+    seconds.append(try run(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
+  }
+  let first = milliseconds(firsts.min() ?? 0)
+  let second = milliseconds(seconds.min() ?? 0)
+  row(
+    "first sync (reads every file)", format(first, "ms"),
+    String(format: "%.0f files/s (goal ≥ 5,000)", Double(count) / first * 1000))
+  row("second sync (nothing changed)", format(second, "ms"), "goal well under 1 s")
+  let exiftool = "/usr/bin/exiftool"
+  if FileManager.default.isExecutableFile(atPath: exiftool) {
+    let t = try run(exiftool, ["-n", "-r", "-GPSLatitude", "-GPSLongitude", folder.path])
+    row(
+      "  exiftool -n -r -GPSLatitude -GPSLongitude (anchor)", format(milliseconds(t), "ms"),
+      String(format: "%.0f× slower than the first sync (goal ≥ 20×)", milliseconds(t) / first))
+  } else {
+    print("  exiftool is not installed (apt-get install libimage-exiftool-perl): anchor skipped")
+  }
+}
+
+// MARK: - Main
+
+try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+let parts =
+  CommandLine.arguments.dropFirst().isEmpty ? ["index", "near", "sync"] : Array(CommandLine.arguments.dropFirst())
+print(
+  "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+)
+let points = parts.contains("index") || parts.contains("near") ? SyntheticLibrary.points(count: pointCount) : []
+for part in parts {
+  print("")
+  switch part {
+  case "index": try benchIndex(points: points)
+  case "near": try benchNear(points: points)
+  case "sync": try benchSync()
+  default:
+    FileHandle.standardError.write(Data("Error: unknown part '\(part)' (index, near, sync)\n".utf8))
+    exit(64)
+  }
+}

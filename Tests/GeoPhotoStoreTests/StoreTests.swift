@@ -126,22 +126,43 @@ func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t",
       try store.upsert(record("/p/b.jpg", nil, nil), now: "n")
     }
     try store.rebuildSpatialIndexIfStale()
-    #expect(SpatialIndexFile.generation(at: store.spatialIndexURL) == (try store.generation()))
-    let loaded = try #require(SpatialIndexFile.read(from: store.spatialIndexURL, generation: try store.generation()))
+    #expect(SpatialIndexFile.stamp(at: store.spatialIndexURL) == (try store.stamp()))
+    let loaded = try #require(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()))
     #expect(loaded.count == 1)
     // A stale file is not used.
     try store.write { try store.upsert(record("/p/c.jpg", 35.7, 139.8), now: "n") }
-    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, generation: try store.generation()) == nil)
+    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) == nil)
     #expect(try store.spatialIndex().count == 2)
     // A damaged file is rebuilt, not trusted.
     var bytes = try Data(contentsOf: store.spatialIndexURL)
     bytes[bytes.count - 1] = 9  // an impossible split axis
     try bytes.write(to: store.spatialIndexURL)
-    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, generation: try store.generation()) == nil)
+    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) == nil)
     #expect(try store.spatialIndex().count == 2)
     try Data("junk".utf8).write(to: store.spatialIndexURL)
     let fresh = try PhotoStore(url: url, create: false)
     #expect(try fresh.spatialIndex().nearest(to: Coordinate(latitude: 35.7, longitude: 139.8), limit: 1).count == 1)
+  }
+
+  @Test func aTreeFileFromAnotherDatabaseIsNotUsed() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("i.sqlite")
+    do {
+      let first = try PhotoStore(url: url, create: true)
+      try first.write { try first.upsert(record("/p/far.jpg", -40, -70), now: "n") }
+      try first.rebuildSpatialIndexIfStale()
+    }
+    // The database is deleted and made again; its tree file stays behind.
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    let second = try PhotoStore(url: url, create: true)
+    let id = try second.write {
+      try second.upsert(record("/p/unlocated.jpg", nil, nil), now: "n")
+      return try second.upsert(record("/p/near.jpg", 35, 139), now: "n")
+    }
+    #expect(id == 2)
+    #expect(try second.generation() == 2)  // the same generation as the old file
+    let found = try second.spatialIndex().nearest(to: Coordinate(latitude: -40, longitude: -70), limit: 5)
+    #expect(found.map(\.id) == [id])
   }
 
   @Test func notADatabaseIsAClearError() throws {
