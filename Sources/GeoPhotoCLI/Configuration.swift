@@ -51,13 +51,10 @@ struct Configuration: Equatable, Sendable {
     let filePath = expandTilde(explicitFile ?? defaultConfigPath(environment: environment), environment: environment)
     if FileManager.default.fileExists(atPath: filePath) {
       for (line, key, value) in try readFile(filePath) {
-        let place = "\(filePath):\(line)"
         do {
           try config.apply(key: key, value: value, environment: environment)
-        } catch let error as InputParser.Failure {
-          throw RuntimeError("\(place): \(error.description)")
-        } catch let error as RuntimeError {
-          throw RuntimeError("\(place): \(error.description)")
+        } catch {
+          throw RuntimeError("\(filePath):\(line): \(error)")
         }
       }
     } else if let explicitFile {
@@ -68,10 +65,8 @@ struct Configuration: Equatable, Sendable {
       if let value = environment[entry.environment], !value.isEmpty {
         do {
           try config.apply(key: entry.key, value: value, environment: environment)
-        } catch let error as InputParser.Failure {
-          throw RuntimeError("\(entry.environment): \(error.description)")
-        } catch let error as RuntimeError {
-          throw RuntimeError("\(entry.environment): \(error.description)")
+        } catch {
+          throw RuntimeError("\(entry.environment): \(error)")
         }
       }
     }
@@ -83,44 +78,52 @@ struct Configuration: Equatable, Sendable {
       guard let value = parsed.value(flag) else { continue }
       do {
         try config.apply(key: key, value: value, environment: environment)
-      } catch let error as InputParser.Failure {
-        throw UsageError("The value '\(value)' is invalid for '--\(flag)': \(error.description)")
-      } catch let error as RuntimeError {
-        throw UsageError("The value '\(value)' is invalid for '--\(flag)': \(error.description)")
+      } catch {
+        throw UsageError("The value '\(value)' is invalid for '--\(flag)': \(error)")
       }
     }
     return config
   }
 
-  mutating func apply(key: String, value: String, environment: [String: String]) throws {
+  /// A setting's value that cannot be used; the caller adds where it came from.
+  struct InvalidSetting: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  mutating func apply(key: String, value: String, environment: [String: String]) throws(InvalidSetting) {
     switch key {
     case "db":
-      guard !value.isEmpty else { throw RuntimeError("the index path is empty") }
+      guard !value.isEmpty else { throw InvalidSetting("the index path is empty") }
       databasePath = Self.expandTilde(value, environment: environment)
     case "near.limit":
       guard let n = Int(value), n >= 1, n <= 100_000 else {
-        throw RuntimeError("limit must be a whole number from 1 to 100000")
+        throw InvalidSetting("limit must be a whole number from 1 to 100000")
       }
       limit = n
     case "near.radius":
-      radius = try InputParser.distance(value)
+      do {
+        radius = try InputParser.distance(value)
+      } catch {
+        throw InvalidSetting(error.description)
+      }
     case "near.format":
       guard let f = OutputFormat(rawValue: value.lowercased()) else {
-        throw RuntimeError("format must be one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        throw InvalidSetting("format must be one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
       }
       format = f
     case "sync.jobs":
       guard let n = Int(value), n >= 1, n <= 256 else {
-        throw RuntimeError("jobs must be a whole number from 1 to 256")
+        throw InvalidSetting("jobs must be a whole number from 1 to 256")
       }
       jobs = n
     case "sync.batch":
       guard let n = Int(value), n >= 1, n <= 1_000_000 else {
-        throw RuntimeError("batch must be a whole number from 1 to 1000000")
+        throw InvalidSetting("batch must be a whole number from 1 to 1000000")
       }
       batchSize = n
     default:
-      throw RuntimeError("unknown setting '\(key)'; known: \(Self.keys.map(\.key).joined(separator: ", "))")
+      throw InvalidSetting("unknown setting '\(key)'; known: \(Self.keys.map(\.key).joined(separator: ", "))")
     }
   }
 

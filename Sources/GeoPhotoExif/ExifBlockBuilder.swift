@@ -60,13 +60,11 @@ public struct ExifBlockBuilder: Sendable {
       writer.rationals(EXIF_IFD_GPS, 0x0006, [(UInt32((abs(a) * 1000).rounded()), 1000)])
     }
     if let t = gpsTime {
-      let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-      let rest = t - days * 86_400
-      let day = CaptureDate.fromDays(days)
-      writer.ascii(EXIF_IFD_GPS, 0x001D, String(day.iso8601.prefix(10)).replacingDateSeparators())
+      let utc = CaptureDate(secondsSinceEpoch: t, utcOffsetMinutes: nil)
+      writer.ascii(EXIF_IFD_GPS, 0x001D, utc.dateString.replacingDateSeparators())
       writer.rationals(
         EXIF_IFD_GPS, 0x0007,
-        [(UInt32(rest / 3600), 1), (UInt32(rest % 3600 / 60), 1), (UInt32(rest % 60), 1)])
+        [(UInt32(utc.hour), 1), (UInt32(utc.minute), 1), (UInt32(utc.second), 1)])
     }
 
     var buffer: UnsafeMutablePointer<UInt8>?
@@ -132,19 +130,5 @@ extension String {
   /// `2024-05-03T14:05:09` → `2024:05:03 14:05:09`, the EXIF spelling.
   func replacingDateSeparators() -> String {
     String(map { $0 == "-" ? ":" : ($0 == "T" ? " " : $0) })
-  }
-}
-
-extension CaptureDate {
-  static func fromDays(_ z0: Int) -> CaptureDate {
-    let z = z0 + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return CaptureDate(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
   }
 }

@@ -250,27 +250,8 @@ public final class PhotoStore {
 
   /// The current time as stored in `first_seen` and `updated`.
   public static func timestamp(_ date: Date = Date()) -> String {
-    let seconds = Int(date.timeIntervalSince1970)
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let rest = seconds - days * 86_400
-    let date = civilDate(daysSinceEpoch: days)
-    let c = CaptureDate(
-      year: date.year, month: date.month, day: date.day, hour: rest / 3600,
-      minute: rest % 3600 / 60, second: rest % 60, utcOffsetMinutes: 0)
-    return c.iso8601
-  }
-
-  private static func civilDate(daysSinceEpoch z0: Int) -> (year: Int, month: Int, day: Int) {
-    // Howard Hinnant's civil_from_days.
-    let z = z0 + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    return CaptureDate(secondsSinceEpoch: seconds, utcOffsetMinutes: 0).iso8601
   }
 
   // MARK: - Spatial index

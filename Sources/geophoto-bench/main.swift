@@ -62,6 +62,20 @@ func queries(_ points: [Coordinate], count: Int) -> [Coordinate] {
   }
 }
 
+/// Runs a program to completion with its output discarded; returns the wall time.
+func runProcess(_ executable: String, _ arguments: [String]) throws -> UInt64 {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: executable)
+  p.arguments = arguments
+  p.standardOutput = FileHandle.nullDevice
+  p.standardError = FileHandle.nullDevice
+  let start = now()
+  try p.run()
+  p.waitUntilExit()
+  precondition(p.terminationStatus == 0, "\(executable) \(arguments.joined(separator: " ")) failed")
+  return now() - start
+}
+
 // MARK: - Anchors
 
 /// The brute-force anchor: every point's squared chord, keeping the k best.
@@ -252,18 +266,8 @@ func benchNear(points: [Coordinate]) throws {
     try store.rebuildSpatialIndex()
     _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
   }
-  let binary = URL(fileURLWithPath: ".build/release/geophoto")
   func run(_ args: [String]) throws -> UInt64 {
-    let p = Process()
-    p.executableURL = binary
-    p.arguments = args + ["--db", db.path]
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    let start = now()
-    try p.run()
-    p.waitUntilExit()
-    precondition(p.terminationStatus == 0, "geophoto near failed")
-    return now() - start
+    try runProcess(".build/release/geophoto", args + ["--db", db.path])
   }
   _ = try run(["near", "35.68,139.76"])  // page cache
   var walls: [UInt64] = []
@@ -290,26 +294,14 @@ func benchSync() throws {
     _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
   }
   let db = workDirectory.appendingPathComponent("sync-10k.sqlite")
-  func run(_ executable: String, _ args: [String]) throws -> UInt64 {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = args
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    let start = now()
-    try p.run()
-    p.waitUntilExit()
-    precondition(p.terminationStatus == 0, "\(executable) failed")
-    return now() - start
-  }
   // Warm the page cache the same way for both tools.
-  _ = try run("/usr/bin/find", [folder.path, "-type", "f", "-exec", "cat", "{}", "+"])
+  _ = try runProcess("/usr/bin/find", [folder.path, "-type", "f", "-exec", "cat", "{}", "+"])
   var firsts: [UInt64] = []
   var seconds: [UInt64] = []
   for _ in 0..<3 {
     for suffix in ["", "-wal", "-shm", ".kdtree"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
-    firsts.append(try run(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
-    seconds.append(try run(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
+    firsts.append(try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
+    seconds.append(try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
   }
   let first = milliseconds(firsts.min() ?? 0)
   let second = milliseconds(seconds.min() ?? 0)
@@ -319,7 +311,7 @@ func benchSync() throws {
   row("second sync (nothing changed)", format(second, "ms"), "goal well under 1 s")
   let exiftool = "/usr/bin/exiftool"
   if FileManager.default.isExecutableFile(atPath: exiftool) {
-    let t = try run(exiftool, ["-n", "-r", "-GPSLatitude", "-GPSLongitude", folder.path])
+    let t = try runProcess(exiftool, ["-n", "-r", "-GPSLatitude", "-GPSLongitude", folder.path])
     row(
       "  exiftool -n -r -GPSLatitude -GPSLongitude (anchor)", format(milliseconds(t), "ms"),
       String(format: "%.0f× slower than the first sync (goal ≥ 20×)", milliseconds(t) / first))

@@ -41,6 +41,26 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
     guard isValid else { return nil }
   }
 
+  /// The wall-clock time of an instant (seconds since the Unix epoch) in a zone `utcOffsetMinutes`
+  /// east of UTC; with `nil` the time is given in UTC but recorded as floating.
+  public init(secondsSinceEpoch: Int, utcOffsetMinutes: Int?) {
+    let local = secondsSinceEpoch + (utcOffsetMinutes ?? 0) * 60
+    let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    let rest = local - days * 86_400
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    self.init(
+      year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d, hour: rest / 3600, minute: rest % 3600 / 60,
+      second: rest % 60, utcOffsetMinutes: utcOffsetMinutes)
+  }
+
   /// Parses `±HH:MM` (EXIF `OffsetTimeOriginal`) into minutes east of UTC.
   public static func parseOffset(_ text: String) -> Int? {
     let t = text.trimmingSpaces
