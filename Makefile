@@ -1,5 +1,8 @@
 # geophoto — see README.md
 SWIFT ?= swift
+# Release binaries carry the Swift runtime inside (no shared Foundation to load): they start in
+# a few milliseconds and run on any Linux with the same C libraries.
+RELEASE := -c release --static-swift-stdlib
 DEMO_DB := .build/demo/index.sqlite
 
 .PHONY: all deps build demo test lint format bench examples clean
@@ -10,7 +13,7 @@ deps:
 	@Scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 ## Index the bundled example photos into a fresh index and list the photos near Tokyo Station.
 demo: build
@@ -32,7 +35,7 @@ format:
 ## Performance figures beside their anchors (SQLite R*Tree, brute force, exiftool).
 bench:
 	@Scripts/install-deps.sh bench
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 	.build/release/geophoto-bench
 
 ## Regenerates Examples/tokyo from GeoPhotoFixtures.ExamplePhotos.
