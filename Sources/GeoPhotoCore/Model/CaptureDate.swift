@@ -28,9 +28,8 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
   /// Parses the EXIF form `YYYY:MM:DD HH:MM:SS` (also with `-` in the date or `T` between).
   /// Blank, all-zero and out-of-range values give `nil`.
   public init?(exif text: String) {
-    let digits = text.unicodeScalars.filter { $0.properties.numericType != nil }
     let fields = text.split(whereSeparator: { ":- T".contains($0) })
-    guard fields.count >= 3, digits.count >= 8 else { return nil }
+    guard fields.count >= 3 else { return nil }
     let numbers = fields.prefix(6).map { Int($0.trimmingSpaces) }
     guard numbers.allSatisfy({ $0 != nil }) else { return nil }
     let n = numbers.map { $0 ?? 0 }

@@ -15,7 +15,8 @@ public enum SQLValue: Hashable, Sendable {
 
 /// A prepared statement, finalized when released.
 ///
-/// Not thread-safe, like the connection it belongs to.
+/// Not thread-safe, like the connection it belongs to, and never outlives that connection
+/// (statements from `Database.makeStatement` are for local use).
 public final class Statement {
   let handle: OpaquePointer
   public let sql: String
