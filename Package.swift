@@ -20,6 +20,11 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
     .systemLibrary(
+      name: "CGeoPhotoCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
+    .systemLibrary(
       name: "CGeoPhotoExif",
       pkgConfig: "libexif",
       providers: [.apt(["libexif-dev"])]
@@ -45,6 +50,7 @@ let package = Package(
       swiftSettings: strict
     ),
     .target(name: "GeoPhotoEncoding", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
+    .target(name: "GeoPhotoHTTP", dependencies: ["CGeoPhotoCurl"], swiftSettings: strict),
     .target(
       name: "GeoPhotoCLI",
       dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding"],
@@ -67,6 +73,7 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "GeoPhotoCoreTests", dependencies: ["GeoPhotoCore"]),
+    .testTarget(name: "GeoPhotoHTTPTests", dependencies: ["GeoPhotoHTTP", "GeoPhotoFixtures"]),
     .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
     .testTarget(
       name: "GeoPhotoExifTests",

@@ -57,8 +57,8 @@ struct Binary {
     let running = Running(
       out: tmp.appendingPathComponent("gp-out-\(UUID().uuidString)"),
       err: tmp.appendingPathComponent("gp-err-\(UUID().uuidString)"))
-    FileManager.default.createFile(atPath: running.out.path, contents: nil)
-    FileManager.default.createFile(atPath: running.err.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: running.out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: running.err.path, contents: nil)
     let p = running.process
     p.executableURL = url
     p.arguments = arguments
