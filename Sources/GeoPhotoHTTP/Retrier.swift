@@ -18,6 +18,10 @@ public struct RetryPolicy: Sendable {
   public var maximumDelay = 30.0
   /// A `Retry-After` longer than this ends the retries instead of waiting.
   public var maximumRetryAfter = 120.0
+  /// How waiting is done; tests replace it to run without delays.
+  public var sleep: @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+  /// Hears about every retry: the attempt about to start, the wait, and what failed.
+  public var onRetry: @Sendable (Int, Double, any Error) -> Void = { _, _, _ in }
 
   public init() {}
 
@@ -35,12 +39,8 @@ public struct RetryPolicy: Sendable {
   }
 
   /// Runs `body` until it succeeds, fails with an error that is not retryable, or runs out of
-  /// attempts. `onRetry` hears about every retry (for `--verbose`).
-  public func run<T>(
-    sleep: (Double) -> Void = { Thread.sleep(forTimeInterval: $0) },
-    onRetry: (Int, Double, any Error) -> Void = { _, _, _ in },
-    _ body: () throws -> T
-  ) throws -> T {
+  /// attempts.
+  public func run<T>(_ body: () throws -> T) throws -> T {
     var attempt = 0
     while true {
       do {

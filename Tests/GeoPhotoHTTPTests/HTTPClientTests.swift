@@ -113,35 +113,38 @@ func client(timeout: Double = 5, limit: Int = 1 << 20, secrets: [String] = []) t
       return n < 3 ? .text("oops", status: 503, contentType: "text/html") : .text("ok")
     }
     let c = try client()
-    var waits: [Double] = []
+    let waits = Mutex<[Double]>([])
     var policy = RetryPolicy()
     policy.baseDelay = 0.01
-    let body = try policy.run(sleep: { waits.append($0) }) { () throws -> String in
+    policy.sleep = { wait in waits.withLock { $0.append(wait) } }
+    let body = try policy.run { () throws -> String in
       let r = try c.get(server.baseURL + "/")
       if r.status != 200 { throw HTTPError(.status(r.status), "status \(r.status)") }
       return r.text
     }
     #expect(body == "ok")
-    #expect(waits.count == 2)
-    #expect(waits[1] >= waits[0] * 2 * 0.5 / 1.5)  // exponential, with jitter
+    let w = waits.withLock { $0 }
+    #expect(w.count == 2)
+    #expect(w[1] >= w[0] * 2 * 0.5 / 1.5)  // exponential, with jitter
   }
 
   @Test func honoursRetryAfterAndGivesUpOnClientErrors() throws {
     var policy = RetryPolicy()
     policy.baseDelay = 0.01
-    var waits: [Double] = []
+    let waits = Mutex<[Double]>([])
+    policy.sleep = { wait in waits.withLock { $0.append(wait) } }
     var attempts = 0
     #expect(throws: HTTPError.self) {
-      try policy.run(sleep: { waits.append($0) }) { () throws -> Int in
+      try policy.run { () throws -> Int in
         attempts += 1
         throw HTTPError(.status(429), "slow down", retryAfter: 2)
       }
     }
     #expect(attempts == 5)
-    #expect(waits.allSatisfy { $0 >= 2 })
+    #expect(waits.withLock { $0 }.allSatisfy { $0 >= 2 })
     attempts = 0
     #expect(throws: HTTPError.self) {
-      try policy.run(sleep: { _ in }) { () throws -> Int in
+      try policy.run { () throws -> Int in
         attempts += 1
         throw HTTPError(.status(403), "forbidden")
       }
@@ -149,8 +152,9 @@ func client(timeout: Double = 5, limit: Int = 1 << 20, secrets: [String] = []) t
     #expect(attempts == 1)
     // A server asking for more than the cap is not waited for.
     attempts = 0
+    policy.sleep = { _ in Issue.record("slept") }
     #expect(throws: HTTPError.self) {
-      try policy.run(sleep: { _ in Issue.record("slept") }) { () throws -> Int in
+      try policy.run { () throws -> Int in
         attempts += 1
         throw HTTPError(.status(503), "later", retryAfter: 3600)
       }
