@@ -49,6 +49,8 @@ public enum AnnotationEncoding {
       ("takenAt", .optional(a.takenAt?.iso8601)),
     ]
     if options.includePaths, let path = a.path { members.append(("path", .string(path))) }
+    if let url = a.url { members.append(("url", .string(url))) }
+    if let thumbnail = a.thumbnailURL { members.append(("thumbnailURL", .string(thumbnail))) }
     return members
   }
 
@@ -98,6 +100,7 @@ public enum AnnotationEncoding {
   public static func csv(_ annotations: [Annotation], options: Options = Options()) -> String {
     var header = ["id", "source", "latitude", "longitude", "title", "subtitle", "distance", "taken_at"]
     if options.includePaths { header.append("path") }
+    header += ["url", "thumbnail_url"]
     var lines = [header.joined(separator: ",")]
     for a in annotations {
       var fields = [
@@ -106,6 +109,7 @@ public enum AnnotationEncoding {
         a.distance.map { JSONValue.format(roundedDistance($0)) } ?? "", a.takenAt?.iso8601 ?? "",
       ]
       if options.includePaths { fields.append(a.path ?? "") }
+      fields += [a.url ?? "", a.thumbnailURL ?? ""]
       lines.append(fields.map(csvField).joined(separator: ","))
     }
     return lines.joined(separator: "\r\n") + "\r\n"

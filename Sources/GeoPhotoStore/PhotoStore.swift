@@ -83,7 +83,7 @@ public final class PhotoStore {
 
   private static let photoColumns = """
     id, source, source_id, path, latitude, longitude, altitude, taken_at, title,
-    camera_make, camera_model, width, height, orientation
+    camera_make, camera_model, width, height, orientation, url, thumbnail_url, attribution, license
     """
 
   private static func photo(from row: Statement) -> Photo {
@@ -96,7 +96,9 @@ public final class PhotoStore {
       path: row.optionalText(3), coordinate: coordinate, altitude: row.optionalDouble(6),
       takenAt: row.optionalText(7).flatMap(CaptureDate.init(iso8601:)), title: row.text(8),
       cameraMake: row.optionalText(9), cameraModel: row.optionalText(10),
-      width: row.optionalInt(11), height: row.optionalInt(12), orientation: row.optionalInt(13))
+      width: row.optionalInt(11), height: row.optionalInt(12), orientation: row.optionalInt(13),
+      url: row.optionalText(14), thumbnailURL: row.optionalText(15), attribution: row.optionalText(16),
+      license: row.optionalText(17))
   }
 
   /// The photo with this id, if any.
@@ -177,7 +179,8 @@ public final class PhotoStore {
       SQLValue(p.takenAt?.iso8601), .text(p.title), SQLValue(p.cameraMake),
       SQLValue(p.cameraModel), SQLValue(p.width), SQLValue(p.height), SQLValue(p.orientation),
       SQLValue(record.file?.size), SQLValue(record.file?.modifiedNanoseconds),
-      SQLValue(record.file?.contentHash), SQLValue(record.problem), .text(now),
+      SQLValue(record.file?.contentHash), SQLValue(record.problem), .text(now), SQLValue(p.url),
+      SQLValue(p.thumbnailURL), SQLValue(p.attribution), SQLValue(p.license),
     ]
   }
 
@@ -188,8 +191,9 @@ public final class PhotoStore {
       """
       INSERT INTO photos (source, source_id, path, latitude, longitude, altitude, taken_at, title,
         camera_make, camera_model, width, height, orientation, file_size, modified_ns,
-        content_hash, problem, updated, first_seen)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18)
+        content_hash, problem, updated, first_seen, url, thumbnail_url, attribution, license)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, ?19, ?20,
+        ?21, ?22)
       ON CONFLICT (source, source_id) DO UPDATE SET
         path = excluded.path, latitude = excluded.latitude, longitude = excluded.longitude,
         altitude = excluded.altitude, taken_at = excluded.taken_at, title = excluded.title,
@@ -197,7 +201,8 @@ public final class PhotoStore {
         width = excluded.width, height = excluded.height, orientation = excluded.orientation,
         file_size = excluded.file_size, modified_ns = excluded.modified_ns,
         content_hash = excluded.content_hash, problem = excluded.problem,
-        updated = excluded.updated
+        updated = excluded.updated, url = excluded.url, thumbnail_url = excluded.thumbnail_url,
+        attribution = excluded.attribution, license = excluded.license
       """, Self.values(record, now: now))
     noteChange()
     return try database.queryInt64(
@@ -215,8 +220,9 @@ public final class PhotoStore {
       UPDATE photos SET source = ?1, source_id = ?2, path = ?3, latitude = ?4, longitude = ?5,
         altitude = ?6, taken_at = ?7, title = ?8, camera_make = ?9, camera_model = ?10,
         width = ?11, height = ?12, orientation = ?13, file_size = ?14, modified_ns = ?15,
-        content_hash = ?16, problem = ?17, updated = ?18
-      WHERE id = ?19
+        content_hash = ?16, problem = ?17, updated = ?18, url = ?19, thumbnail_url = ?20,
+        attribution = ?21, license = ?22
+      WHERE id = ?23
       """, values)
     noteChange()
   }
@@ -238,6 +244,44 @@ public final class PhotoStore {
   public func delete(id: Int64) throws {
     try database.execute("DELETE FROM photos WHERE id = ?", [.integer(id)])
     noteChange()
+  }
+
+  /// Remembers that `provider` was searched around `center` out to `radius` metres.
+  public func recordFetchedArea(
+    provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int
+  ) throws {
+    try database.execute(
+      "INSERT INTO fetched_areas (provider, latitude, longitude, radius, fetched_at, photos) VALUES (?, ?, ?, ?, ?, ?)",
+      [
+        .text(provider.rawValue), .real(center.latitude), .real(center.longitude), .real(radius), .integer(Int64(time)),
+        .integer(Int64(photos)),
+      ])
+  }
+
+  /// Whether an earlier search of `provider`, at `since` or later, covered the whole circle
+  /// around `center` with `radius` metres.
+  public func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool {
+    var covered = false
+    try database.forEachRow(
+      "SELECT latitude, longitude, radius FROM fetched_areas WHERE provider = ? AND fetched_at >= ?",
+      [.text(provider.rawValue), .integer(Int64(since))]
+    ) { row in
+      let c = Coordinate(latitude: row.double(0), longitude: row.double(1))
+      // Allow a centimetre of rounding: the same query must always count as covered.
+      if GreatCircle.distance(c, center) + radius <= row.double(2) + 0.01 { covered = true }
+    }
+    return covered
+  }
+
+  /// Ids of the located photos from `sources`, to filter spatial queries by source.
+  public func locatedIDs(from sources: Set<PhotoSource>) throws -> Set<Int64> {
+    var ids = Set<Int64>()
+    for source in sources {
+      try database.forEachRow(
+        "SELECT id FROM photos WHERE source = ? AND latitude IS NOT NULL", [.text(source.rawValue)]
+      ) { ids.insert($0.int64(0)) }
+    }
+    return ids
   }
 
   public func recordSyncRoot(_ path: String, now: String) throws {

@@ -43,6 +43,23 @@ enum Schema {
         -- A random identity: a spatial index file left over from another database that
         -- happens to share a generation number is never mistaken for this one's.
         INSERT INTO index_state (key, value) VALUES ('identity', random());
-        """)
+        """),
+    .init(
+      "remote photos",
+      sql: """
+        ALTER TABLE photos ADD COLUMN url TEXT;
+        ALTER TABLE photos ADD COLUMN thumbnail_url TEXT;
+        ALTER TABLE photos ADD COLUMN attribution TEXT;
+        ALTER TABLE photos ADD COLUMN license TEXT;
+        CREATE TABLE fetched_areas (
+          provider TEXT NOT NULL,
+          latitude REAL NOT NULL,
+          longitude REAL NOT NULL,
+          radius REAL NOT NULL,
+          fetched_at INTEGER NOT NULL,
+          photos INTEGER NOT NULL
+        );
+        CREATE INDEX fetched_areas_by_provider ON fetched_areas (provider, fetched_at);
+        """),
   ])
 }

@@ -11,10 +11,14 @@ public struct Annotation: Hashable, Sendable {
   public var takenAt: CaptureDate?
   /// The file path, for local photos only.
   public var path: String?
+  /// The photo's page at its provider, for remote photos.
+  public var url: String?
+  public var thumbnailURL: String?
 
   public init(
     id: Int64, source: PhotoSource, coordinate: Coordinate, title: String, subtitle: String,
-    distance: Double? = nil, takenAt: CaptureDate? = nil, path: String? = nil
+    distance: Double? = nil, takenAt: CaptureDate? = nil, path: String? = nil, url: String? = nil,
+    thumbnailURL: String? = nil
   ) {
     self.id = id
     self.source = source
@@ -24,19 +28,25 @@ public struct Annotation: Hashable, Sendable {
     self.distance = distance
     self.takenAt = takenAt
     self.path = path
+    self.url = url
+    self.thumbnailURL = thumbnailURL
   }
 
   /// The annotation for a located photo found `distance` metres from a query point.
   ///
-  /// The subtitle is the capture date and the distance (`2024-05-03 · 350 m`), leaving out
-  /// whichever is unknown.
+  /// Local photos say when and how far (`2024-05-03 · 350 m`); remote photos say who and when
+  /// (`Ann Example · 2024-05-03`), as their providers ask for attribution. Unknown parts are
+  /// left out.
   public init?(photo: Photo, distance: Double?) {
     guard let coordinate = photo.coordinate else { return nil }
-    let parts = [photo.takenAt?.dateString, distance.map(DistanceFormat.human)]
+    let parts =
+      photo.source == .local
+      ? [photo.takenAt?.dateString, distance.map(DistanceFormat.human)]
+      : [photo.attribution, photo.takenAt?.dateString]
     self.init(
       id: photo.id, source: photo.source, coordinate: coordinate, title: photo.title,
-      subtitle: parts.compactMap { $0 }.joined(separator: " · "), distance: distance,
-      takenAt: photo.takenAt, path: photo.path)
+      subtitle: parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · "), distance: distance,
+      takenAt: photo.takenAt, path: photo.path, url: photo.url, thumbnailURL: photo.thumbnailURL)
   }
 }
 

@@ -19,12 +19,21 @@ public struct Photo: Hashable, Sendable {
   public var height: Int?
   /// EXIF orientation 1–8.
   public var orientation: Int?
+  /// The photo's page at its provider, for remote photos (providers' terms ask for a link).
+  public var url: String?
+  /// A small image of the photo at its provider.
+  public var thumbnailURL: String?
+  /// Who took it: the Flickr owner name or the Commons artist.
+  public var attribution: String?
+  /// The provider's licence name or id.
+  public var license: String?
 
   public init(
     id: Int64, source: PhotoSource, sourceID: String, path: String? = nil,
     coordinate: Coordinate? = nil, altitude: Double? = nil, takenAt: CaptureDate? = nil,
     title: String, cameraMake: String? = nil, cameraModel: String? = nil, width: Int? = nil,
-    height: Int? = nil, orientation: Int? = nil
+    height: Int? = nil, orientation: Int? = nil, url: String? = nil, thumbnailURL: String? = nil,
+    attribution: String? = nil, license: String? = nil
   ) {
     self.id = id
     self.source = source
@@ -39,5 +48,9 @@ public struct Photo: Hashable, Sendable {
     self.width = width
     self.height = height
     self.orientation = orientation
+    self.url = url
+    self.thumbnailURL = thumbnailURL
+    self.attribution = attribution
+    self.license = license
   }
 }

@@ -8,6 +8,13 @@ public struct PhotoSource: RawRepresentable, Hashable, Sendable, CustomStringCon
 
   /// Photos indexed from local folders by `geophoto sync`.
   public static let local = PhotoSource(rawValue: "local")
+  /// Public photos from Flickr's `flickr.photos.search`.
+  public static let flickr = PhotoSource(rawValue: "flickr")
+  /// Files from Wikimedia Commons' geosearch.
+  public static let commons = PhotoSource(rawValue: "commons")
+
+  /// Every source this geophoto knows.
+  public static let known: [PhotoSource] = [.local, .flickr, .commons]
 
   public var description: String { rawValue }
 }
