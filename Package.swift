@@ -52,8 +52,15 @@ let package = Package(
     .target(name: "GeoPhotoEncoding", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTP", dependencies: ["CGeoPhotoCurl"], swiftSettings: strict),
     .target(
+      name: "GeoPhotoRemote",
+      dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoStore"],
+      swiftSettings: strict
+    ),
+    .target(
       name: "GeoPhotoCLI",
-      dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding"],
+      dependencies: [
+        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding", "GeoPhotoRemote", "GeoPhotoHTTP",
+      ],
       swiftSettings: strict
     ),
     .executableTarget(name: "geophoto", dependencies: ["GeoPhotoCLI"], swiftSettings: strict),
@@ -74,6 +81,11 @@ let package = Package(
     // MARK: Tests
     .testTarget(name: "GeoPhotoCoreTests", dependencies: ["GeoPhotoCore"]),
     .testTarget(name: "GeoPhotoHTTPTests", dependencies: ["GeoPhotoHTTP", "GeoPhotoFixtures"]),
+    .testTarget(
+      name: "GeoPhotoRemoteTests",
+      dependencies: ["GeoPhotoRemote", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures"],
+      exclude: ["Fixtures"]
+    ),
     .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
     .testTarget(
       name: "GeoPhotoExifTests",

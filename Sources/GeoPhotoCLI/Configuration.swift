@@ -1,5 +1,6 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoRemote
 
 /// How results are printed.
 enum OutputFormat: String, CaseIterable, Sendable {
@@ -15,6 +16,21 @@ struct Configuration: Equatable, Sendable {
   var format = OutputFormat.table
   var jobs: Int?
   var batchSize = 1_000
+  /// Seconds a fetched area stays fresh for `near --fetch`.
+  var maxAge = 86_400.0
+  var fetchRadius = 1_000.0
+  var fetchMax: Int?
+  var flickrAPIKey: String?
+  var flickrEndpoint = FlickrProvider.defaultEndpoint
+  var flickrFormat = FlickrProvider.Format.json
+  var flickrRequestsPerHour = 3_600.0
+  var commonsEndpoint = CommonsProvider.defaultEndpoint
+  var connectTimeout = 10.0
+  var timeout = 30.0
+  var maximumResponseBytes = 20 * 1_048_576
+  var attempts = 5
+  var backoff = 0.5
+  var contact: String?
 
   /// Every key the configuration file accepts, with its environment variable.
   static let keys: [(key: String, environment: String, help: String)] = [
@@ -22,8 +38,22 @@ struct Configuration: Equatable, Sendable {
     ("near.limit", "GEOPHOTO_LIMIT", "results of 'near' (default 20)"),
     ("near.radius", "GEOPHOTO_RADIUS", "search radius of 'near' (default: unlimited)"),
     ("near.format", "GEOPHOTO_FORMAT", "output of 'near': table, json, geojson or csv"),
+    ("near.max_age", "GEOPHOTO_MAX_AGE", "how long fetched areas stay fresh for 'near --fetch' (default 1d)"),
     ("sync.jobs", "GEOPHOTO_JOBS", "parallel readers of 'sync' (default: one per core)"),
     ("sync.batch", "GEOPHOTO_SYNC_BATCH", "files 'sync' commits per transaction (default 1000)"),
+    ("fetch.radius", "GEOPHOTO_FETCH_RADIUS", "search radius of 'fetch' (default 1km)"),
+    ("fetch.max", "GEOPHOTO_FETCH_MAX", "photos per provider and fetch (default: the provider's cap)"),
+    ("flickr.api_key", "GEOPHOTO_FLICKR_API_KEY", "your Flickr API key"),
+    ("flickr.endpoint", "GEOPHOTO_FLICKR_ENDPOINT", "Flickr REST endpoint"),
+    ("flickr.format", "GEOPHOTO_FLICKR_FORMAT", "json or xml"),
+    ("flickr.requests_per_hour", "GEOPHOTO_FLICKR_RATE", "request budget (default 3600)"),
+    ("commons.endpoint", "GEOPHOTO_COMMONS_ENDPOINT", "MediaWiki API endpoint of Wikimedia Commons"),
+    ("http.connect_timeout", "GEOPHOTO_CONNECT_TIMEOUT", "seconds to connect (default 10s)"),
+    ("http.timeout", "GEOPHOTO_TIMEOUT", "seconds per request (default 30s)"),
+    ("http.max_response", "GEOPHOTO_MAX_RESPONSE", "largest response accepted (default 20MiB)"),
+    ("http.attempts", "GEOPHOTO_HTTP_ATTEMPTS", "tries per request, the first included (default 5)"),
+    ("http.backoff", "GEOPHOTO_HTTP_BACKOFF", "first retry delay, doubled each time (default 0.5s)"),
+    ("http.contact", "GEOPHOTO_CONTACT", "an e-mail or URL added to the User-Agent"),
   ]
 
   static func defaultDatabasePath(environment: [String: String]) -> String {
@@ -44,7 +74,9 @@ struct Configuration: Equatable, Sendable {
   }
 
   /// Resolves every setting for one command run.
-  static func resolve(_ parsed: ParsedArguments, environment: [String: String]) throws -> Configuration {
+  static func resolve(
+    _ parsed: ParsedArguments, spec: CommandSpec? = nil, environment: [String: String]
+  ) throws -> Configuration {
     var config = Configuration(databasePath: defaultDatabasePath(environment: environment))
     // 1. The configuration file.
     let explicitFile = parsed.value("config") ?? environment["GEOPHOTO_CONFIG"]
@@ -70,16 +102,12 @@ struct Configuration: Equatable, Sendable {
         }
       }
     }
-    let flags: [(String, String)] = [
-      ("db", "db"), ("limit", "near.limit"), ("radius", "near.radius"), ("format", "near.format"),
-      ("jobs", "sync.jobs"),
-    ]
-    for (flag, key) in flags {
-      guard let value = parsed.value(flag) else { continue }
+    for option in spec?.allOptions ?? [CommandSpec.dbOption] {
+      guard let key = option.setting, let value = parsed.value(option.long) else { continue }
       do {
         try config.apply(key: key, value: value, environment: environment)
       } catch {
-        throw UsageError("The value '\(value)' is invalid for '--\(flag)': \(error)")
+        throw UsageError("The value '\(value)' is invalid for '--\(option.long)': \(error)")
       }
     }
     return config
@@ -96,35 +124,60 @@ struct Configuration: Equatable, Sendable {
     case "db":
       guard !value.isEmpty else { throw InvalidSetting("the index path is empty") }
       databasePath = Self.expandTilde(value, environment: environment)
-    case "near.limit":
-      guard let n = Int(value), n >= 1, n <= 100_000 else {
-        throw InvalidSetting("limit must be a whole number from 1 to 100000")
-      }
-      limit = n
-    case "near.radius":
-      do {
-        radius = try InputParser.distance(value)
-      } catch {
-        throw InvalidSetting(error.description)
-      }
+    case "near.limit": limit = try wholeNumber(value, 1...100_000, "limit")
+    case "near.radius": radius = try parse { () throws(InputParser.Failure) in try InputParser.distance(value) }
     case "near.format":
       guard let f = OutputFormat(rawValue: value.lowercased()) else {
         throw InvalidSetting("format must be one of: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", "))")
       }
       format = f
-    case "sync.jobs":
-      guard let n = Int(value), n >= 1, n <= 256 else {
-        throw InvalidSetting("jobs must be a whole number from 1 to 256")
+    case "sync.jobs": jobs = try wholeNumber(value, 1...256, "jobs")
+    case "sync.batch": batchSize = try wholeNumber(value, 1...1_000_000, "batch")
+    case "near.max_age": maxAge = try parse { () throws(InputParser.Failure) in try InputParser.duration(value) }
+    case "fetch.radius": fetchRadius = try parse { () throws(InputParser.Failure) in try InputParser.distance(value) }
+    case "fetch.max": fetchMax = try wholeNumber(value, 1...1_000_000, "max")
+    case "flickr.api_key": flickrAPIKey = value.isEmpty ? nil : value
+    case "flickr.endpoint": flickrEndpoint = try url(value)
+    case "flickr.format":
+      guard let f = FlickrProvider.Format(rawValue: value.lowercased()) else {
+        throw InvalidSetting("format must be json or xml")
       }
-      jobs = n
-    case "sync.batch":
-      guard let n = Int(value), n >= 1, n <= 1_000_000 else {
-        throw InvalidSetting("batch must be a whole number from 1 to 1000000")
-      }
-      batchSize = n
+      flickrFormat = f
+    case "flickr.requests_per_hour": flickrRequestsPerHour = Double(try wholeNumber(value, 1...1_000_000, "rate"))
+    case "commons.endpoint": commonsEndpoint = try url(value)
+    case "http.connect_timeout":
+      connectTimeout = try parse { () throws(InputParser.Failure) in try InputParser.duration(value) }
+    case "http.timeout": timeout = try parse { () throws(InputParser.Failure) in try InputParser.duration(value) }
+    case "http.max_response":
+      maximumResponseBytes = try parse { () throws(InputParser.Failure) in try InputParser.byteCount(value) }
+    case "http.attempts": attempts = try wholeNumber(value, 1...20, "attempts")
+    case "http.backoff": backoff = try parse { () throws(InputParser.Failure) in try InputParser.duration(value) }
+    case "http.contact": contact = value.isEmpty ? nil : value
     default:
       throw InvalidSetting("unknown setting '\(key)'; known: \(Self.keys.map(\.key).joined(separator: ", "))")
     }
+  }
+
+  private func parse<T>(_ body: () throws(InputParser.Failure) -> T) throws(InvalidSetting) -> T {
+    do {
+      return try body()
+    } catch {
+      throw InvalidSetting(error.description)
+    }
+  }
+
+  private func wholeNumber(_ value: String, _ range: ClosedRange<Int>, _ name: String) throws(InvalidSetting) -> Int {
+    guard let n = Int(value), range.contains(n) else {
+      throw InvalidSetting("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return n
+  }
+
+  private func url(_ value: String) throws(InvalidSetting) -> String {
+    guard value.hasPrefix("https://") || value.hasPrefix("http://") else {
+      throw InvalidSetting("'\(value)' is not an http(s) URL")
+    }
+    return value
   }
 
   /// Reads `key = value` lines; `#` starts a comment; blank lines are ignored.

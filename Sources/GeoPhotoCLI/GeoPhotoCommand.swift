@@ -37,7 +37,9 @@ public enum ExitStatus {
 public enum GeoPhotoCommand {
   public static let version = "0.1.0"
 
-  static let commands: [CommandSpec] = [SyncCommand.spec, NearCommand.spec, InfoCommand.spec, ForgetCommand.spec]
+  static let commands: [CommandSpec] = [
+    SyncCommand.spec, FetchCommand.spec, NearCommand.spec, InfoCommand.spec, ForgetCommand.spec,
+  ]
 
   /// Runs one invocation and returns its exit status.
   public static func run(
@@ -80,12 +82,13 @@ public enum GeoPhotoCommand {
         console.out(HelpGenerator.help(for: spec))
         return ExitStatus.success
       }
-      let configuration = try Configuration.resolve(parsed, environment: environment)
+      let configuration = try Configuration.resolve(parsed, spec: spec, environment: environment)
       let context = CommandContext(
         parsed: parsed, configuration: configuration, environment: environment, console: console)
       switch spec.name {
       case SyncCommand.spec.name: return try SyncCommand.run(context)
       case NearCommand.spec.name: return try NearCommand.run(context)
+      case FetchCommand.spec.name: return try FetchCommand.run(context)
       case InfoCommand.spec.name: return try InfoCommand.run(context)
       default: return try ForgetCommand.run(context)
       }

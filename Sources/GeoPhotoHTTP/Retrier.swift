@@ -20,7 +20,8 @@ public struct RetryPolicy: Sendable {
   public var maximumRetryAfter = 120.0
   /// How waiting is done; tests replace it to run without delays.
   public var sleep: @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
-  /// Hears about every retry: the attempt about to start, the wait, and what failed.
+  /// Hears about every retry: the number (from 1) of the attempt about to start, the wait, and
+  /// what failed.
   public var onRetry: @Sendable (Int, Double, any Error) -> Void = { _, _, _ in }
 
   public init() {}
@@ -48,7 +49,7 @@ public struct RetryPolicy: Sendable {
       } catch let error as any RetryableError where error.isRetryable && attempt + 1 < attempts {
         if let after = error.retryAfter, after > maximumRetryAfter { throw error }
         let wait = delay(after: attempt, retryAfter: error.retryAfter)
-        onRetry(attempt + 1, wait, error)
+        onRetry(attempt + 2, wait, error)
         sleep(wait)
         attempt += 1
       }

@@ -53,7 +53,7 @@ import Testing
     #expect(try Configuration.resolve(parsed, environment: env).radius == 2000)
     parsed.values["radius"] = ["300m"]
     parsed.values["db"] = ["/tmp/y.sqlite"]
-    let c = try Configuration.resolve(parsed, environment: env)
+    let c = try Configuration.resolve(parsed, spec: NearCommand.spec, environment: env)
     #expect(c.radius == 300 && c.databasePath == "/tmp/y.sqlite")
   }
 

@@ -16,6 +16,8 @@ struct CommandSpec: Sendable {
     var help: String
     var defaultText: String?
     var repeating = false
+    /// The configuration key this option overrides (flags beat environment and file).
+    var setting: String?
   }
 
   var name: String
@@ -28,7 +30,7 @@ struct CommandSpec: Sendable {
   static let helpOption = Option(long: "help", short: "h", valueName: nil, help: "Show help information.")
   static let dbOption = Option(
     long: "db", valueName: "path",
-    help: "The index file (also GEOPHOTO_DB).", defaultText: "~/.local/share/geophoto/index.sqlite")
+    help: "The index file (also GEOPHOTO_DB).", defaultText: "~/.local/share/geophoto/index.sqlite", setting: "db")
   static let configOption = Option(
     long: "config", valueName: "path",
     help: "The configuration file (also GEOPHOTO_CONFIG).", defaultText: "~/.config/geophoto/config")

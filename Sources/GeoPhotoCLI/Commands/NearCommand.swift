@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoEncoding
+import GeoPhotoRemote
 import GeoPhotoStore
 
 enum NearCommand {
@@ -16,19 +17,28 @@ enum NearCommand {
     options: [
       .init(
         long: "limit", short: "n", valueName: "n", help: "The most photos to list (also GEOPHOTO_LIMIT).",
-        defaultText: "20"),
+        defaultText: "20", setting: "near.limit"),
       .init(
         long: "radius", short: "r", valueName: "distance",
         help: "Only photos within this distance: metres, or with a unit (500m, 2km, 1mi).",
-        defaultText: "unlimited"),
+        defaultText: "unlimited", setting: "near.radius"),
       .init(
         long: "format", short: "f", valueName: "format", help: "table, json, geojson or csv (also GEOPHOTO_FORMAT).",
-        defaultText: "table"),
+        defaultText: "table", setting: "near.format"),
+      RemoteSources.sourceOption,
+      .init(
+        long: "fetch", valueName: nil,
+        help: "First fetch remote photos around the place, unless fetched within --max-age."),
+      .init(
+        long: "max-age", valueName: "duration", help: "How long fetched areas stay fresh (30m, 12h, 1d).",
+        defaultText: "1d", setting: "near.max_age"),
+      RemoteSources.verboseOption,
     ],
     examples: [
       "geophoto near 35.68,139.76",
       "geophoto near '35.68, 139.76' --radius 2km --format json",
       "geophoto near -33.8568,151.2153 --limit 5",
+      "geophoto near 35.68,139.76 --fetch --source local --source commons",
     ])
 
   static func run(_ context: CommandContext) throws -> Int32 {
@@ -38,6 +48,8 @@ enum NearCommand {
     let center = try InputParser.coordinate(positionals.joined(separator: " "))
     let config = context.configuration
     let query = NearQuery(center: center, limit: config.limit, radius: config.radius)
+    let sources = try RemoteSources.selected(context.parsed)
+    if context.parsed.has("fetch") { try fetch(around: center, sources: sources, context: context) }
 
     var annotations: [Annotation] = []
     var empty = true
@@ -45,7 +57,10 @@ enum NearCommand {
       let store = try PhotoStore(url: context.databaseURL, create: false)
       let index = try store.spatialIndex()
       empty = index.isEmpty
-      let neighbors = index.nearest(to: center, limit: query.limit, maximumDistance: query.radius)
+      let allowed = try sources.map { try store.locatedIDs(from: $0) }
+      let neighbors = index.nearest(
+        to: center, limit: query.limit, maximumDistance: query.radius,
+        where: allowed.map { ids in { ids.contains($0) } })
       let distances = Dictionary(neighbors.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
       annotations = try store.photos(ids: neighbors.map(\.id)).compactMap {
         Annotation(photo: $0, distance: distances[$0.id])
@@ -57,6 +72,28 @@ enum NearCommand {
     }
     context.console.out(render(annotations, query: query, format: config.format))
     return ExitStatus.success
+  }
+
+  /// `--fetch`: asks each remote source for the area unless it was fetched within
+  /// `--max-age`. A provider that fails is reported and the answer comes from the index.
+  static func fetch(around center: Coordinate, sources: Set<PhotoSource>?, context: CommandContext) throws {
+    let wanted = sources?.subtracting([.local])
+    if let wanted, wanted.isEmpty { return }
+    let config = context.configuration
+    let store = try PhotoStore(url: context.databaseURL, create: true)
+    let engine = FetchEngine(store: store)
+    let radius = config.radius ?? config.fetchRadius
+    let now = Int(Date().timeIntervalSince1970)
+    for provider in try RemoteSources.providers(wanted: wanted, context: context) {
+      do {
+        let report = try engine.fetch(
+          provider, center: center, radius: min(radius, provider.maximumRadius), limit: config.fetchMax ?? Int.max,
+          maxAge: config.maxAge, now: now)
+        if context.parsed.has("verbose") { context.console.err(RemoteSources.describe(report) + "\n") }
+      } catch let error as RemoteError {
+        context.console.err("warning: \(error); answering from the index\n")
+      }
+    }
   }
 
   static func render(_ annotations: [Annotation], query: NearQuery, format: OutputFormat) -> String {

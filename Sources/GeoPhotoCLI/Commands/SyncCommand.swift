@@ -18,7 +18,7 @@ enum SyncCommand {
     options: [
       .init(
         long: "jobs", short: "j", valueName: "n", help: "Files read in parallel (also GEOPHOTO_JOBS).",
-        defaultText: "one per core")
+        defaultText: "one per core", setting: "sync.jobs")
     ],
     examples: ["geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite"])
 

@@ -34,13 +34,7 @@ public enum InputParser {
   public static func distance(_ text: String) throws(Failure) -> Double {
     let t = text.trimmingSpaces.lowercased()
     let units: [(String, Double)] = [("km", 1000), ("mi", 1609.344), ("m", 1)]
-    var number = Substring(t)
-    var scale = 1.0
-    for (suffix, factor) in units where t.hasSuffix(suffix) {
-      number = t.dropLast(suffix.count)
-      scale = factor
-      break
-    }
+    let (number, scale) = splitUnit(t, units)
     guard let value = decimal(number), value > 0 else {
       throw Failure("'\(text)' is not a distance; expected a positive number of metres or 2km, 500m, 1mi")
     }
@@ -49,6 +43,39 @@ public enum InputParser {
       throw Failure("distance '\(text)' is longer than half the Earth's circumference")
     }
     return metres
+  }
+
+  /// Parses a duration in seconds: `90`, `90s`, `30m`, `12h`, `1d`, `2w`.
+  public static func duration(_ text: String) throws(Failure) -> Double {
+    let t = text.trimmingSpaces.lowercased()
+    let units: [(String, Double)] = [("s", 1), ("m", 60), ("h", 3600), ("d", 86_400), ("w", 604_800)]
+    let (number, scale) = splitUnit(t, units)
+    guard let value = decimal(number), value >= 0, value * scale <= 3.2e9 else {
+      throw Failure("'\(text)' is not a duration; expected seconds or 30s, 10m, 12h, 1d, 2w")
+    }
+    return value * scale
+  }
+
+  /// Parses a size in bytes: `1048576`, `500KiB`, `20MiB`, `1GiB` (also KB, MB, GB as powers of 1000).
+  public static func byteCount(_ text: String) throws(Failure) -> Int {
+    let t = text.trimmingSpaces.lowercased()
+    let units: [(String, Double)] = [
+      ("kib", 1024), ("mib", 1_048_576), ("gib", 1_073_741_824), ("kb", 1000), ("mb", 1e6), ("gb", 1e9), ("b", 1),
+    ]
+    let (number, scale) = splitUnit(t, units)
+    guard let value = decimal(number), value >= 1, value * scale <= 1e12 else {
+      throw Failure("'\(text)' is not a size; expected bytes or 500KiB, 20MiB")
+    }
+    return Int(value * scale)
+  }
+
+  /// Splits `text` into its number and the factor of its unit suffix (the first in `units`
+  /// that matches; longer suffixes must come first). No suffix means a factor of 1.
+  static func splitUnit(_ text: String, _ units: [(String, Double)]) -> (Substring, Double) {
+    for (suffix, factor) in units where text.hasSuffix(suffix) {
+      return (text.dropLast(suffix.count), factor)
+    }
+    return (Substring(text), 1)
   }
 
   /// A plain decimal number: optional sign, digits, optional fraction; surrounding spaces ok.

@@ -105,14 +105,17 @@ public struct SpatialIndex: Sendable {
   ///   - center: the query position.
   ///   - limit: the most results to return.
   ///   - maximumDistance: if given, only points at most this many metres away.
+  ///   - isIncluded: if given, only points whose id it accepts (a source filter, say); the
+  ///     answer is still exact: the nearest `limit` of the accepted points.
   /// - Returns: at most `limit` neighbours in `(distance, id)` order.
   public func nearest(
-    to center: Coordinate, limit: Int, maximumDistance: Double? = nil
+    to center: Coordinate, limit: Int, maximumDistance: Double? = nil, where isIncluded: ((Int64) -> Bool)? = nil
   ) -> [Neighbor] {
     guard limit > 0, !ids.isEmpty else { return [] }
     let q = GreatCircle.unitVector(center)
     let bound = maximumDistance.map { GreatCircle.squaredChord(forDistance: $0) } ?? .infinity
-    let found = search(qx: q.x, qy: q.y, qz: q.z, limit: min(limit, ids.count), bound: bound)
+    let found = search(
+      qx: q.x, qy: q.y, qz: q.z, limit: min(limit, ids.count), bound: bound, isIncluded: isIncluded)
     return found.map { Neighbor(id: $0.id, distance: GreatCircle.distance(squaredChord: $0.d2)) }
   }
 
@@ -122,7 +125,7 @@ public struct SpatialIndex: Sendable {
   }
 
   private func search(
-    qx: Double, qy: Double, qz: Double, limit: Int, bound: Double
+    qx: Double, qy: Double, qz: Double, limit: Int, bound: Double, isIncluded: ((Int64) -> Bool)?
   ) -> [(d2: Double, id: Int64)] {
     var heap = BoundedMaxHeap(capacity: limit)
     ids.withUnsafeBufferPointer { ids in
@@ -141,6 +144,7 @@ public struct SpatialIndex: Sendable {
                 let dy = v[3 * i + 1] - q.1
                 let dz = v[3 * i + 2] - q.2
                 let d2 = dx * dx + dy * dy + dz * dz
+                if let isIncluded, !isIncluded(ids[i]) { continue }
                 heap.offer(d2: d2, id: ids[i], bound: bound)
               }
               continue
@@ -149,7 +153,9 @@ public struct SpatialIndex: Sendable {
             let dx = v[3 * m] - q.0
             let dy = v[3 * m + 1] - q.1
             let dz = v[3 * m + 2] - q.2
-            heap.offer(d2: dx * dx + dy * dy + dz * dz, id: ids[m], bound: bound)
+            if isIncluded?(ids[m]) ?? true {
+              heap.offer(d2: dx * dx + dy * dy + dz * dz, id: ids[m], bound: bound)
+            }
             let axis = Int(axes[m])
             let diff = axis == 0 ? -dx : (axis == 1 ? -dy : -dz)
             let farBound = max(rangeBound, diff * diff)

@@ -1,0 +1,79 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoHTTP
+import GeoPhotoRemote
+
+/// Options and set-up shared by the commands that reach remote providers.
+enum RemoteSources {
+  static let sourceOption = CommandSpec.Option(
+    long: "source", short: "s", valueName: "source",
+    help: "Only this source: local, flickr or commons (repeatable).", defaultText: "all", repeating: true)
+  static let verboseOption = CommandSpec.Option(
+    long: "verbose", short: "v", valueName: nil, help: "Print each request (keys redacted) on stderr.")
+
+  /// The sources named with `--source`, or `nil` when none was named.
+  static func selected(_ parsed: ParsedArguments) throws -> Set<PhotoSource>? {
+    guard let names = parsed.values["source"], !names.isEmpty else { return nil }
+    var sources = Set<PhotoSource>()
+    for name in names.flatMap({ $0.split(separator: ",") }) {
+      let source = PhotoSource(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased())
+      guard PhotoSource.known.contains(source) else {
+        throw UsageError(
+          "The value '\(name)' is invalid for '--source <source>': expected local, flickr or commons")
+      }
+      sources.insert(source)
+    }
+    return sources
+  }
+
+  static var userAgent: String { "geophoto/\(GeoPhotoCommand.version) (+https://github.com/geophoto/geophoto)" }
+
+  /// The providers to ask: those in `wanted`, or by default Commons and, when a key is
+  /// configured, Flickr. A missing Flickr key is an error when Flickr was asked for by name,
+  /// and a note otherwise.
+  static func providers(
+    wanted: Set<PhotoSource>?, context: CommandContext
+  ) throws -> [any PhotoProvider] {
+    let config = context.configuration
+    let remote = wanted.map { $0.subtracting([.local]) } ?? [.flickr, .commons]
+    var options = HTTPClientOptions(
+      userAgent: config.contact.map { "\(userAgent) \($0)" } ?? userAgent)
+    options.connectTimeout = config.connectTimeout
+    options.timeout = config.timeout
+    options.maximumResponseBytes = config.maximumResponseBytes
+    options.redactor = Redactor(secrets: [config.flickrAPIKey].compactMap { $0 })
+    var retry = RetryPolicy()
+    retry.attempts = config.attempts
+    retry.baseDelay = config.backoff
+    let console = context.console
+    let verbose = context.parsed.has("verbose")
+    let log: @Sendable (String) -> Void = { line in if verbose { console.err("\(line)\n") } }
+
+    var providers: [any PhotoProvider] = []
+    if remote.contains(.flickr) {
+      if let key = config.flickrAPIKey {
+        let flickrContext = ProviderContext(
+          client: try HTTPClient(options: options), retry: retry,
+          limiter: RateLimiter(perHour: config.flickrRequestsPerHour, burst: 5), log: log)
+        providers.append(
+          FlickrProvider(
+            apiKey: key, endpoint: config.flickrEndpoint, format: config.flickrFormat, context: flickrContext))
+      } else if wanted?.contains(.flickr) == true {
+        throw RuntimeError("Flickr needs an API key: \(FlickrProvider.keyHelp)")
+      } else {
+        console.err("note: Flickr skipped: no API key (\(FlickrProvider.keyHelp))\n")
+      }
+    }
+    if remote.contains(.commons) {
+      // One request at a time (the client is serial); no fixed rate, as Wikimedia asks.
+      let commonsContext = ProviderContext(client: try HTTPClient(options: options), retry: retry, log: log)
+      providers.append(CommonsProvider(endpoint: config.commonsEndpoint, context: commonsContext))
+    }
+    return providers
+  }
+
+  static func describe(_ report: FetchReport) -> String {
+    if report.wasFresh { return "\(report.source): fetched recently, nothing requested" }
+    return "\(report.source): \(report.photos) photos (\(report.added) new, \(report.updated) updated)"
+  }
+}

@@ -1,0 +1,57 @@
+public import GeoPhotoCore
+public import GeoPhotoStore
+
+/// What one provider's fetch did.
+public struct FetchReport: Equatable, Sendable {
+  public var source: PhotoSource
+  public var photos = 0
+  public var added = 0
+  public var updated = 0
+  /// The area had been searched within the maximum age: no request was made.
+  public var wasFresh = false
+
+  public init(source: PhotoSource) { self.source = source }
+}
+
+/// Brings remote photos into the index.
+///
+/// A provider's whole answer is collected first and written in one transaction, upserted by
+/// (source, source id): a re-fetch updates rather than duplicates, and a failure half way
+/// leaves the index as it was. Searched areas are remembered so a repeat within `maxAge`
+/// makes no request.
+public struct FetchEngine {
+  public let store: PhotoStore
+
+  public init(store: PhotoStore) { self.store = store }
+
+  /// Fetches unless an earlier search covers the area and is at most `maxAge` seconds old.
+  public func fetch(
+    _ provider: any PhotoProvider, center: Coordinate, radius: Double, limit: Int, maxAge: Double? = nil,
+    now: Int
+  ) throws -> FetchReport {
+    var report = FetchReport(source: provider.source)
+    if let maxAge, maxAge > 0,
+      try store.hasFetched(provider: provider.source, center: center, radius: radius, since: now - Int(maxAge))
+    {
+      report.wasFresh = true
+      return report
+    }
+    let photos = try provider.search(center: center, radius: radius, limit: limit)
+    let stamp = PhotoStore.timestamp()
+    try store.write {
+      for photo in photos {
+        let existed =
+          try store.database.queryInt64(
+            "SELECT id FROM photos WHERE source = ? AND source_id = ?",
+            [.text(photo.source.rawValue), .text(photo.sourceID)]) != nil
+        try store.upsert(PhotoRecord(photo: photo), now: stamp)
+        if existed { report.updated += 1 } else { report.added += 1 }
+      }
+      try store.recordFetchedArea(
+        provider: provider.source, center: center, radius: radius, photos: photos.count, at: now)
+    }
+    report.photos = photos.count
+    try store.rebuildSpatialIndexIfStale()
+    return report
+  }
+}
