@@ -81,6 +81,15 @@ public final class PhotoStore {
       problems: Int(statement.int64(2)))
   }
 
+  /// Photos per source: how many, and how many of them have a location.
+  public func countsBySource() throws -> [(source: PhotoSource, photos: Int, located: Int)] {
+    var result: [(PhotoSource, Int, Int)] = []
+    try database.forEachRow("SELECT source, count(*), count(latitude) FROM photos GROUP BY source ORDER BY source") {
+      result.append((PhotoSource(rawValue: $0.text(0)), Int($0.int64(1)), Int($0.int64(2))))
+    }
+    return result
+  }
+
   private static let photoColumns = """
     id, source, source_id, path, latitude, longitude, altitude, taken_at, title,
     camera_make, camera_model, width, height, orientation, url, thumbnail_url, attribution, license

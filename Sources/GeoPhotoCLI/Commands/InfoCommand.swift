@@ -21,10 +21,12 @@ enum InfoCommand {
     var out = """
       index: \(path)
       photos: \(counts.photos) (\(counts.located) with a location, \(counts.photos - counts.located) without)
-      unreadable files: \(counts.problems)
-      generation: \(try store.generation())
 
       """
+    for entry in try store.countsBySource() {
+      out += "  \(entry.source): \(entry.photos) (\(entry.located) with a location)\n"
+    }
+    out += "unreadable files: \(counts.problems)\ngeneration: \(try store.generation())\n"
     let roots = try store.syncRoots()
     if !roots.isEmpty {
       out += "synced folders:\n"
