@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GeoPhotoCLI
@@ -65,5 +66,34 @@ import Testing
     } catch {
       #expect("\(error)".hasPrefix("GEOPHOTO_FORMAT: format must be one of"))
     }
+  }
+}
+
+@Suite struct ExampleConfigurationTests {
+  /// Every setting the example file shows, commented out or not, is one geophoto accepts.
+  @Test func everyExampleSettingIsValid() throws {
+    let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Config/geophoto.conf.example")
+    let text = try String(contentsOf: example, encoding: .utf8)
+    // `# key = value` is a setting shown commented out; other comments are prose.
+    func setting(_ line: Substring) -> String? {
+      guard line.hasPrefix("# ") else { return nil }
+      let body = line.dropFirst(2)
+      guard let eq = body.range(of: " = "), !body[..<eq.lowerBound].contains(" ") else { return nil }
+      return String(body)
+    }
+    let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { setting($0) ?? String($0) }.joined(separator: "\n")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-example-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try uncommented.write(to: file, atomically: true, encoding: .utf8)
+    var parsed = ParsedArguments()
+    parsed.values["config"] = [file.path]
+    let entries = try Configuration.readFile(file.path)
+    #expect(entries.count >= 15)
+    let config = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann"])
+    #expect(config.flickrAPIKey == "0123456789abcdef0123456789abcdef")
+    #expect(config.maximumResponseBytes == 20 * 1_048_576)
+    #expect(config.maxAge == 86_400)
   }
 }
