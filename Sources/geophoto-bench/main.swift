@@ -250,6 +250,40 @@ func benchIndex(points: [Coordinate]) throws {
   print("  (checksum \(checksum))")
 }
 
+func benchClusters(points: [Coordinate]) {
+  print("Clusters for map viewports: \(pointCount) photos, supercluster defaults (zoom 0–16, radius 40 px)")
+  var builds: [UInt64] = []
+  var index = ClusterIndex(points: [])
+  for _ in 0..<2 {
+    let (built, t) = timed { ClusterIndex(points: points) }
+    index = built
+    builds.append(t)
+  }
+  var rng = SeededGenerator(seed: 99)
+  var samples: [UInt64] = []
+  var features = 0
+  for _ in 0..<2_000 {
+    // A 1280×800 px viewport at zoom 3–16 around a random photo.
+    let zoom = Int.random(in: 3...16, using: &rng)
+    let c = points.randomElement(using: &rng) ?? Coordinate(latitude: 0, longitude: 0)
+    let spanX = 1280 / 256 / pow(2, Double(zoom)) * 360
+    let spanY = 800 / 256 / pow(2, Double(zoom)) * 180
+    let box = BoundingBox(
+      west: c.longitude - spanX / 2, south: max(-85, c.latitude - spanY / 2), east: c.longitude + spanX / 2,
+      north: min(85, c.latitude + spanY / 2))
+    let (items, t) = timed { index.items(in: box, zoom: zoom) }
+    samples.append(t)
+    features += items.count
+  }
+  let viewport = Percentiles(samples)
+  row(
+    "cluster hierarchy build", format(milliseconds(builds.min() ?? 0), "ms"),
+    "goal ≤ 1,500 ms (supercluster 8 in Node: 6.2 s)")
+  row(
+    "viewport query p50 / p99", String(format: "%.1f / %.1f µs", viewport.p50, viewport.p99),
+    "goal ≤ 100 µs; \(features / samples.count) features on average")
+}
+
 func benchNear(points: [Coordinate]) throws {
   print("geophoto near, end to end (new process each run, index file in the page cache)")
   let db = workDirectory.appendingPathComponent("near-1m/index.sqlite")
@@ -337,15 +371,16 @@ let parts =
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
-let points = parts.contains("index") || parts.contains("near") ? SyntheticLibrary.points(count: pointCount) : []
+let points = parts.contains { $0 != "sync" } ? SyntheticLibrary.points(count: pointCount) : []
 for part in parts {
   print("")
   switch part {
   case "index": try benchIndex(points: points)
+  case "clusters": benchClusters(points: points)
   case "near": try benchNear(points: points)
   case "sync": try benchSync()
   default:
-    FileHandle.standardError.write(Data("Error: unknown part '\(part)' (index, near, sync)\n".utf8))
+    FileHandle.standardError.write(Data("Error: unknown part '\(part)' (index, clusters, near, sync)\n".utf8))
     exit(64)
   }
 }
