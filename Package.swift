@@ -25,6 +25,11 @@ let package = Package(
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
     .systemLibrary(
+      name: "CGeoPhotoHTTPD",
+      pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"])]
+    ),
+    .systemLibrary(
       name: "CGeoPhotoExif",
       pkgConfig: "libexif",
       providers: [.apt(["libexif-dev"])]
@@ -51,6 +56,7 @@ let package = Package(
     ),
     .target(name: "GeoPhotoEncoding", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTP", dependencies: ["CGeoPhotoCurl"], swiftSettings: strict),
+    .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(
       name: "GeoPhotoRemote",
       dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoStore"],
@@ -60,6 +66,14 @@ let package = Package(
       name: "GeoPhotoCLI",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding", "GeoPhotoRemote", "GeoPhotoHTTP",
+        "GeoPhotoServer", "GeoPhotoHTTPD",
+      ],
+      swiftSettings: strict
+    ),
+    .target(
+      name: "GeoPhotoServer",
+      dependencies: [
+        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoHTTP",
       ],
       swiftSettings: strict
     ),

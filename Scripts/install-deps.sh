@@ -5,7 +5,7 @@
 # Not root: prints the exact apt-get command instead.
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libexif-dev libcurl4-openssl-dev)
+packages=(pkg-config libsqlite3-dev libexif-dev libcurl4-openssl-dev libmicrohttpd-dev)
 if [[ "${1:-}" == "bench" ]]; then
   packages+=(libimage-exiftool-perl)
 fi

@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoRemote
+import GeoPhotoServer
 
 /// How results are printed.
 enum OutputFormat: String, CaseIterable, Sendable {
@@ -31,6 +32,17 @@ struct Configuration: Equatable, Sendable {
   var attempts = 5
   var backoff = 0.5
   var contact: String?
+  var host = "127.0.0.1"
+  var port = 8080
+  var token: String?
+  var threads: Int?
+  var allowedOrigin = "*"
+  var maximumFeatures = 2_000
+  var tileURL = WebMapConfiguration().tileURL
+  var attribution = WebMapConfiguration().attribution
+  var leafletURL = WebMapConfiguration().leafletFallbackURL
+  var privacyZones: [PrivacyZone] = []
+  var reloadInterval = 1.0
 
   /// Every key the configuration file accepts, with its environment variable.
   static let keys: [(key: String, environment: String, help: String)] = [
@@ -54,6 +66,17 @@ struct Configuration: Equatable, Sendable {
     ("http.attempts", "GEOPHOTO_HTTP_ATTEMPTS", "tries per request, the first included (default 5)"),
     ("http.backoff", "GEOPHOTO_HTTP_BACKOFF", "first retry delay, doubled each time (default 0.5s)"),
     ("http.contact", "GEOPHOTO_CONTACT", "an e-mail or URL added to the User-Agent"),
+    ("serve.host", "GEOPHOTO_HOST", "address 'serve' listens on (default 127.0.0.1)"),
+    ("serve.port", "GEOPHOTO_PORT", "port of 'serve' (default 8080; 0 picks a free one)"),
+    ("serve.token", "GEOPHOTO_TOKEN", "bearer token every /v1 request must carry"),
+    ("serve.threads", "GEOPHOTO_THREADS", "request threads (default: one per core)"),
+    ("serve.allow_origin", "GEOPHOTO_ALLOW_ORIGIN", "Access-Control-Allow-Origin (default *)"),
+    ("serve.max_features", "GEOPHOTO_MAX_FEATURES", "features per /v1/annotations answer (default 2000)"),
+    ("serve.tiles", "GEOPHOTO_TILES", "basemap tile URL template, or none"),
+    ("serve.attribution", "GEOPHOTO_ATTRIBUTION", "basemap attribution (HTML)"),
+    ("serve.leaflet_url", "GEOPHOTO_LEAFLET_URL", "where the map loads Leaflet without libjs-leaflet"),
+    ("serve.privacy_zones", "GEOPHOTO_PRIVACY_ZONES", "hidden circles: lat,lon,radius; lat,lon,radius"),
+    ("serve.reload_interval", "GEOPHOTO_RELOAD_INTERVAL", "how often 'serve' checks the index (default 1s)"),
   ]
 
   static func defaultDatabasePath(environment: [String: String]) -> String {
@@ -153,6 +176,24 @@ struct Configuration: Equatable, Sendable {
     case "http.attempts": attempts = try wholeNumber(value, 1...20, "attempts")
     case "http.backoff": backoff = try parse { () throws(InputParser.Failure) in try InputParser.duration(value) }
     case "http.contact": contact = value.isEmpty ? nil : value
+    case "serve.host":
+      guard !value.isEmpty else { throw InvalidSetting("the host is empty") }
+      host = value
+    case "serve.port": port = try wholeNumber(value, 0...65_535, "port")
+    case "serve.token":
+      guard value.isEmpty || value.count >= 8 else { throw InvalidSetting("a token needs at least 8 characters") }
+      token = value.isEmpty ? nil : value
+    case "serve.threads": threads = try wholeNumber(value, 1...256, "threads")
+    case "serve.allow_origin": allowedOrigin = value
+    case "serve.max_features": maximumFeatures = try wholeNumber(value, 1...100_000, "max_features")
+    case "serve.tiles":
+      tileURL = value == "none" ? "" : value
+      if !tileURL.isEmpty { _ = try url(value) }
+    case "serve.attribution": attribution = value
+    case "serve.leaflet_url": leafletURL = try url(value)
+    case "serve.privacy_zones": privacyZones += try zones(value)
+    case "serve.reload_interval":
+      reloadInterval = max(0.05, try parse { () throws(InputParser.Failure) in try InputParser.duration(value) })
     default:
       throw InvalidSetting("unknown setting '\(key)'; known: \(Self.keys.map(\.key).joined(separator: ", "))")
     }
@@ -171,6 +212,20 @@ struct Configuration: Equatable, Sendable {
       throw InvalidSetting("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
     return n
+  }
+
+  /// `lat,lon,radius; lat,lon,radius` (radius with an optional unit).
+  private func zones(_ value: String) throws(InvalidSetting) -> [PrivacyZone] {
+    var result: [PrivacyZone] = []
+    for part in value.split(separator: ";") {
+      let fields = part.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard fields.count == 3 else { throw InvalidSetting("a privacy zone is 'lat,lon,radius', not '\(part)'") }
+      let center = try parse { () throws(InputParser.Failure) in try InputParser.coordinate(fields[0] + "," + fields[1])
+      }
+      let radius = try parse { () throws(InputParser.Failure) in try InputParser.distance(fields[2]) }
+      result.append(PrivacyZone(center: center, radius: radius))
+    }
+    return result
   }
 
   private func url(_ value: String) throws(InvalidSetting) -> String {

@@ -18,6 +18,8 @@ public struct ExifBlockBuilder: Sendable {
   public var make: String?
   public var model: String?
   public var orientation: Int?
+  /// A JPEG to embed as the EXIF thumbnail (IFD1).
+  public var thumbnail: [UInt8]?
   public var bigEndian = false
 
   public init() {}
@@ -67,6 +69,12 @@ public struct ExifBlockBuilder: Sendable {
         [(UInt32(utc.hour), 1), (UInt32(utc.minute), 1), (UInt32(utc.second), 1)])
     }
 
+    if let thumbnail, !thumbnail.isEmpty, let copy = malloc(thumbnail.count)?.assumingMemoryBound(to: UInt8.self) {
+      // exif_data_unref frees data->data with the default allocator (free).
+      copy.initialize(from: thumbnail, count: thumbnail.count)
+      data.pointee.data = copy
+      data.pointee.size = UInt32(thumbnail.count)
+    }
     var buffer: UnsafeMutablePointer<UInt8>?
     var size: UInt32 = 0
     exif_data_save_data(data, &buffer, &size)

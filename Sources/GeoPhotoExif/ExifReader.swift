@@ -46,6 +46,19 @@ public enum ExifReader {
   }
 }
 
+extension ExifReader {
+  /// The thumbnail libexif finds in the block (IFD1's JPEG), when it starts like a JPEG.
+  public static func thumbnail(exifBlock bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+    guard bytes.count > 6, bytes.count < Int(UInt32.max), let base = bytes.baseAddress, let data = exif_data_new()
+    else { return nil }
+    defer { exif_data_unref(data) }
+    exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+    exif_data_load_data(data, base.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count))
+    guard let thumb = data.pointee.data, data.pointee.size > 2, thumb[0] == 0xFF, thumb[1] == 0xD8 else { return nil }
+    return Array(UnsafeBufferPointer(start: thumb, count: Int(data.pointee.size)))
+  }
+}
+
 /// Tag numbers used here (EXIF 2.32, CIPA DC-008).
 private enum Tag {
   static let imageDescription: UInt32 = 0x010E

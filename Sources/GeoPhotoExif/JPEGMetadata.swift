@@ -8,6 +8,13 @@ public enum JPEGMetadata {
     case failed(PhotoReadError)
   }
 
+  /// The JPEG thumbnail embedded in the EXIF block (IFD1), if the headers in `prefix` hold one.
+  public static func thumbnail(_ prefix: UnsafeRawBufferPointer, fileSize: Int) -> [UInt8]? {
+    guard case .complete(let segments) = JPEGSegments.scan(prefix, fileSize: fileSize), let exif = segments.exif
+    else { return nil }
+    return ExifReader.thumbnail(exifBlock: UnsafeRawBufferPointer(rebasing: prefix[exif]))
+  }
+
   /// - Parameters:
   ///   - prefix: the first bytes of the file (all of it for small files).
   ///   - fileSize: the whole file's size, to tell "read more" from "truncated".

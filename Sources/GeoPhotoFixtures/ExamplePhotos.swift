@@ -60,6 +60,7 @@ public enum ExamplePhotos {
         b.make = s.make
         b.model = s.model
         b.orientation = 1
+        b.thumbnail = SampleJPEG.plain
       }
     }
   }

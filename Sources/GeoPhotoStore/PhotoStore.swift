@@ -119,6 +119,18 @@ public final class PhotoStore {
     return found
   }
 
+  /// Every photo with a location, by ascending id, read in one transaction so the list and
+  /// the returned generation belong together.
+  public func locatedPhotos() throws -> (generation: Int64, photos: [Photo]) {
+    try database.transaction(immediate: false) {
+      var photos: [Photo] = []
+      try database.forEachRow(
+        "SELECT \(Self.photoColumns) FROM photos WHERE latitude IS NOT NULL ORDER BY id"
+      ) { photos.append(Self.photo(from: $0)) }
+      return (try generation(), photos)
+    }
+  }
+
   /// Photos for the given ids, in the order of `ids`; ids that no longer exist are skipped.
   public func photos(ids: [Int64]) throws -> [Photo] {
     try ids.compactMap { try photo(id: $0) }

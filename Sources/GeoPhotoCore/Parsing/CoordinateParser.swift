@@ -78,6 +78,9 @@ public enum InputParser {
     return (Substring(text), 1)
   }
 
+  /// A plain decimal number (`-12.5`): no `nan`, `inf`, hex or exponents.
+  public static func number(_ text: String) -> Double? { decimal(Substring(text)) }
+
   /// A plain decimal number: optional sign, digits, optional fraction; surrounding spaces ok.
   static func decimal(_ text: Substring) -> Double? {
     let t = text.trimmingSpaces

@@ -1,0 +1,30 @@
+#ifndef CGEOPHOTO_HTTPD_SHIM_H
+#define CGEOPHOTO_HTTPD_SHIM_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon takes a variadic option list: one fixed list here. */
+static inline struct MHD_Daemon *gp_mhd_start(
+    unsigned int flags, const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *context,
+    unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit) {
+  return MHD_start_daemon(
+      flags, 0, NULL, NULL, handler, context,
+      MHD_OPTION_SOCK_ADDR, address,
+      MHD_OPTION_THREAD_POOL_SIZE, threads,
+      MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+      MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+      MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)512,
+      MHD_OPTION_END);
+}
+
+/* The port the daemon listens on (for port-0 servers). */
+static inline uint16_t gp_mhd_bound_port(struct MHD_Daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return info ? info->port : 0;
+}
+#endif

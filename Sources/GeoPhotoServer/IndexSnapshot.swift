@@ -1,0 +1,110 @@
+public import Foundation
+public import GeoPhotoCore
+public import GeoPhotoStore
+import Synchronization
+
+/// A circle whose photos the server never shows (a home, a school).
+public struct PrivacyZone: Equatable, Sendable {
+  public var center: Coordinate
+  public var radius: Double
+
+  public init(center: Coordinate, radius: Double) {
+    self.center = center
+    self.radius = radius
+  }
+
+  public func contains(_ c: Coordinate) -> Bool { GreatCircle.distance(center, c) <= radius }
+}
+
+/// Everything the server answers from, built once per index generation and never changed:
+/// requests read one snapshot from start to end, so none sees a half-built index.
+public final class IndexSnapshot: Sendable {
+  public let generation: Int64
+  /// Located photos outside every privacy zone, by ascending id; positions are dense indexes.
+  public let photos: [Photo]
+  /// The kd-tree over dense indexes (not photo ids).
+  let spatial: SpatialIndex
+  let clusters: ClusterIndex
+  let indexByID: [Int64: Int32]
+  let sources: [PhotoSource]
+
+  public init(generation: Int64, photos: [Photo], privacyZones: [PrivacyZone] = []) {
+    let visible = photos.filter { photo in
+      guard let c = photo.coordinate else { return false }
+      return !privacyZones.contains { $0.contains(c) }
+    }
+    self.generation = generation
+    self.photos = visible
+    let coordinates = visible.compactMap(\.coordinate)
+    spatial = SpatialIndex(points: coordinates.enumerated().map { (Int64($0.offset), $0.element) })
+    clusters = ClusterIndex(points: coordinates)
+    var byID: [Int64: Int32] = [:]
+    byID.reserveCapacity(visible.count)
+    for (i, p) in visible.enumerated() { byID[p.id] = Int32(i) }
+    indexByID = byID
+    sources = Array(Set(visible.map(\.source))).sorted { $0.rawValue < $1.rawValue }
+  }
+
+  /// Reads the located photos of `store` and builds their indexes.
+  public convenience init(store: PhotoStore, privacyZones: [PrivacyZone] = []) throws {
+    let (generation, photos) = try store.locatedPhotos()
+    self.init(generation: generation, photos: photos, privacyZones: privacyZones)
+  }
+
+  public static let empty = IndexSnapshot(generation: 0, photos: [])
+
+  func photo(id: Int64) -> Photo? { indexByID[id].map { photos[Int($0)] } }
+}
+
+/// Holds the current snapshot and replaces it when the index changes.
+///
+/// A background thread checks the index generation every `interval` seconds with its own
+/// connection; when it moved (a `sync` or `fetch` ran) it builds a new snapshot off to the side
+/// and swaps it in. Requests in flight keep the snapshot they started with.
+public final class SnapshotHolder: Sendable {
+  private let current: Mutex<IndexSnapshot>
+  private let running = Mutex(true)
+  let databaseURL: URL
+  let privacyZones: [PrivacyZone]
+
+  public init(databaseURL: URL, privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty) {
+    self.databaseURL = databaseURL
+    self.privacyZones = privacyZones
+    current = Mutex(initial)
+  }
+
+  public var snapshot: IndexSnapshot { current.withLock { $0 } }
+
+  /// Loads the index now if it changed; returns the new snapshot's generation when it did.
+  @discardableResult
+  public func refresh() throws -> Int64? {
+    guard FileManager.default.fileExists(atPath: databaseURL.path) else { return nil }
+    let store = try PhotoStore(url: databaseURL, create: false)
+    let generation = try store.generation()
+    guard generation != snapshot.generation else { return nil }
+    let fresh = try IndexSnapshot(store: store, privacyZones: privacyZones)
+    current.withLock { $0 = fresh }
+    return fresh.generation
+  }
+
+  /// Starts the background check; `report` hears about reloads and failures.
+  public func watch(interval: Double, report: @escaping @Sendable (String) -> Void) {
+    let thread = Thread { [self] in
+      while running.withLock({ $0 }) {
+        Thread.sleep(forTimeInterval: interval)
+        let started = Date()
+        do {
+          if let generation = try refresh() {
+            let ms = Int(Date().timeIntervalSince(started) * 1000)
+            report("index reloaded: generation \(generation), \(snapshot.photos.count) photos in \(ms) ms")
+          }
+        } catch {
+          report("index reload failed (still serving generation \(snapshot.generation)): \(error)")
+        }
+      }
+    }
+    thread.start()
+  }
+
+  public func stopWatching() { running.withLock { $0 = false } }
+}
