@@ -22,11 +22,12 @@ demo: build
 	.build/release/geophoto near 35.68,139.76 --db $(DEMO_DB)
 
 ## Every test: formatting, unit, integration and end-to-end tests.
-test: deps lint
+test: lint
+	@Scripts/install-deps.sh test
 	$(SWIFT) build
 	$(SWIFT) test
 
-lint:
+lint: deps
 	swift-format lint --strict --recursive Package.swift Sources Tests
 
 format:

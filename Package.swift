@@ -100,6 +100,10 @@ let package = Package(
       dependencies: ["GeoPhotoRemote", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures"],
       exclude: ["Fixtures"]
     ),
+    .testTarget(
+      name: "GeoPhotoServerTests",
+      dependencies: ["GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures"]
+    ),
     .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
     .testTarget(
       name: "GeoPhotoExifTests",
@@ -111,7 +115,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GeoPhotoCLITests",
-      dependencies: ["GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures"]
+      dependencies: ["GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures", "GeoPhotoHTTP"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,155 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoHTTPD
+import Testing
+
+@testable import GeoPhotoServer
+
+@Suite struct RouterTests {
+  let api = router()
+
+  @Test func nearAnswersLikeTheCommandLineWithoutPaths() throws {
+    let r = get(api, "/v1/near?lat=35.68&lon=139.76&limit=3")
+    #expect(r.status == 200)
+    #expect(r.header("Content-Type") == "application/json")
+    let query = try #require(r.json["query"] as? [String: Any])
+    #expect(query["limit"] as? Int == 3 && query["latitude"] as? Double == 35.68)
+    let annotations = try #require(r.json["annotations"] as? [[String: Any]])
+    // Brute force over the sample photos.
+    let center = Coordinate(latitude: 35.68, longitude: 139.76)
+    let expected = samplePhotos().sorted {
+      let a = GreatCircle.distance(center, $0.coordinate!)
+      let b = GreatCircle.distance(center, $1.coordinate!)
+      return a < b || (a == b && $0.id < $1.id)
+    }.prefix(3)
+    #expect(annotations.compactMap { $0["id"] as? Int64 ?? ($0["id"] as? Int).map(Int64.init) } == expected.map(\.id))
+    #expect(annotations.allSatisfy { $0["path"] == nil })
+    #expect(annotations.first?["subtitle"] as? String == "2024-05-03 · 658 m")
+  }
+
+  @Test func nearFiltersAndFormats() throws {
+    let flickr = get(api, "/v1/near?lat=35.68&lon=139.76&source=flickr")
+    let annotations = try #require(flickr.json["annotations"] as? [[String: Any]])
+    #expect(annotations.count == 1)
+    #expect(annotations[0]["url"] as? String == "https://www.flickr.com/photos/o/5/")
+    #expect(annotations[0]["thumbnailURL"] as? String == "https://live.staticflickr.com/1/5_s_q.jpg")
+    #expect(annotations[0]["subtitle"] as? String == "Aki · 2024-05-03")
+    let radius = get(api, "/v1/near?lat=35.68&lon=139.76&radius=1km&limit=100")
+    #expect((radius.json["annotations"] as? [Any])?.count == 3)  // Ginza is 1.03 km away
+    let geo = get(api, "/v1/near?lat=35.68&lon=139.76&format=geojson")
+    #expect(geo.header("Content-Type") == "application/geo+json")
+    let features = expectGeoJSON(geo.json)
+    #expect((features.first?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [139.76712, 35.68124])
+    let accept = get(api, "/v1/near?lat=35.68&lon=139.76", headers: ["accept": "application/geo+json"])
+    #expect(accept.header("Content-Type") == "application/geo+json")
+  }
+
+  @Test(arguments: [
+    ("/v1/near?lon=1", 400), ("/v1/near?lat=abc&lon=1", 400), ("/v1/near?lat=91&lon=1", 400),
+    ("/v1/near?lat=1&lon=181", 400), ("/v1/near?lat=nan&lon=1", 400), ("/v1/near?lat=1&lon=1&limit=0", 400),
+    ("/v1/near?lat=1&lon=1&limit=5000", 400), ("/v1/near?lat=1&lon=1&radius=far", 400),
+    ("/v1/near?lat=1&lon=1&source=myspace", 400), ("/v1/near?lat=1&lon=1&format=xml", 400),
+    ("/v1/near?lat=1&lon=1&colour=red", 400), ("/v1/near?lat=1&lat=2&lon=1", 400),
+    ("/v1/annotations?zoom=3", 400), ("/v1/annotations?bbox=1,2,3&zoom=3", 400),
+    ("/v1/annotations?bbox=1,50,3,40&zoom=3", 400), ("/v1/annotations?bbox=1,2,3,4", 400),
+    ("/v1/annotations?bbox=1,2,3,4&zoom=31", 400), ("/v1/annotations?bbox=1,2,3,4&zoom=x", 400),
+    ("/v1/annotations?bbox=a,b,c,d&zoom=3", 400), ("/v1/annotations?bbox=1,-95,3,4&zoom=3", 400),
+    ("/v1/clusters/abc/leaves", 400), ("/v1/clusters/99999999/leaves", 404),
+    ("/v1/clusters/1/leaves", 404), ("/v1/photos/abc", 400), ("/v1/photos/424242", 404),
+    ("/v1/photos/1?x=1", 400), ("/v1/nowhere", 404), ("/etc/passwd", 404), ("/assets/../../etc/passwd", 404),
+    ("/assets/leaflet/leaflet.js", 404),
+  ])
+  func badInputIsNeverA500(target: String, status: Int) {
+    let r = get(api, target)
+    #expect(r.status == status, "\(target)")
+    let error = r.json["error"] as? [String: Any]
+    #expect(error?["code"] is String && error?["message"] is String, "\(target)")
+    #expect(r.header("Content-Type") == "application/json")
+  }
+
+  @Test func methodsLengthsAndBodies() {
+    let post = get(api, "/v1/near?lat=1&lon=1", method: "POST")
+    #expect(post.status == 405 && post.header("Allow") == "GET, HEAD, OPTIONS")
+    #expect(get(api, "/v1/near?lat=1&lon=1", method: "DELETE").status == 405)
+    let long = get(api, "/v1/near?lat=1&lon=1&" + String(repeating: "x", count: 9_000))
+    #expect(long.status == 414)
+    let body = get(api, "/v1/near?lat=1&lon=1", headers: ["content-length": "12"])
+    #expect(body.status == 413)
+    #expect(get(api, "/v1/near?lat=1&lon=1", method: "HEAD").status == 200)
+  }
+
+  @Test func etagsAndRevalidation() throws {
+    let a = get(api, "/v1/near?lat=35.68&lon=139.76&limit=3")
+    let tag = try #require(a.header("ETag"))
+    #expect(tag.hasPrefix("\"g7-"))
+    #expect(a.header("Cache-Control") == "public, max-age=60")
+    // The same query written differently has the same tag; another query another tag.
+    #expect(get(api, "/v1/near?limit=3&lon=139.760000&lat=35.68").header("ETag") == tag)
+    #expect(get(api, "/v1/near?lat=35.68&lon=139.76&limit=4").header("ETag") != tag)
+    let revalidated = get(api, "/v1/near?lat=35.68&lon=139.76&limit=3", headers: ["if-none-match": tag])
+    #expect(revalidated.status == 304 && revalidated.body.isEmpty && revalidated.header("ETag") == tag)
+    let listed = get(api, "/v1/near?lat=35.68&lon=139.76&limit=3", headers: ["if-none-match": "\"x\", \(tag)"])
+    #expect(listed.status == 304)
+    // A new index generation changes every tag.
+    let newer = router(generation: 8)
+    let changed = get(newer, "/v1/near?lat=35.68&lon=139.76&limit=3", headers: ["if-none-match": tag])
+    #expect(changed.status == 200 && changed.header("ETag") != tag)
+  }
+
+  @Test func corsOnEveryAnswerAndPreflight() {
+    for target in ["/v1/near?lat=1&lon=1", "/v1/near?lat=100&lon=1", "/healthz", "/nope"] {
+      #expect(get(api, target).header("Access-Control-Allow-Origin") == "*")
+    }
+    let preflight = get(api, "/v1/near", method: "OPTIONS")
+    #expect(preflight.status == 204)
+    #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD, OPTIONS")
+    #expect(preflight.header("Access-Control-Allow-Headers")?.contains("Authorization") == true)
+    let strict = router { $0.allowedOrigin = "https://maps.example.org" }
+    let r = get(strict, "/healthz")
+    #expect(r.header("Access-Control-Allow-Origin") == "https://maps.example.org" && r.header("Vary") == "Origin")
+  }
+
+  @Test func tokenProtectsTheAPI() {
+    let locked = router { $0.token = "s3cret-token" }
+    let none = get(locked, "/v1/near?lat=1&lon=1")
+    #expect(none.status == 401 && none.header("WWW-Authenticate") == "Bearer")
+    #expect(get(locked, "/v1/near?lat=1&lon=1", headers: ["authorization": "Bearer wrong-token!"]).status == 401)
+    #expect(get(locked, "/v1/near?lat=1&lon=1", headers: ["authorization": "Bearer s3cret-token"]).status == 200)
+    #expect(get(locked, "/healthz").status == 200)
+    #expect(get(locked, "/v1/near", method: "OPTIONS").status == 204)
+    #expect(APIRouter.constantTimeEquals(Array("abc".utf8), Array("abc".utf8)))
+    #expect(!APIRouter.constantTimeEquals(Array("abc".utf8), Array("abcd".utf8)))
+  }
+
+  @Test func privacyZonesHideEverywhere() throws {
+    let zone = PrivacyZone(center: Coordinate(latitude: 35.7148, longitude: 139.7967), radius: 200)
+    let hidden = router(zones: [zone])
+    let near = get(hidden, "/v1/near?lat=35.7148&lon=139.7967&limit=100")
+    let titles = (near.json["annotations"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    #expect(!titles.contains("Senso-ji burst") && titles.count == samplePhotos().count - 25)
+    #expect(get(hidden, "/v1/photos/6").status == 404)
+    let features = expectGeoJSON(get(hidden, "/v1/annotations?bbox=139.79,35.71,139.80,35.72&zoom=17").json)
+    #expect(features.isEmpty)
+    #expect(get(hidden, "/healthz").json["photos"] as? Int == samplePhotos().count - 25)
+  }
+
+  @Test func healthAndDetails() throws {
+    let health = get(api, "/healthz")
+    #expect(health.json["status"] as? String == "ok" && health.json["generation"] as? Int == 7)
+    #expect(health.json["photos"] as? Int == samplePhotos().count)
+    let photo = get(api, "/v1/photos/1")
+    #expect(photo.json["title"] as? String == "Tokyo Station")
+    #expect(photo.json["path"] == nil)
+    #expect(photo.json["thumbnailURL"] as? String == "/v1/photos/1/thumbnail")
+    let remote = get(api, "/v1/photos/5/thumbnail")
+    #expect(remote.status == 302 && remote.header("Location") == "https://live.staticflickr.com/1/5_s_q.jpg")
+    #expect(get(api, "/v1/photos/1/thumbnail").status == 404)  // no such file: no thumbnail
+  }
+
+  @Test func accessLogLinesCarryNoSecrets() {
+    let line = APIRouter.accessLogLine(
+      ServerRequest(method: "GET", path: "/v1/near", query: [("lat", "1"), ("token", "hunter22")]),
+      ServerResponse(status: 200, body: [1, 2, 3]), microseconds: 42)
+    #expect(line == "GET /v1/near?lat=1&token=REDACTED 200 3 42µs")
+  }
+}
