@@ -27,7 +27,7 @@ test: lint
 	$(SWIFT) build
 	$(SWIFT) test
 
-lint: deps
+lint:
 	swift-format lint --strict --recursive Package.swift Sources Tests
 
 format:

@@ -88,7 +88,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "geophoto-bench",
-      dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures"],
+      dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD"],
       swiftSettings: strict
     ),
 

@@ -21,11 +21,12 @@ public struct NearQuery: Equatable, Sendable {
 public enum AnnotationEncoding {
   /// Distances are printed to the decimetre: the spherical model is good to 0.56 %, more
   /// digits would only be noise.
-  static func roundedDistance(_ d: Double) -> Double { (d * 10).rounded() / 10 }
+
+  static func distance(_ d: Double) -> JSONValue { JSONValue.rounded(d, places: 1) }
 
   /// Degrees are printed to 1e-7 (about 1 cm): enough for any camera, and free of the
   /// binary noise of degree-minute-second conversions (`35.681239999999995`).
-  static func degrees(_ d: Double) -> JSONValue { .number((d * 1e7).rounded() / 1e7) }
+  public static func degrees(_ d: Double) -> JSONValue { JSONValue.rounded(d, places: 7) }
 
   /// Which fields to include; servers leave out local file paths.
   public struct Options: Sendable {
@@ -33,67 +34,112 @@ public enum AnnotationEncoding {
     public init(includePaths: Bool = true) { self.includePaths = includePaths }
   }
 
-  static func properties(_ a: Annotation, _ options: Options, coordinate: Bool) -> [(String, JSONValue)] {
-    var members: [(String, JSONValue)] = [("id", .integer(a.id)), ("source", .string(a.source.rawValue))]
+  /// The members of one annotation; `coordinate` is left out inside GeoJSON features, whose
+  /// geometry carries it.
+  static func writeMembers(_ a: Annotation, _ options: Options, coordinate: Bool, to w: inout JSONWriter) {
+    w.key("id")
+    w.integer(a.id)
+    w.key("source")
+    w.string(a.source.rawValue)
     if coordinate {
-      members.append(
-        (
-          "coordinate",
-          .object([("latitude", degrees(a.coordinate.latitude)), ("longitude", degrees(a.coordinate.longitude))])
-        ))
+      w.key("coordinate")
+      w.beginObject()
+      w.key("latitude")
+      w.rounded(a.coordinate.latitude, places: 7)
+      w.key("longitude")
+      w.rounded(a.coordinate.longitude, places: 7)
+      w.endObject()
     }
-    members += [
-      ("title", .string(a.title)),
-      ("subtitle", .string(a.subtitle)),
-      ("distance", .optional(a.distance.map(roundedDistance))),
-      ("takenAt", .optional(a.takenAt?.iso8601)),
-    ]
-    if options.includePaths, let path = a.path { members.append(("path", .string(path))) }
-    if let url = a.url { members.append(("url", .string(url))) }
-    if let thumbnail = a.thumbnailURL { members.append(("thumbnailURL", .string(thumbnail))) }
-    return members
-  }
-
-  static func query(_ q: NearQuery) -> JSONValue {
-    .object([
-      ("latitude", .number(q.center.latitude)),
-      ("longitude", .number(q.center.longitude)),
-      ("limit", .integer(Int64(q.limit))),
-      ("radius", .optional(q.radius)),
-    ])
+    w.key("title")
+    w.string(a.title)
+    w.key("subtitle")
+    w.string(a.subtitle)
+    w.key("distance")
+    if let d = a.distance { w.rounded(d, places: 1) } else { w.null() }
+    w.key("takenAt")
+    w.string(a.takenAt?.iso8601)
+    if options.includePaths, let path = a.path {
+      w.key("path")
+      w.string(path)
+    }
+    if let url = a.url {
+      w.key("url")
+      w.string(url)
+    }
+    if let thumbnail = a.thumbnailURL {
+      w.key("thumbnailURL")
+      w.string(thumbnail)
+    }
   }
 
   /// `{"query": {...}, "annotations": [{"id", "source", "coordinate", "title", "subtitle", ...}]}`
-  public static func json(_ annotations: [Annotation], query: NearQuery, options: Options = Options()) -> JSONValue {
-    .object([
-      ("query", self.query(query)),
-      ("annotations", .array(annotations.map { .object(properties($0, options, coordinate: true)) })),
-    ])
+  public static func json(
+    _ annotations: [Annotation], query: NearQuery, options: Options = Options(), pretty: Bool = false
+  ) -> [UInt8] {
+    var w = JSONWriter(pretty: pretty, capacity: 256 + 220 * annotations.count)
+    w.beginObject()
+    w.key("query")
+    w.beginObject()
+    w.key("latitude")
+    w.number(query.center.latitude)
+    w.key("longitude")
+    w.number(query.center.longitude)
+    w.key("limit")
+    w.integer(Int64(query.limit))
+    w.key("radius")
+    if let r = query.radius { w.number(r) } else { w.null() }
+    w.endObject()
+    w.key("annotations")
+    w.beginArray()
+    for a in annotations {
+      w.beginObject()
+      writeMembers(a, options, coordinate: true, to: &w)
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+    return w.bytes
   }
 
   /// An RFC 7946 FeatureCollection: positions are [longitude, latitude].
-  public static func geoJSON(_ annotations: [Annotation], options: Options = Options()) -> JSONValue {
-    .object([
-      ("type", .string("FeatureCollection")),
-      (
-        "features",
-        .array(
-          annotations.map { a in
-            .object([
-              ("type", .string("Feature")),
-              ("id", .integer(a.id)),
-              (
-                "geometry",
-                .object([
-                  ("type", .string("Point")),
-                  ("coordinates", .array([degrees(a.coordinate.longitude), degrees(a.coordinate.latitude)])),
-                ])
-              ),
-              ("properties", .object(properties(a, options, coordinate: false))),
-            ])
-          })
-      ),
-    ])
+  public static func geoJSON(_ annotations: [Annotation], options: Options = Options(), pretty: Bool = false) -> [UInt8]
+  {
+    var w = JSONWriter(pretty: pretty, capacity: 256 + 260 * annotations.count)
+    w.beginObject()
+    w.key("type")
+    w.string("FeatureCollection")
+    w.key("features")
+    w.beginArray()
+    for a in annotations {
+      w.beginObject()
+      w.key("type")
+      w.string("Feature")
+      w.key("id")
+      w.integer(a.id)
+      w.key("geometry")
+      writePoint(a.coordinate, to: &w)
+      w.key("properties")
+      w.beginObject()
+      writeMembers(a, options, coordinate: false, to: &w)
+      w.endObject()
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+    return w.bytes
+  }
+
+  /// A GeoJSON Point, longitude first, to 1e-7 degrees.
+  public static func writePoint(_ c: Coordinate, to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("type")
+    w.string("Point")
+    w.key("coordinates")
+    w.beginArray()
+    w.rounded(c.longitude, places: 7)
+    w.rounded(c.latitude, places: 7)
+    w.endArray()
+    w.endObject()
   }
 
   /// RFC 4180 CSV with a header row.
@@ -106,7 +152,7 @@ public enum AnnotationEncoding {
       var fields = [
         String(a.id), a.source.rawValue, degrees(a.coordinate.latitude).serialized(),
         degrees(a.coordinate.longitude).serialized(), a.title, a.subtitle,
-        a.distance.map { JSONValue.format(roundedDistance($0)) } ?? "", a.takenAt?.iso8601 ?? "",
+        a.distance.map { distance($0).serialized() } ?? "", a.takenAt?.iso8601 ?? "",
       ]
       if options.includePaths { fields.append(a.path ?? "") }
       fields += [a.url ?? "", a.thumbnailURL ?? ""]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON document with object keys kept in the order they were written, so output is stable
 /// and reads in a sensible order (`id` before `title`).
 public indirect enum JSONValue: Equatable, Sendable {
@@ -5,6 +7,10 @@ public indirect enum JSONValue: Equatable, Sendable {
   case bool(Bool)
   case integer(Int64)
   case number(Double)
+  /// A decimal with a fixed number of places, given as the scaled integer
+  /// (`fixed(356_812_400, places: 7)` is 35.68124): printed without a float formatter, trailing
+  /// zeros dropped.
+  case fixed(Int64, places: Int)
   case string(String)
   case array([JSONValue])
   case object([(String, JSONValue)])
@@ -19,52 +25,50 @@ public indirect enum JSONValue: Equatable, Sendable {
 
   /// Serializes as RFC 8259 JSON; `pretty` indents by two spaces.
   public func serialized(pretty: Bool = false) -> String {
-    var out = ""
-    write(to: &out, pretty: pretty, indent: 0)
-    return out
+    String(decoding: encoded(pretty: pretty), as: UTF8.self)
   }
 
-  private func write(to out: inout String, pretty: Bool, indent: Int) {
-    switch self {
-    case .null: out += "null"
-    case .bool(let b): out += b ? "true" : "false"
-    case .integer(let i): out += String(i)
-    case .number(let d): out += JSONValue.format(d)
-    case .string(let s): JSONValue.quote(s, into: &out)
-    case .array(let items):
-      if items.isEmpty {
-        out += "[]"
-        return
+  /// Serializes as UTF-8 bytes, the form servers send.
+  public func encoded(pretty: Bool = false) -> [UInt8] {
+    var writer = JSONWriter(pretty: pretty)
+    writer.value(self)
+    return writer.bytes
+  }
+
+  /// `value` rounded to `places` decimals, as a fixed-point JSON number (null if not finite).
+  public static func rounded(_ value: Double, places: Int) -> JSONValue {
+    let scale = pow10[places]
+    let scaled = (value * scale).rounded()
+    guard scaled.isFinite, abs(scaled) < 9e18 else { return .null }
+    return .fixed(Int64(scaled), places: places)
+  }
+
+  static let pow10: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+
+  static func appendFixed(_ value: Int64, places: Int, into out: inout [UInt8]) {
+    var magnitude = value.magnitude
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    // Digits in reverse into a fixed scratch buffer: no allocation per number.
+    var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &scratch) { digits in
+      var count = 0
+      repeat {
+        digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      } while magnitude > 0
+      while count <= places {
+        digits[count] = UInt8(ascii: "0")
+        count += 1
       }
-      out += "["
-      for (i, item) in items.enumerated() {
-        if i > 0 { out += "," }
-        if pretty { newline(&out, indent + 1) }
-        item.write(to: &out, pretty: pretty, indent: indent + 1)
+      var fractionStart = 0
+      while fractionStart < places && digits[fractionStart] == UInt8(ascii: "0") { fractionStart += 1 }
+      for i in stride(from: count - 1, through: places, by: -1) { out.append(digits[i]) }
+      if fractionStart < places {
+        out.append(UInt8(ascii: "."))
+        for i in stride(from: places - 1, through: fractionStart, by: -1) { out.append(digits[i]) }
       }
-      if pretty { newline(&out, indent) }
-      out += "]"
-    case .object(let members):
-      if members.isEmpty {
-        out += "{}"
-        return
-      }
-      out += "{"
-      for (i, (key, value)) in members.enumerated() {
-        if i > 0 { out += "," }
-        if pretty { newline(&out, indent + 1) }
-        JSONValue.quote(key, into: &out)
-        out += pretty ? ": " : ":"
-        value.write(to: &out, pretty: pretty, indent: indent + 1)
-      }
-      if pretty { newline(&out, indent) }
-      out += "}"
     }
-  }
-
-  private func newline(_ out: inout String, _ indent: Int) {
-    out += "\n"
-    out += String(repeating: "  ", count: indent)
   }
 
   /// Shortest round-trip form; integral values without a fraction; non-finite as null.
@@ -74,21 +78,30 @@ public indirect enum JSONValue: Equatable, Sendable {
     return "\(d)"
   }
 
-  static func quote(_ s: String, into out: inout String) {
-    out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case let c where c.value < 0x20:
-        let hex = String(c.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
+  /// Appends `s` as a JSON string; text without quotes, backslashes or control characters
+  /// (almost all of it) is copied as it is.
+  static func quote(_ s: String, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    var s = s
+    s.withUTF8 { bytes in
+      if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        out.append(contentsOf: bytes)
+        return
+      }
+      for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+        case 0x0A: out.append(contentsOf: "\\n".utf8)
+        case 0x0D: out.append(contentsOf: "\\r".utf8)
+        case 0x09: out.append(contentsOf: "\\t".utf8)
+        case 0..<0x20:
+          let hex = String(byte, radix: 16)
+          out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        default: out.append(byte)
+        }
       }
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 }

@@ -162,17 +162,29 @@ private let collectValue: MHD_KeyValueIterator = { context, _, key, value in
 private let accessHandler: MHD_AccessHandlerCallback = {
   context, connection, url, method, _, _, uploadSize, connectionContext in
   guard let context, let connection, let url, let method else { return .NO }
-  let started = DispatchTime.now().uptimeNanoseconds
+  let startTime = DispatchTime.now().uptimeNanoseconds
   let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
 
-  // A request with a body arrives in several calls; geophoto takes no bodies, so the answer
-  // is decided on the first call and the rest of any upload is discarded.
-  if let uploadSize, uploadSize.pointee > 0 {
-    uploadSize.pointee = 0
+  // libmicrohttpd calls once when the headers are in, then once per piece of body, then
+  // once more with nothing left: the answer goes out on that last call, so the connection can
+  // stay open for the next request. geophoto takes no request bodies: any body is drained
+  // and answered with 413.
+  guard let uploadSize, let connectionContext else { return .NO }
+  let started = UnsafeMutableRawPointer(bitPattern: 1)
+  let sawBody = UnsafeMutableRawPointer(bitPattern: 2)
+  if connectionContext.pointee == nil {
+    connectionContext.pointee = started
     return .YES
   }
-  if let connectionContext, connectionContext.pointee != nil { return .YES }
-  connectionContext?.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+  if uploadSize.pointee > 0 {
+    uploadSize.pointee = 0
+    connectionContext.pointee = sawBody
+    return .YES
+  }
+  if connectionContext.pointee == sawBody {
+    let body = Array(#"{"error":{"code":"payload_too_large","message":"request bodies are not accepted"}}"#.utf8)
+    return queue(connection, ServerResponse(status: 413, headers: [("Content-Type", "application/json")], body: body))
+  }
 
   let query = ValueCollector()
   let headers = ValueCollector()
@@ -188,7 +200,15 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     headers: headerMap)
   let response = server.responder.respond(to: request)
 
-  let result: MHD_Result = response.body.withUnsafeBytes { body in
+  let result = queue(connection, response)
+  if let log = server.log {
+    log(request, response, Int((DispatchTime.now().uptimeNanoseconds - startTime) / 1_000))
+  }
+  return result
+}
+
+private func queue(_ connection: OpaquePointer, _ response: ServerResponse) -> MHD_Result {
+  response.body.withUnsafeBytes { body in
     guard
       let mhdResponse = MHD_create_response_from_buffer(
         body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
@@ -197,8 +217,4 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     for (name, value) in response.headers { MHD_add_response_header(mhdResponse, name, value) }
     return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
   }
-  if let log = server.log {
-    log(request, response, Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000))
-  }
-  return result
 }

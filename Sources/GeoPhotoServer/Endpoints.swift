@@ -94,12 +94,10 @@ struct Endpoints {
   }
 
   /// Answers 304 when the client has the current version, else runs `body`.
-  func cached(_ parameters: Parameters, type: String, _ body: () throws -> JSONValue) rethrows -> ServerResponse {
+  func cached(_ parameters: Parameters, type: String, _ body: () throws -> [UInt8]) rethrows -> ServerResponse {
     let tag = etag(parameters)
     if let unchanged = notModified(tag) { return unchanged }
-    let json = try body()
-    return ServerResponse(
-      status: 200, headers: [("Content-Type", type)] + cacheHeaders(tag), body: Array(json.serialized().utf8))
+    return ServerResponse(status: 200, headers: [("Content-Type", type)] + cacheHeaders(tag), body: try body())
   }
 
   // MARK: - /v1/near
@@ -189,7 +187,7 @@ struct Endpoints {
         members.append(("truncated", .bool(true)))
         members.append(("total", .integer(Int64(items.count))))
       }
-      return .object(members)
+      return JSONValue.object(members).encoded()
     }
   }
 
@@ -241,7 +239,7 @@ struct Endpoints {
       ("type", .string("Point")),
       (
         "coordinates",
-        .array([.number((c.longitude * 1e7).rounded() / 1e7), .number((c.latitude * 1e7).rounded() / 1e7)])
+        .array([AnnotationEncoding.degrees(c.longitude), AnnotationEncoding.degrees(c.latitude)])
       ),
     ])
   }
@@ -265,13 +263,13 @@ struct Endpoints {
     }
     return cached(p, type: "application/geo+json") {
       let leaves = snapshot.clusters.leaves(of: id, limit: limit, offset: offset) ?? []
-      return .object([
+      return JSONValue.object([
         ("type", .string("FeatureCollection")),
         ("features", .array(leaves.map { photoFeature(snapshot.photos[$0]) })),
         ("cluster_id", .integer(Int64(id))),
         ("offset", .integer(Int64(offset))),
         ("limit", .integer(Int64(limit))),
-      ])
+      ]).encoded()
     }
   }
 
@@ -307,7 +305,7 @@ struct Endpoints {
         ("url", .optional(photo.url)), ("thumbnailURL", .string(thumbnailLink(photo))),
       ]
       if photo.source != .local { members.removeAll { $0.0 == "cameraMake" || $0.0 == "cameraModel" } }
-      return .object(members)
+      return JSONValue.object(members).encoded()
     }
   }
 
@@ -351,7 +349,7 @@ struct Endpoints {
     ])
     return ServerResponse(
       status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
-      body: Array(body.serialized().utf8))
+      body: body.encoded())
   }
 
   func openAPI() throws -> ServerResponse {

@@ -40,7 +40,7 @@ struct Percentiles {
 
 func row(_ label: String, _ value: String, _ note: String = "") {
   let padded = label.padding(toLength: 58, withPad: " ", startingAt: 0)
-  let v = value.padding(toLength: 16, withPad: " ", startingAt: 0)
+  let v = value.padding(toLength: 30, withPad: " ", startingAt: 0)
   print("  \(padded)\(v)\(note)")
 }
 
@@ -377,10 +377,12 @@ for part in parts {
   switch part {
   case "index": try benchIndex(points: points)
   case "clusters": benchClusters(points: points)
+  case "serve": try benchServe(points: points)
+  case "router": try benchRouter(points: points)
   case "near": try benchNear(points: points)
   case "sync": try benchSync()
   default:
-    FileHandle.standardError.write(Data("Error: unknown part '\(part)' (index, clusters, near, sync)\n".utf8))
+    FileHandle.standardError.write(Data("Error: unknown part '\(part)' (index, clusters, near, serve, sync)\n".utf8))
     exit(64)
   }
 }

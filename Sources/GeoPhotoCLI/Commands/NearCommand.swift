@@ -99,8 +99,9 @@ enum NearCommand {
   static func render(_ annotations: [Annotation], query: NearQuery, format: OutputFormat) -> String {
     switch format {
     case .table: return annotations.isEmpty ? "" : AnnotationEncoding.table(annotations)
-    case .json: return AnnotationEncoding.json(annotations, query: query).serialized(pretty: true) + "\n"
-    case .geojson: return AnnotationEncoding.geoJSON(annotations).serialized(pretty: true) + "\n"
+    case .json:
+      return String(decoding: AnnotationEncoding.json(annotations, query: query, pretty: true), as: UTF8.self) + "\n"
+    case .geojson: return String(decoding: AnnotationEncoding.geoJSON(annotations, pretty: true), as: UTF8.self) + "\n"
     case .csv: return AnnotationEncoding.csv(annotations)
     }
   }

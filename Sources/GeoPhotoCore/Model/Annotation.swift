@@ -39,14 +39,23 @@ public struct Annotation: Hashable, Sendable {
   /// left out.
   public init?(photo: Photo, distance: Double?) {
     guard let coordinate = photo.coordinate else { return nil }
-    let parts =
-      photo.source == .local
-      ? [photo.takenAt?.dateString, distance.map(DistanceFormat.human)]
-      : [photo.attribution, photo.takenAt?.dateString]
+    // Built by appending: this runs for every annotation of every answer.
+    var subtitle = ""
+    func add(_ part: String?) {
+      guard let part, !part.isEmpty else { return }
+      if !subtitle.isEmpty { subtitle += " · " }
+      subtitle += part
+    }
+    if photo.source == .local {
+      add(photo.takenAt?.dateString)
+      add(distance.map(DistanceFormat.human))
+    } else {
+      add(photo.attribution)
+      add(photo.takenAt?.dateString)
+    }
     self.init(
-      id: photo.id, source: photo.source, coordinate: coordinate, title: photo.title,
-      subtitle: parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · "), distance: distance,
-      takenAt: photo.takenAt, path: photo.path, url: photo.url, thumbnailURL: photo.thumbnailURL)
+      id: photo.id, source: photo.source, coordinate: coordinate, title: photo.title, subtitle: subtitle,
+      distance: distance, takenAt: photo.takenAt, path: photo.path, url: photo.url, thumbnailURL: photo.thumbnailURL)
   }
 }
 

@@ -110,21 +110,63 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
 
   /// `2024-05-03`
   public var dateString: String {
-    "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(10)
+    appendDate(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// ISO 8601: `2024-05-03T14:05:09+09:00`, or without an offset when the zone is unknown.
   public var iso8601: String {
-    var s = "\(dateString)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(25)
+    appendDate(to: &bytes)
+    bytes.append(UInt8(ascii: "T"))
+    Self.append(hour, width: 2, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    Self.append(minute, width: 2, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    Self.append(second, width: 2, to: &bytes)
     if let offset = utcOffsetMinutes {
       if offset == 0 {
-        s += "Z"
+        bytes.append(UInt8(ascii: "Z"))
       } else {
         let a = abs(offset)
-        s += "\(offset < 0 ? "-" : "+")\(pad(a / 60, 2)):\(pad(a % 60, 2))"
+        bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+        Self.append(a / 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Self.append(a % 60, width: 2, to: &bytes)
       }
     }
-    return s
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private func appendDate(to bytes: inout [UInt8]) {
+    Self.append(year, width: 4, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    Self.append(month, width: 2, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    Self.append(day, width: 2, to: &bytes)
+  }
+
+  /// Zero-padded decimal digits, without going through string formatting.
+  private static func append(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+    var v = abs(value)
+    var digits = 0
+    var scratch: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &scratch) { buffer in
+      repeat {
+        buffer[digits] = UInt8(ascii: "0") + UInt8(v % 10)
+        v /= 10
+        digits += 1
+      } while v > 0 && digits < 6
+      while digits < width && digits < 6 {
+        buffer[digits] = UInt8(ascii: "0")
+        digits += 1
+      }
+      if value < 0 { bytes.append(UInt8(ascii: "-")) }
+      for i in stride(from: digits - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
+    }
   }
 
   /// Parses the form produced by `iso8601` (the form the index stores).
@@ -149,11 +191,6 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
 
   public static func < (a: CaptureDate, b: CaptureDate) -> Bool {
     (a.instant ?? a.localSecondsSinceEpoch) < (b.instant ?? b.localSecondsSinceEpoch)
-  }
-
-  private func pad(_ value: Int, _ width: Int) -> String {
-    let s = String(value)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
   }
 }
 

@@ -1,0 +1,149 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoFixtures
+import GeoPhotoHTTPD
+import GeoPhotoServer
+
+/// Runs wrk against `url` and returns (requests/s, p99 in ms).
+func wrk(_ url: String, script: String? = nil, header: String? = nil, seconds: Int = 8) throws -> (Double, Double) {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+  var arguments = ["-t2", "-c32", "-d\(seconds)s", "--latency"]
+  if let script { arguments += ["-s", script] }
+  if let header { arguments += ["-H", header] }
+  p.arguments = arguments + [url]
+  let out = Pipe()
+  p.standardOutput = out
+  p.standardError = FileHandle.nullDevice
+  try p.run()
+  let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  p.waitUntilExit()
+  var rate = 0.0
+  var p99 = 0.0
+  for line in text.split(separator: "\n") {
+    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+    if fields.first == "Requests/sec:", fields.count > 1 { rate = Double(fields[1]) ?? 0 }
+    if fields.first == "99%", fields.count > 1 {
+      let value = String(fields[1])
+      if value.hasSuffix("ms") {
+        p99 = Double(value.dropLast(2)) ?? 0
+      } else if value.hasSuffix("us") {
+        p99 = (Double(value.dropLast(2)) ?? 0) / 1000
+      } else if value.hasSuffix("s") {
+        p99 = (Double(value.dropLast(1)) ?? 0) * 1000
+      }
+    }
+    if line.contains("Non-2xx or 3xx responses") { print("  (wrk: \(line.trimmingCharacters(in: .whitespaces)))") }
+  }
+  return (rate, p99)
+}
+
+/// `geophoto serve` on the 1M index under wrk: near queries, revalidations, the transport.
+func benchServe(points: [Coordinate]) throws {
+  print("geophoto serve: the 1M index, wrk -t2 -c32 from the same 2-core machine")
+  guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
+    print("  wrk is not installed (apt-get install wrk): skipped")
+    return
+  }
+  let db = workDirectory.appendingPathComponent("near-1m/index.sqlite")
+  guard FileManager.default.fileExists(atPath: db.path) else {
+    print("  run the 'near' part first: it builds the 1M index")
+    return
+  }
+  let output = workDirectory.appendingPathComponent("serve.out")
+  _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+  let server = Process()
+  server.executableURL = URL(fileURLWithPath: ".build/release/geophoto")
+  server.arguments = ["serve", "--port", "0", "--quiet", "--db", db.path, "--tiles", "none"]
+  server.standardOutput = try FileHandle(forWritingTo: output)
+  server.standardError = FileHandle.nullDevice
+  let started = now()
+  try server.run()
+  defer {
+    server.interrupt()
+    server.waitUntilExit()
+  }
+  var base = ""
+  while base.isEmpty && server.isRunning {
+    let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    if let r = text.range(of: "http://"), let end = text[r.lowerBound...].firstIndex(of: "\n") {
+      base = String(text[r.lowerBound..<end]).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+    } else {
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+  }
+  let ready = milliseconds(now() - started)
+
+  // A thousand different queries drawn like real requests, so no answer is cached anywhere.
+  let script = workDirectory.appendingPathComponent("near.lua")
+  let paths = queries(points, count: 1_000).map {
+    String(format: "\"/v1/near?lat=%.5f&lon=%.5f&limit=50\"", $0.latitude, $0.longitude)
+  }
+  let lua = """
+    local paths = {\(paths.joined(separator: ","))}
+    local i = 0
+    request = function()
+      i = i % #paths + 1
+      return wrk.format("GET", paths[i])
+    end
+    """
+  try lua.write(to: script, atomically: true, encoding: .utf8)
+  let near = try wrk(base + "/", script: script.path)
+
+  let fixed = base + "/v1/near?lat=35.68&lon=139.76&limit=50"
+  let probe = Process()
+  probe.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+  probe.arguments = ["-s", "-D", "-", "-o", "/dev/null", fixed]
+  let probeOut = Pipe()
+  probe.standardOutput = probeOut
+  try probe.run()
+  let headers = String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  probe.waitUntilExit()
+  let etagLine = headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }
+  let etag = etagLine.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) } ?? ""
+  let revalidation = try wrk(fixed, header: "If-None-Match: \(etag)")
+  let health = try wrk(base + "/healthz")
+
+  row("start-up with 1M photos (load, kd-tree, clusters)", format(ready, "ms"))
+  row(
+    "/v1/near?limit=50, 1,000 different queries", String(format: "%.0f req/s, p99 %.2f ms", near.0, near.1),
+    "goal ≥ 15,000 req/s, p99 ≤ 5 ms")
+  row(
+    "304 revalidation (If-None-Match)", String(format: "%.0f req/s, p99 %.2f ms", revalidation.0, revalidation.1),
+    "goal ≥ 40,000 req/s")
+  row("  /healthz (transport baseline)", String(format: "%.0f req/s, p99 %.2f ms", health.0, health.1))
+}
+
+/// The router alone, in-process: what one request costs before any socket is involved.
+func benchRouter(points: [Coordinate]) throws {
+  print("API router in-process (no sockets), 1M photos")
+  let photos = points.enumerated().map { i, c in
+    Photo(
+      id: Int64(i + 1), source: .local, sourceID: "/p/\(i).jpg", path: "/p/\(i).jpg", coordinate: c,
+      takenAt: CaptureDate(year: 2024, month: 5, day: 3, hour: 10), title: "Photo \(i)")
+  }
+  let (snapshot, built) = timed { IndexSnapshot(generation: 1, photos: photos) }
+  let holder = SnapshotHolder(databaseURL: URL(fileURLWithPath: "/nonexistent"), initial: snapshot)
+  let router = APIRouter(holder: holder)
+  let qs = queries(points, count: 2_000)
+  var near: [UInt64] = []
+  var bytes = 0
+  for q in qs {
+    let request = ServerRequest(
+      method: "GET", path: "/v1/near",
+      query: [
+        ("lat", String(format: "%.5f", q.latitude)), ("lon", String(format: "%.5f", q.longitude)), ("limit", "50"),
+      ])
+    let (r, t) = timed { router.respond(to: request) }
+    near.append(t)
+    bytes += r.body.count
+  }
+  var health: [UInt64] = []
+  for _ in 0..<2_000 {
+    let (_, t) = timed { router.respond(to: ServerRequest(method: "GET", path: "/healthz")) }
+    health.append(t)
+  }
+  row("snapshot build (kd-tree + clusters + lookups)", format(milliseconds(built), "ms"))
+  row("/v1/near?limit=50 in-process p50", String(format: "%.1f µs", Percentiles(near).p50), "\(bytes / qs.count) bytes")
+  row("/healthz in-process p50", String(format: "%.1f µs", Percentiles(health).p50))
+}
