@@ -28,6 +28,10 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
   /// Parses the EXIF form `YYYY:MM:DD HH:MM:SS` (also with `-` in the date or `T` between).
   /// Blank, all-zero and out-of-range values give `nil`.
   public init?(exif text: String) {
+    if let fast = CaptureDate(fixedWidth: text) {
+      self = fast
+      return
+    }
     let fields = text.split(whereSeparator: { ":- T".contains($0) })
     guard fields.count >= 3 else { return nil }
     let numbers = fields.prefix(6).map { Int($0.trimmingSpaces) }
@@ -38,6 +42,31 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
       year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4],
       second: parts[5])
     guard isValid else { return nil }
+  }
+
+  /// The common exact form `YYYY?MM?DD?HH?MM?SS` (19 characters, any separators), read
+  /// without splitting strings: indexes load hundreds of thousands of these.
+  private init?(fixedWidth text: String) {
+    var text = text
+    let parsed: CaptureDate?? = text.withUTF8 { b -> CaptureDate?? in
+      guard b.count == 19 else { return .none }
+      func number(_ start: Int, _ count: Int) -> Int? {
+        var v = 0
+        for i in start..<(start + count) {
+          let d = Int(b[i]) - 48
+          guard d >= 0 && d <= 9 else { return nil }
+          v = v * 10 + d
+        }
+        return v
+      }
+      guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
+        let mi = number(14, 2), let s = number(17, 2)
+      else { return .none }
+      let date = CaptureDate(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
+      return .some(date.isValid ? date : nil)
+    }
+    guard case .some(let result) = parsed, let result else { return nil }
+    self = result
   }
 
   /// The wall-clock time of an instant (seconds since the Unix epoch) in a zone `utcOffsetMinutes`
