@@ -254,7 +254,7 @@ func benchClusters(points: [Coordinate]) {
   print("Clusters for map viewports: \(pointCount) photos, supercluster defaults (zoom 0–16, radius 40 px)")
   var builds: [UInt64] = []
   var index = ClusterIndex(points: [])
-  for _ in 0..<2 {
+  for _ in 0..<3 {
     let (built, t) = timed { ClusterIndex(points: points) }
     index = built
     builds.append(t)
@@ -367,7 +367,8 @@ func benchSync() throws {
 
 try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
 let parts =
-  CommandLine.arguments.dropFirst().isEmpty ? ["index", "near", "sync"] : Array(CommandLine.arguments.dropFirst())
+  CommandLine.arguments.dropFirst().isEmpty
+  ? ["clusters", "index", "near", "serve", "sync"] : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
@@ -382,7 +383,8 @@ for part in parts {
   case "near": try benchNear(points: points)
   case "sync": try benchSync()
   default:
-    FileHandle.standardError.write(Data("Error: unknown part '\(part)' (index, clusters, near, serve, sync)\n".utf8))
+    FileHandle.standardError.write(
+      Data("Error: unknown part '\(part)' (index, clusters, near, serve, router, sync)\n".utf8))
     exit(64)
   }
 }
