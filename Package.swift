@@ -57,6 +57,7 @@ let package = Package(
     .target(name: "GeoPhotoEncoding", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTP", dependencies: ["CGeoPhotoCurl"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
+    .target(name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
     .target(
       name: "GeoPhotoRemote",
       dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoStore"],

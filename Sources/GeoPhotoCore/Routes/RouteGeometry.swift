@@ -125,7 +125,9 @@ public enum RouteGeometry {
   /// distance along the route to that nearest point.
   public static func project(_ p: Coordinate, onto route: [Coordinate]) -> RouteProjection? {
     guard let first = route.first else { return nil }
-    guard route.count > 1 else { return RouteProjection(distanceFromRoute: GreatCircle.distance(p, first), distanceAlong: 0) }
+    guard route.count > 1 else {
+      return RouteProjection(distanceFromRoute: GreatCircle.distance(p, first), distanceAlong: 0)
+    }
     var best = RouteProjection(distanceFromRoute: .infinity, distanceAlong: 0)
     var travelled = 0.0
     for (a, b) in zip(route, route.dropFirst()) {
