@@ -67,7 +67,7 @@ let package = Package(
       name: "GeoPhotoCLI",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding", "GeoPhotoRemote", "GeoPhotoHTTP",
-        "GeoPhotoServer", "GeoPhotoHTTPD",
+        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes",
       ],
       swiftSettings: strict
     ),
@@ -105,6 +105,7 @@ let package = Package(
       name: "GeoPhotoServerTests",
       dependencies: ["GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures"]
     ),
+    .testTarget(name: "GeoPhotoRoutesTests", dependencies: ["GeoPhotoRoutes", "GeoPhotoCore"]),
     .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
     .testTarget(
       name: "GeoPhotoExifTests",

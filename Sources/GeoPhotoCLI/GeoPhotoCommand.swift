@@ -38,7 +38,8 @@ public enum GeoPhotoCommand {
   public static let version = "0.1.0"
 
   static let commands: [CommandSpec] = [
-    SyncCommand.spec, FetchCommand.spec, NearCommand.spec, ServeCommand.spec, InfoCommand.spec, ForgetCommand.spec,
+    SyncCommand.spec, FetchCommand.spec, NearCommand.spec, ServeCommand.spec, RouteCommand.spec, AlongCommand.spec,
+    InfoCommand.spec, ForgetCommand.spec,
   ]
 
   /// Runs one invocation and returns its exit status.
@@ -90,6 +91,8 @@ public enum GeoPhotoCommand {
       case NearCommand.spec.name: return try NearCommand.run(context)
       case FetchCommand.spec.name: return try FetchCommand.run(context)
       case ServeCommand.spec.name: return try ServeCommand.run(context)
+      case RouteCommand.spec.name: return try RouteCommand.run(context)
+      case AlongCommand.spec.name: return try AlongCommand.run(context)
       case InfoCommand.spec.name: return try InfoCommand.run(context)
       default: return try ForgetCommand.run(context)
       }

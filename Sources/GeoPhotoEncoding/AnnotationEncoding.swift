@@ -58,6 +58,10 @@ public enum AnnotationEncoding {
     if let d = a.distance { w.rounded(d, places: 1) } else { w.null() }
     w.key("takenAt")
     w.string(a.takenAt?.iso8601)
+    if let along = a.distanceAlong {
+      w.key("distanceAlong")
+      w.rounded(along, places: 1)
+    }
     if options.includePaths, let path = a.path {
       w.key("path")
       w.string(path)
@@ -144,7 +148,9 @@ public enum AnnotationEncoding {
 
   /// RFC 4180 CSV with a header row.
   public static func csv(_ annotations: [Annotation], options: Options = Options()) -> String {
+    let alongRoute = annotations.contains { $0.distanceAlong != nil }
     var header = ["id", "source", "latitude", "longitude", "title", "subtitle", "distance", "taken_at"]
+    if alongRoute { header.append("distance_along") }
     if options.includePaths { header.append("path") }
     header += ["url", "thumbnail_url"]
     var lines = [header.joined(separator: ",")]
@@ -154,6 +160,7 @@ public enum AnnotationEncoding {
         degrees(a.coordinate.longitude).serialized(), a.title, a.subtitle,
         a.distance.map { distance($0).serialized() } ?? "", a.takenAt?.iso8601 ?? "",
       ]
+      if alongRoute { fields.append(a.distanceAlong.map { distance($0).serialized() } ?? "") }
       if options.includePaths { fields.append(a.path ?? "") }
       fields += [a.url ?? "", a.thumbnailURL ?? ""]
       lines.append(fields.map(csvField).joined(separator: ","))
@@ -168,9 +175,11 @@ public enum AnnotationEncoding {
 
   /// An aligned table for people: distance, title, date, coordinate and id.
   public static func table(_ annotations: [Annotation]) -> String {
-    let header = ["DISTANCE", "TITLE", "TAKEN", "LATITUDE,LONGITUDE", "ID"]
+    let alongRoute = annotations.contains { $0.distanceAlong != nil }
+    var header = ["DISTANCE", "TITLE", "TAKEN", "LATITUDE,LONGITUDE", "ID"]
+    if alongRoute { header = ["ALONG", "OFF ROUTE"] + header.dropFirst() }
     let rows = annotations.map { a in
-      [
+      (alongRoute ? [a.distanceAlong.map(DistanceFormat.human) ?? ""] : []) + [
         a.distance.map(DistanceFormat.human) ?? "",
         a.title,
         a.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "",
@@ -185,7 +194,7 @@ public enum AnnotationEncoding {
     return all.map { row in
       row.enumerated().map { i, cell in
         let pad = String(repeating: " ", count: widths[i] - cell.count)
-        if i == 0 { return pad + cell }
+        if i == 0 || (alongRoute && i == 1) { return pad + cell }
         return i == row.count - 1 ? cell : cell + pad
       }.joined(separator: "  ")
     }.joined(separator: "\n") + "\n"

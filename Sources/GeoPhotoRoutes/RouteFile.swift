@@ -56,8 +56,8 @@ public enum RouteFile {
     guard var text = String(data: data, encoding: .utf8) else { throw RouteFileError("\(name): not UTF-8 text") }
     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
     var points: [RoutePoint] = []
-    // Split on LF: CRLF leaves a CR at the end of each line, trimmed below.
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    // CRLF is one Character in Swift: split on any newline.
+    for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
       let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
       if line.isEmpty { continue }
       let lower = line.lowercased().replacingOccurrences(of: " ", with: "")

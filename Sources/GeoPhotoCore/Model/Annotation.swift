@@ -14,6 +14,9 @@ public struct Annotation: Hashable, Sendable {
   /// The photo's page at its provider, for remote photos.
   public var url: String?
   public var thumbnailURL: String?
+  /// Metres along a route to the point nearest the photo, when the annotation answers a
+  /// route query (`distance` is then the distance from the route).
+  public var distanceAlong: Double?
 
   public init(
     id: Int64, source: PhotoSource, coordinate: Coordinate, title: String, subtitle: String,

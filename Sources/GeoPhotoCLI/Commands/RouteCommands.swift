@@ -1,0 +1,213 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoEncoding
+import GeoPhotoRoutes
+import GeoPhotoStore
+
+/// Reads a route file for a command, turning its errors into one-line runtime errors.
+func readRoute(_ path: String) throws -> [RoutePoint] {
+  do {
+    return try RouteFile.read(URL(fileURLWithPath: path))
+  } catch {
+    throw RuntimeError(error.description)
+  }
+}
+
+enum RouteCommand {
+  static let spec = CommandSpec(
+    name: "route",
+    abstract: "Describe a route file: points, length, bounds and the map region that shows it.",
+    discussion: """
+      Route files are CSV (one 'lat,lon' per line), GPX (tracks and routes) or GeoJSON
+      (a LineString). The region is centred on the centre of the route's bounds and spans
+      --padding times the bounds, across the antimeridian too.
+      """,
+    arguments: [
+      .init(name: "show", help: "The action (show)."), .init(name: "file", help: "A .csv, .gpx or .geojson route."),
+    ],
+    options: [
+      .init(
+        long: "format", short: "f", valueName: "format", help: "table, json or geojson.", defaultText: "table",
+        setting: "near.format"),
+      .init(long: "padding", valueName: "factor", help: "Region span as a multiple of the bounds.", defaultText: "1.5"),
+    ],
+    examples: ["geophoto route show walk.gpx", "geophoto route show route.csv --format json"])
+
+  static func run(_ context: CommandContext) throws -> Int32 {
+    let p = context.parsed.positionals
+    guard let action = p.first else { throw UsageError("Missing expected argument '<show>'") }
+    guard action == "show" else { throw UsageError("Unknown action '\(action)'; expected 'show'") }
+    guard p.count == 2 else {
+      throw p.count < 2 ? UsageError("Missing expected argument '<file>'") : UsageError("Unexpected argument '\(p[2])'")
+    }
+    var padding = 1.5
+    if let text = context.parsed.value("padding") {
+      guard let v = InputParser.number(text), v >= 1, v <= 100 else {
+        throw UsageError("The value '\(text)' is invalid for '--padding <factor>': expected a number from 1 to 100")
+      }
+      padding = v
+    }
+    let points = try readRoute(p[1]).map(\.coordinate)
+    guard let bounds = RouteGeometry.bounds(points) else { throw RuntimeError("\(p[1]): no points") }
+    let length = RouteGeometry.length(points)
+    let region = RouteGeometry.region(for: bounds, padding: padding)
+    let out: String
+    switch context.configuration.format {
+    case .json, .csv:
+      var w = JSONWriter(pretty: true)
+      w.beginObject()
+      w.key("points")
+      w.integer(Int64(points.count))
+      w.key("length")
+      w.rounded(length, places: 1)
+      w.key("bounds")
+      writeBounds(bounds, to: &w)
+      w.key("region")
+      w.beginObject()
+      w.key("center")
+      w.beginObject()
+      w.key("latitude")
+      w.rounded(region.center.latitude, places: 7)
+      w.key("longitude")
+      w.rounded(region.center.longitude, places: 7)
+      w.endObject()
+      w.key("span")
+      w.beginObject()
+      w.key("latitudeDelta")
+      w.rounded(region.latitudeDelta, places: 7)
+      w.key("longitudeDelta")
+      w.rounded(region.longitudeDelta, places: 7)
+      w.endObject()
+      w.endObject()
+      w.endObject()
+      out = String(decoding: w.bytes, as: UTF8.self) + "\n"
+    case .geojson:
+      var w = JSONWriter(pretty: true)
+      w.beginObject()
+      w.key("type")
+      w.string("Feature")
+      w.key("bbox")
+      w.beginArray()
+      for v in [bounds.west, bounds.south, bounds.east, bounds.north] { w.rounded(v, places: 7) }
+      w.endArray()
+      w.key("geometry")
+      w.beginObject()
+      w.key("type")
+      w.string("LineString")
+      w.key("coordinates")
+      w.beginArray()
+      for c in points {
+        w.beginArray()
+        w.rounded(c.longitude, places: 7)
+        w.rounded(c.latitude, places: 7)
+        w.endArray()
+      }
+      w.endArray()
+      w.endObject()
+      w.key("properties")
+      w.beginObject()
+      w.key("points")
+      w.integer(Int64(points.count))
+      w.key("length")
+      w.rounded(length, places: 1)
+      w.endObject()
+      w.endObject()
+      out = String(decoding: w.bytes, as: UTF8.self) + "\n"
+    case .table:
+      out = """
+        points: \(points.count)
+        length: \(DistanceFormat.human(length)) (\(String(format: "%.1f", length)) m)
+        bounds: south \(bounds.south), west \(bounds.west), north \(bounds.north), east \(bounds.east)\
+        \(bounds.crossesAntimeridian ? " (across the antimeridian)" : "")
+        region: centre \(String(format: "%.6f,%.6f", region.center.latitude, region.center.longitude)), \
+        span \(String(format: "%.6f° × %.6f°", region.latitudeDelta, region.longitudeDelta))
+
+        """
+    }
+    context.console.out(out)
+    return ExitStatus.success
+  }
+
+  static func writeBounds(_ b: BoundingBox, to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("south")
+    w.rounded(b.south, places: 7)
+    w.key("west")
+    w.rounded(b.west, places: 7)
+    w.key("north")
+    w.rounded(b.north, places: 7)
+    w.key("east")
+    w.rounded(b.east, places: 7)
+    w.endObject()
+  }
+}
+
+enum AlongCommand {
+  static let spec = CommandSpec(
+    name: "along",
+    abstract: "List the indexed photos near a route, in the order the route passes them.",
+    arguments: [.init(name: "file", help: "A .csv, .gpx or .geojson route.")],
+    options: [
+      .init(
+        long: "within", short: "w", valueName: "distance", help: "How far from the route (200m, 1km).",
+        defaultText: "200m"),
+      .init(long: "limit", short: "n", valueName: "n", help: "The most photos to list.", defaultText: "all"),
+      .init(
+        long: "format", short: "f", valueName: "format", help: "table, json, geojson or csv.", defaultText: "table",
+        setting: "near.format"),
+      RemoteSources.sourceOption,
+    ],
+    examples: ["geophoto along walk.gpx --within 200m", "geophoto along route.csv -w 1km --format geojson"])
+
+  static func run(_ context: CommandContext) throws -> Int32 {
+    let p = context.parsed.positionals
+    guard p.count == 1 else {
+      throw p.isEmpty ? UsageError("Missing expected argument '<file>'") : UsageError("Unexpected argument '\(p[1])'")
+    }
+    var within = 200.0
+    if let text = context.parsed.value("within") {
+      do {
+        within = try InputParser.distance(text)
+      } catch {
+        throw UsageError("The value '\(text)' is invalid for '--within <distance>': \(error.description)")
+      }
+    }
+    var limit = Int.max
+    if let text = context.parsed.value("limit") {
+      guard let n = Int(text), n >= 1 else {
+        throw UsageError("The value '\(text)' is invalid for '--limit <n>': expected a whole number of 1 or more")
+      }
+      limit = n
+    }
+    let sources = try RemoteSources.selected(context.parsed)
+    let route = try readRoute(p[0]).map(\.coordinate)
+    var annotations: [Annotation] = []
+    if FileManager.default.fileExists(atPath: context.configuration.databasePath) {
+      let store = try PhotoStore(url: context.databaseURL, create: false)
+      let index = try store.spatialIndex()
+      let allowed = try sources.map { try store.locatedIDs(from: $0) }
+      var coordinates: [Int64: Coordinate] = [:]
+      let found = RouteSearch.points(along: route, within: within, index: index) { id in
+        if let allowed, !allowed.contains(id) { return nil }
+        if let c = coordinates[id] { return c }
+        let c = try? store.photo(id: id)?.coordinate
+        coordinates[id] = c
+        return c
+      }
+      for hit in found.prefix(limit) {
+        guard let photo = try store.photo(id: hit.id),
+          var a = Annotation(photo: photo, distance: hit.projection.distanceFromRoute)
+        else { continue }
+        a.distanceAlong = hit.projection.distanceAlong
+        annotations.append(a)
+      }
+    }
+    let center = route[0]
+    context.console.out(
+      NearCommand.render(
+        annotations,
+        query: NearQuery(center: center, limit: limit == Int.max ? annotations.count : limit, radius: within),
+        format: context.configuration.format))
+    return ExitStatus.success
+  }
+}
