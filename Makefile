@@ -25,7 +25,7 @@ demo: build
 test: lint
 	@Scripts/install-deps.sh test
 	$(SWIFT) build
-	$(SWIFT) test
+	Scripts/with-valhalla.sh $(SWIFT) test
 
 lint:
 	swift-format lint --strict --recursive Package.swift Sources Tests

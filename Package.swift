@@ -105,7 +105,10 @@ let package = Package(
       name: "GeoPhotoServerTests",
       dependencies: ["GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures"]
     ),
-    .testTarget(name: "GeoPhotoRoutesTests", dependencies: ["GeoPhotoRoutes", "GeoPhotoCore"]),
+    .testTarget(
+      name: "GeoPhotoRoutesTests",
+      dependencies: ["GeoPhotoRoutes", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
+    ),
     .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
     .testTarget(
       name: "GeoPhotoExifTests",

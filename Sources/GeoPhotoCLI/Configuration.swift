@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoRemote
+import GeoPhotoRoutes
 import GeoPhotoServer
 
 /// How results are printed.
@@ -43,6 +44,9 @@ struct Configuration: Equatable, Sendable {
   var leafletURL = WebMapConfiguration().leafletFallbackURL
   var privacyZones: [PrivacyZone] = []
   var reloadInterval = 1.0
+  var routingEndpoint: String?
+  var routingEngine: RoutingClient.Engine?
+  var routingProfile = "driving"
 
   /// Every key the configuration file accepts, with its environment variable.
   static let keys: [(key: String, environment: String, help: String)] = [
@@ -77,6 +81,9 @@ struct Configuration: Equatable, Sendable {
     ("serve.leaflet_url", "GEOPHOTO_LEAFLET_URL", "where the map loads Leaflet without libjs-leaflet"),
     ("serve.privacy_zones", "GEOPHOTO_PRIVACY_ZONES", "hidden circles: lat,lon,radius; lat,lon,radius"),
     ("serve.reload_interval", "GEOPHOTO_RELOAD_INTERVAL", "how often 'serve' checks the index (default 1s)"),
+    ("routing.endpoint", "GEOPHOTO_ROUTING_ENDPOINT", "an OSRM v5 or Valhalla server"),
+    ("routing.engine", "GEOPHOTO_ROUTING_ENGINE", "osrm, valhalla or auto (asks the server)"),
+    ("routing.profile", "GEOPHOTO_ROUTING_PROFILE", "driving, cycling or walking (default driving)"),
   ]
 
   static func defaultDatabasePath(environment: [String: String]) -> String {
@@ -192,6 +199,17 @@ struct Configuration: Equatable, Sendable {
     case "serve.attribution": attribution = value
     case "serve.leaflet_url": leafletURL = try url(value)
     case "serve.privacy_zones": privacyZones += try zones(value)
+    case "routing.endpoint": routingEndpoint = try url(value)
+    case "routing.engine":
+      guard value == "auto" || RoutingClient.Engine(rawValue: value) != nil else {
+        throw InvalidSetting("engine must be osrm, valhalla or auto")
+      }
+      routingEngine = RoutingClient.Engine(rawValue: value)
+    case "routing.profile":
+      guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
+        throw InvalidSetting("profile must be a name such as driving, cycling or walking")
+      }
+      routingProfile = value
     case "serve.reload_interval":
       reloadInterval = max(0.05, try parse { () throws(InputParser.Failure) in try InputParser.duration(value) })
     default:

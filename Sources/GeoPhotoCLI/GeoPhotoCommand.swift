@@ -39,6 +39,7 @@ public enum GeoPhotoCommand {
 
   static let commands: [CommandSpec] = [
     SyncCommand.spec, FetchCommand.spec, NearCommand.spec, ServeCommand.spec, RouteCommand.spec, AlongCommand.spec,
+    DirectionsCommand.spec,
     InfoCommand.spec, ForgetCommand.spec,
   ]
 
@@ -93,6 +94,7 @@ public enum GeoPhotoCommand {
       case ServeCommand.spec.name: return try ServeCommand.run(context)
       case RouteCommand.spec.name: return try RouteCommand.run(context)
       case AlongCommand.spec.name: return try AlongCommand.run(context)
+      case DirectionsCommand.spec.name: return try DirectionsCommand.run(context)
       case InfoCommand.spec.name: return try InfoCommand.run(context)
       default: return try ForgetCommand.run(context)
       }
