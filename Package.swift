@@ -30,6 +30,11 @@ let package = Package(
       providers: [.apt(["libmicrohttpd-dev"])]
     ),
     .systemLibrary(
+      name: "CGeoPhotoCairo",
+      pkgConfig: "cairo",
+      providers: [.apt(["libcairo2-dev"])]
+    ),
+    .systemLibrary(
       name: "CGeoPhotoExif",
       pkgConfig: "libexif",
       providers: [.apt(["libexif-dev"])]
@@ -59,6 +64,11 @@ let package = Package(
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
     .target(
+      name: "GeoPhotoSnapshot",
+      dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "CGeoPhotoCairo"],
+      swiftSettings: strict
+    ),
+    .target(
       name: "GeoPhotoRemote",
       dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoStore"],
       swiftSettings: strict
@@ -67,7 +77,7 @@ let package = Package(
       name: "GeoPhotoCLI",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding", "GeoPhotoRemote", "GeoPhotoHTTP",
-        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes",
+        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot",
       ],
       swiftSettings: strict
     ),
@@ -108,6 +118,10 @@ let package = Package(
     .testTarget(
       name: "GeoPhotoRoutesTests",
       dependencies: ["GeoPhotoRoutes", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
+    ),
+    .testTarget(
+      name: "GeoPhotoSnapshotTests",
+      dependencies: ["GeoPhotoSnapshot", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
     ),
     .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
     .testTarget(

@@ -6,7 +6,7 @@
 # Not root: prints the exact apt-get command instead.
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libexif-dev libcurl4-openssl-dev libmicrohttpd-dev)
+packages=(pkg-config libsqlite3-dev libexif-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev fonts-dejavu-core)
 case "${1:-}" in
   test) packages+=(chromium libjs-leaflet) ;;
   bench) packages+=(libjs-leaflet libimage-exiftool-perl wrk) ;;

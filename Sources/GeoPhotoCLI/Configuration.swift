@@ -47,6 +47,8 @@ struct Configuration: Equatable, Sendable {
   var routingEndpoint: String?
   var routingEngine: RoutingClient.Engine?
   var routingProfile = "driving"
+  var snapshotTiles: String?
+  var snapshotAttribution = "© OpenStreetMap contributors"
 
   /// Every key the configuration file accepts, with its environment variable.
   static let keys: [(key: String, environment: String, help: String)] = [
@@ -84,6 +86,8 @@ struct Configuration: Equatable, Sendable {
     ("routing.endpoint", "GEOPHOTO_ROUTING_ENDPOINT", "an OSRM v5 or Valhalla server"),
     ("routing.engine", "GEOPHOTO_ROUTING_ENGINE", "osrm, valhalla or auto (asks the server)"),
     ("routing.profile", "GEOPHOTO_ROUTING_PROFILE", "driving, cycling or walking (default driving)"),
+    ("snapshot.tiles", "GEOPHOTO_SNAPSHOT_TILES", "XYZ PNG tile URL template for snapshots (default none)"),
+    ("snapshot.attribution", "GEOPHOTO_SNAPSHOT_ATTRIBUTION", "the tiles' attribution, drawn on the image"),
   ]
 
   static func defaultDatabasePath(environment: [String: String]) -> String {
@@ -210,6 +214,12 @@ struct Configuration: Equatable, Sendable {
         throw InvalidSetting("profile must be a name such as driving, cycling or walking")
       }
       routingProfile = value
+    case "snapshot.tiles":
+      snapshotTiles = value == "none" || value.isEmpty ? nil : try url(value)
+      if let t = snapshotTiles, !(t.contains("{z}") && t.contains("{x}") && t.contains("{y}")) {
+        throw InvalidSetting("a tile URL template needs {z}, {x} and {y}")
+      }
+    case "snapshot.attribution": snapshotAttribution = value
     case "serve.reload_interval":
       reloadInterval = max(0.05, try parse { () throws(InputParser.Failure) in try InputParser.duration(value) })
     default:

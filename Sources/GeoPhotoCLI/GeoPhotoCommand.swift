@@ -39,7 +39,7 @@ public enum GeoPhotoCommand {
 
   static let commands: [CommandSpec] = [
     SyncCommand.spec, FetchCommand.spec, NearCommand.spec, ServeCommand.spec, RouteCommand.spec, AlongCommand.spec,
-    DirectionsCommand.spec,
+    DirectionsCommand.spec, SnapshotCommand.spec,
     InfoCommand.spec, ForgetCommand.spec,
   ]
 
@@ -95,6 +95,7 @@ public enum GeoPhotoCommand {
       case RouteCommand.spec.name: return try RouteCommand.run(context)
       case AlongCommand.spec.name: return try AlongCommand.run(context)
       case DirectionsCommand.spec.name: return try DirectionsCommand.run(context)
+      case SnapshotCommand.spec.name: return try SnapshotCommand.run(context)
       case InfoCommand.spec.name: return try InfoCommand.run(context)
       default: return try ForgetCommand.run(context)
       }

@@ -252,3 +252,50 @@ func photoCount(_ db: URL) throws -> Int {
   else { throw CocoaError(.fileReadUnknown) }
   return n
 }
+
+@Suite struct RouteCommandsEndToEndTests {
+  @Test func routeShowAlongAndSnapshot() throws {
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let route = w.root.appendingPathComponent("walk.csv")
+    try "\u{FEFF}lat,lon\r\n35.6812,139.7671\r\n35.6800, 139.7505\r\n\r\n35.6736,139.7560\r\n35.6655,139.7707\r\n"
+      .write(to: route, atomically: true, encoding: .utf8)
+    let show = try Binary.run(["route", "show", route.path, "--format", "json"], environment: w.env)
+    #expect(show.status == 0)
+    let object = try json(show.stdout)
+    #expect(object["points"] as? Int == 4)
+    let region = try #require(object["region"] as? [String: Any])
+    let center = try #require(region["center"] as? [String: Double])
+    #expect(abs((center["latitude"] ?? 0) - (35.6812 + 35.6655) / 2) < 1e-9)
+    #expect(abs((center["longitude"] ?? 0) - (139.7505 + 139.7707) / 2) < 1e-9)
+
+    let along = try Binary.run(["along", route.path, "--within", "300m", "-f", "json"], environment: w.env)
+    let annotations = try #require(try json(along.stdout)["annotations"] as? [[String: Any]])
+    let titles = annotations.compactMap { $0["title"] as? String }
+    #expect(titles.first == "Tokyo Station, Marunouchi side" && titles.last == "Tsukiji Outer Market")
+    let alongs = annotations.compactMap { $0["distanceAlong"] as? Double }
+    #expect(alongs == alongs.sorted() && alongs.count == annotations.count)
+    #expect(annotations.allSatisfy { ($0["distance"] as? Double ?? 1e9) <= 300 })
+
+    let png = w.root.appendingPathComponent("walk.png")
+    let snap = try Binary.run(["snapshot", "--route", route.path, "--labels", "-o", png.path], environment: w.env)
+    #expect(snap.status == 0 && snap.stdout.hasPrefix("wrote \(png.path) (400×400 px"))
+    #expect(try Data(contentsOf: png).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+
+    let bad = try Binary.run(["route", "show", route.path + ".missing"], environment: w.env)
+    #expect(bad.status == 1 && bad.stderr.hasPrefix("Error: ") && bad.stderr.contains("cannot read"))
+    try "1,2\nnot a point\n".write(to: route, atomically: true, encoding: .utf8)
+    let line = try Binary.run(["route", "show", route.path], environment: w.env)
+    #expect(line.status == 1 && line.stderr.contains("walk.csv:2: "))
+  }
+
+  @Test(arguments: [
+    ["snapshot", "-o", "/tmp/x.png"], ["snapshot", "--near", "1,2", "--bbox", "1,2,3,4", "-o", "/tmp/x.png"],
+    ["snapshot", "--near", "1,2", "-o", "/tmp/x.jpg"], ["snapshot", "--near", "1,2"],
+    ["snapshot", "--near", "1,2", "-o", "/tmp/x.png", "--size", "huge"],
+  ])
+  func snapshotUsageErrors(args: [String]) throws {
+    let r = try Binary.run(args, environment: ["GEOPHOTO_DB": "/nonexistent/index.sqlite"])
+    #expect(r.status == 64 && r.stderr.hasPrefix("Error: "))
+  }
+}

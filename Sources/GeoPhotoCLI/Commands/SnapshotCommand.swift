@@ -1,0 +1,153 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoHTTP
+import GeoPhotoRoutes
+import GeoPhotoSnapshot
+import GeoPhotoStore
+
+enum SnapshotCommand {
+  static let spec = CommandSpec(
+    name: "snapshot",
+    abstract: "Render a map image (PNG or SVG) of a route, the photos near a place, or an area.",
+    discussion: """
+      The region is fitted like a map view (centre of the bounds, 1.5 × their span, Web
+      Mercator). Routes are drawn as a 5-px line, photos as flags. Without a tile URL the
+      background is plain with a graticule, so snapshots work offline; with one
+      (--tiles or 'snapshot.tiles', PNG tiles), tiles are fetched with geophoto's User-Agent
+      and cached for 7 days, and their attribution is drawn on the image.
+      """,
+    options: [
+      .init(
+        long: "route", valueName: "file", help: "A .csv, .gpx or .geojson route to draw, with the photos along it."),
+      .init(long: "near", valueName: "lat,lon", help: "The photos nearest to a place."),
+      .init(long: "bbox", valueName: "w,s,e,n", help: "An area, with the photos inside it."),
+      .init(long: "output", short: "o", valueName: "file", help: "The image to write: .png or .svg."),
+      .init(long: "size", valueName: "WxH", help: "Size in points.", defaultText: "400x400"),
+      .init(long: "scale", valueName: "n", help: "Pixels per point: 2 for HiDPI.", defaultText: "1"),
+      .init(long: "labels", valueName: nil, help: "Write photo titles beside the flags."),
+      .init(long: "limit", short: "n", valueName: "n", help: "The most photos to draw.", defaultText: "50"),
+      .init(long: "within", valueName: "distance", help: "With --route: photos this close to it.", defaultText: "200m"),
+      .init(
+        long: "tiles", valueName: "url", help: "XYZ tile URL template, or none.", defaultText: "none",
+        setting: "snapshot.tiles"),
+    ],
+    examples: [
+      "geophoto snapshot --route walk.gpx -o walk.png",
+      "geophoto snapshot --near 35.68,139.76 --labels --scale 2 -o tokyo.png",
+      "geophoto snapshot --bbox 139.70,35.64,139.82,35.72 --size 800x600 -o area.svg",
+    ])
+
+  static func run(_ context: CommandContext) throws -> Int32 {
+    let parsed = context.parsed
+    guard parsed.positionals.isEmpty else { throw UsageError("Unexpected argument '\(parsed.positionals[0])'") }
+    let modes = ["route", "near", "bbox"].filter { parsed.value($0) != nil }
+    guard modes.count == 1 else {
+      throw UsageError(
+        modes.isEmpty
+          ? "Missing one of '--route', '--near' or '--bbox'" : "Use only one of '--route', '--near' and '--bbox'")
+    }
+    guard let output = parsed.value("output") else { throw UsageError("Missing expected option '--output <file>'") }
+    let format: SnapshotRenderer.Format
+    switch URL(fileURLWithPath: output).pathExtension.lowercased() {
+    case "png": format = .png
+    case "svg": format = .svg
+    default: throw UsageError("The output must end in .png or .svg, not '\(output)'")
+    }
+    var style = SnapshotStyle()
+    if let size = parsed.value("size") {
+      let parts = size.lowercased().split(separator: "x")
+      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w),
+        (16...8192).contains(h)
+      else {
+        throw UsageError("The value '\(size)' is invalid for '--size <WxH>': expected such as 400x300 (16 to 8192)")
+      }
+      style.width = w
+      style.height = h
+    }
+    if let scale = parsed.value("scale") {
+      guard let n = Int(scale), (1...4).contains(n) else {
+        throw UsageError("The value '\(scale)' is invalid for '--scale <n>': expected 1 to 4")
+      }
+      style.scale = n
+    }
+    style.labels = parsed.has("labels")
+    var limit = 50
+    if let text = parsed.value("limit") {
+      guard let n = Int(text), n >= 0 else { throw UsageError("The value '\(text)' is invalid for '--limit <n>'") }
+      limit = n
+    }
+
+    var content = SnapshotContent()
+    let store: PhotoStore? =
+      FileManager.default.fileExists(atPath: context.configuration.databasePath)
+      ? try PhotoStore(url: context.databaseURL, create: false) : nil
+    if let file = parsed.value("route") {
+      content.route = try readRoute(file).map(\.coordinate)
+      var within = 200.0
+      if let text = parsed.value("within") { within = try InputParser.distance(text) }
+      if let store {
+        let index = try store.spatialIndex()
+        let hits = RouteSearch.points(along: content.route, within: within, index: index) {
+          try? store.photo(id: $0)?.coordinate
+        }
+        content.pins = try store.photos(ids: hits.prefix(limit).map(\.id)).compactMap { p in
+          p.coordinate.map { ($0, p.title) }
+        }
+      }
+    } else if let text = parsed.value("near") {
+      let center = try InputParser.coordinate(text)
+      if let store {
+        let found = try store.spatialIndex().nearest(to: center, limit: limit)
+        content.pins = try store.photos(ids: found.map(\.id)).compactMap { p in p.coordinate.map { ($0, p.title) } }
+      }
+      if content.pins.isEmpty {
+        content.bounds = BoundingBox(
+          west: center.longitude, south: center.latitude, east: center.longitude, north: center.latitude)
+      }
+    } else if let text = parsed.value("bbox") {
+      let numbers = text.split(separator: ",").map { InputParser.number(String($0)) }
+      guard numbers.count == 4, let w = numbers[0], let s = numbers[1], let e = numbers[2], let n = numbers[3],
+        abs(w) <= 180, abs(e) <= 180, abs(s) <= 90, abs(n) <= 90, s < n
+      else { throw UsageError("The value '\(text)' is invalid for '--bbox <w,s,e,n>': expected west,south,east,north") }
+      let box = BoundingBox(west: w, south: s, east: e, north: n)
+      content.bounds = box
+      style.padding = 1
+      if let store {
+        // The circle around the box holds it; keep what is inside.
+        let center = RouteGeometry.region(for: box, padding: 1).center
+        let radius =
+          [
+            Coordinate(latitude: s, longitude: w), Coordinate(latitude: n, longitude: e),
+            Coordinate(latitude: s, longitude: e), Coordinate(latitude: n, longitude: w),
+          ]
+          .map { GreatCircle.distance(center, $0) }.max() ?? 0
+        let inside = try store.spatialIndex().nearest(to: center, limit: 100_000, maximumDistance: radius + 1)
+        let photos = try store.photos(ids: inside.map(\.id)).filter { $0.coordinate.map(box.contains) ?? false }
+        content.pins = photos.prefix(limit).compactMap { p in p.coordinate.map { ($0, p.title) } }
+      }
+    }
+
+    if let template = context.configuration.snapshotTiles {
+      var options = HTTPClientOptions(userAgent: RemoteSources.userAgent)
+      options.timeout = context.configuration.timeout
+      let cacheHome =
+        context.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+      style.tiles = TileSource(
+        template: template, attribution: context.configuration.snapshotAttribution,
+        client: try HTTPClient(options: options),
+        cacheDirectory: URL(fileURLWithPath: cacheHome + "/geophoto/tiles"))
+    }
+    do {
+      try SnapshotRenderer(style: style).render(content, format: format, to: URL(fileURLWithPath: output))
+    } catch {
+      throw RuntimeError(error.description)
+    }
+    if let tiles = style.tiles, tiles.failedTiles > 0 {
+      context.console.err("warning: \(tiles.failedTiles) tiles could not be fetched; the background shows there\n")
+    }
+    context.console.out(
+      "wrote \(output) (\(style.width * style.scale)×\(style.height * style.scale) px, \(content.pins.count) photos)\n")
+    return ExitStatus.success
+  }
+}
