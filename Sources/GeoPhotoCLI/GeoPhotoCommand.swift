@@ -39,7 +39,7 @@ public enum GeoPhotoCommand {
 
   static let commands: [CommandSpec] = [
     SyncCommand.spec, FetchCommand.spec, NearCommand.spec, ServeCommand.spec, RouteCommand.spec, AlongCommand.spec,
-    DirectionsCommand.spec, SnapshotCommand.spec,
+    DirectionsCommand.spec, SnapshotCommand.spec, GeotagCommand.spec,
     InfoCommand.spec, ForgetCommand.spec,
   ]
 
@@ -96,6 +96,7 @@ public enum GeoPhotoCommand {
       case AlongCommand.spec.name: return try AlongCommand.run(context)
       case DirectionsCommand.spec.name: return try DirectionsCommand.run(context)
       case SnapshotCommand.spec.name: return try SnapshotCommand.run(context)
+      case GeotagCommand.spec.name: return try GeotagCommand.run(context)
       case InfoCommand.spec.name: return try InfoCommand.run(context)
       default: return try ForgetCommand.run(context)
       }

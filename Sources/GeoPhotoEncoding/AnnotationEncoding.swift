@@ -58,6 +58,10 @@ public enum AnnotationEncoding {
     if let d = a.distance { w.rounded(d, places: 1) } else { w.null() }
     w.key("takenAt")
     w.string(a.takenAt?.iso8601)
+    if a.estimated {
+      w.key("estimated")
+      w.bool(true)
+    }
     if let along = a.distanceAlong {
       w.key("distanceAlong")
       w.rounded(along, places: 1)

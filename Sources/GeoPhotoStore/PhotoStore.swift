@@ -92,7 +92,8 @@ public final class PhotoStore {
 
   private static let photoColumns = """
     id, source, source_id, path, latitude, longitude, altitude, taken_at, title,
-    camera_make, camera_model, width, height, orientation, url, thumbnail_url, attribution, license
+    camera_make, camera_model, width, height, orientation, url, thumbnail_url, attribution, license,
+    location_estimated
     """
 
   private static func photo(from row: Statement) -> Photo {
@@ -107,7 +108,7 @@ public final class PhotoStore {
       cameraMake: row.optionalText(9), cameraModel: row.optionalText(10),
       width: row.optionalInt(11), height: row.optionalInt(12), orientation: row.optionalInt(13),
       url: row.optionalText(14), thumbnailURL: row.optionalText(15), attribution: row.optionalText(16),
-      license: row.optionalText(17))
+      license: row.optionalText(17), locationEstimated: row.int64(18) != 0)
   }
 
   /// The photo with this id, if any.
@@ -216,7 +217,10 @@ public final class PhotoStore {
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, ?19, ?20,
         ?21, ?22)
       ON CONFLICT (source, source_id) DO UPDATE SET
-        path = excluded.path, latitude = excluded.latitude, longitude = excluded.longitude,
+        path = excluded.path,
+        latitude = CASE WHEN excluded.latitude IS NULL AND location_estimated = 1 THEN latitude ELSE excluded.latitude END,
+        longitude = CASE WHEN excluded.latitude IS NULL AND location_estimated = 1 THEN longitude ELSE excluded.longitude END,
+        location_estimated = CASE WHEN excluded.latitude IS NULL THEN location_estimated ELSE 0 END,
         altitude = excluded.altitude, taken_at = excluded.taken_at, title = excluded.title,
         camera_make = excluded.camera_make, camera_model = excluded.camera_model,
         width = excluded.width, height = excluded.height, orientation = excluded.orientation,
@@ -238,7 +242,10 @@ public final class PhotoStore {
     values.append(.integer(id))
     try database.execute(
       """
-      UPDATE photos SET source = ?1, source_id = ?2, path = ?3, latitude = ?4, longitude = ?5,
+      UPDATE photos SET source = ?1, source_id = ?2, path = ?3,
+        latitude = CASE WHEN ?4 IS NULL AND location_estimated = 1 THEN latitude ELSE ?4 END,
+        longitude = CASE WHEN ?4 IS NULL AND location_estimated = 1 THEN longitude ELSE ?5 END,
+        location_estimated = CASE WHEN ?4 IS NULL THEN location_estimated ELSE 0 END,
         altitude = ?6, taken_at = ?7, title = ?8, camera_make = ?9, camera_model = ?10,
         width = ?11, height = ?12, orientation = ?13, file_size = ?14, modified_ns = ?15,
         content_hash = ?16, problem = ?17, updated = ?18, url = ?19, thumbnail_url = ?20,
@@ -260,6 +267,30 @@ public final class PhotoStore {
       "DELETE FROM sync_roots WHERE path = ? OR (path >= ? AND path < ?)",
       [.text(root), .text(prefix), .text(String(prefix.dropLast()) + "0")])
     return removed
+  }
+
+  /// Places a photo without a recorded location at an estimated one (kept, marked as estimated,
+  /// until the file itself gains GPS).
+  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws {
+    try database.execute(
+      "UPDATE photos SET latitude = ?, longitude = ?, location_estimated = 1, updated = ? WHERE id = ? AND (latitude IS NULL OR location_estimated = 1)",
+      [.real(c.latitude), .real(c.longitude), .text(now), .integer(id)])
+    noteChange()
+  }
+
+  /// Local photos with no location or an estimated one, under `root` or everywhere.
+  public func photosToGeotag(under root: String?) throws -> [Photo] {
+    var photos: [Photo] = []
+    var sql =
+      "SELECT \(Self.photoColumns) FROM photos WHERE source = 'local' AND (latitude IS NULL OR location_estimated = 1) AND problem IS NULL"
+    var values: [SQLValue] = []
+    if let root {
+      let prefix = root.hasSuffix("/") ? root : root + "/"
+      sql += " AND source_id >= ? AND source_id < ?"
+      values = [.text(prefix), .text(String(prefix.dropLast()) + "0")]
+    }
+    try database.forEachRow(sql + " ORDER BY taken_at, id", values) { photos.append(Self.photo(from: $0)) }
+    return photos
   }
 
   public func delete(id: Int64) throws {

@@ -61,5 +61,10 @@ enum Schema {
         );
         CREATE INDEX fetched_areas_by_provider ON fetched_areas (provider, fetched_at);
         """),
+    .init(
+      "estimated locations",
+      sql: """
+        ALTER TABLE photos ADD COLUMN location_estimated INTEGER NOT NULL DEFAULT 0;
+        """),
   ])
 }

@@ -299,3 +299,54 @@ func photoCount(_ db: URL) throws -> Int {
     #expect(r.status == 64 && r.stderr.hasPrefix("Error: "))
   }
 }
+
+@Suite struct GeotagEndToEndTests {
+  @Test func placesUnlocatedPhotosFromATrack() throws {
+    let w = try ExampleWorkspace(withPhotos: false)
+    // Three photos without GPS taken at 10:00:30, 10:30:00 and 13:00:00 in Tokyo (+09:00),
+    // one without a zone.
+    func photo(_ name: String, _ h: Int, _ m: Int, _ s: Int, offset: Int?) throws {
+      try SampleJPEG.write(to: w.photos.appendingPathComponent(name)) {
+        $0.takenAt = CaptureDate(year: 2024, month: 5, day: 3, hour: h, minute: m, second: s, utcOffsetMinutes: offset)
+        $0.imageDescription = name
+      }
+    }
+    try photo("a.jpg", 10, 0, 30, offset: 540)
+    try photo("b.jpg", 10, 30, 0, offset: 540)
+    try photo("c.jpg", 13, 0, 0, offset: 540)
+    try photo("d.jpg", 10, 0, 30, offset: nil)
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    // The track: 01:00:00Z and 01:01:00Z (10:00 and 10:01 in Tokyo), then nothing until 03:00Z.
+    let gpx = w.root.appendingPathComponent("day.gpx")
+    try """
+    <gpx version="1.1"><trk><trkseg>
+    <trkpt lat="35.6800" lon="139.7600"><time>2024-05-03T01:00:00Z</time></trkpt>
+    <trkpt lat="35.6810" lon="139.7600"><time>2024-05-03T01:01:00Z</time></trkpt>
+    <trkpt lat="35.7000" lon="139.8000"><time>2024-05-03T03:00:00Z</time></trkpt>
+    </trkseg></trk></gpx>
+    """.write(to: gpx, atomically: true, encoding: .utf8)
+
+    let dry = try Binary.run(["geotag", "--track", gpx.path, "--all", "--dry-run"], environment: w.env)
+    #expect(dry.status == 0)
+    #expect(dry.stdout.contains("a.jpg: 35.680500,139.760000"))
+    #expect(dry.stdout.contains("would place 1 of 4 photos"))
+    #expect(dry.stdout.contains("1 in a gap longer than --max-gap"))
+    #expect(dry.stdout.contains("1 no time zone (use --tz)"))
+    #expect(dry.stdout.contains("1 taken after the track ends"))
+    #expect(try Binary.run(["near", "35.68,139.76"], environment: w.env).stdout.isEmpty)  // nothing changed
+
+    let real = try Binary.run(
+      ["geotag", "--track", gpx.path, w.photos.path, "--tz", "+09:00", "--max-gap", "3h"], environment: w.env)
+    #expect(real.stdout.contains("placed 3 of 4 photos"))
+    let near = try Binary.run(["near", "35.68,139.76", "-f", "json"], environment: w.env)
+    let annotations = try #require(try json(near.stdout)["annotations"] as? [[String: Any]])
+    #expect(annotations.count == 3)
+    #expect(annotations.allSatisfy { $0["estimated"] as? Bool == true })
+    #expect((annotations.first?["subtitle"] as? String)?.hasSuffix("estimated location") == true)
+    // The files are untouched, and a later sync keeps the estimates.
+    try photo("a.jpg", 10, 0, 30, offset: 540)
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let again = try Binary.run(["near", "35.68,139.76", "-f", "csv"], environment: w.env)
+    #expect(again.stdout.split(separator: "\r\n").count == 4)
+  }
+}

@@ -17,6 +17,8 @@ public struct Annotation: Hashable, Sendable {
   /// Metres along a route to the point nearest the photo, when the annotation answers a
   /// route query (`distance` is then the distance from the route).
   public var distanceAlong: Double?
+  /// The position was estimated from a GPS track, not recorded by the camera.
+  public var estimated = false
 
   public init(
     id: Int64, source: PhotoSource, coordinate: Coordinate, title: String, subtitle: String,
@@ -52,6 +54,7 @@ public struct Annotation: Hashable, Sendable {
     if photo.source == .local {
       add(photo.takenAt?.dateString)
       add(distance.map(DistanceFormat.human))
+      if photo.locationEstimated { add("estimated location") }
     } else {
       add(photo.attribution)
       add(photo.takenAt?.dateString)
@@ -59,6 +62,7 @@ public struct Annotation: Hashable, Sendable {
     self.init(
       id: photo.id, source: photo.source, coordinate: coordinate, title: photo.title, subtitle: subtitle,
       distance: distance, takenAt: photo.takenAt, path: photo.path, url: photo.url, thumbnailURL: photo.thumbnailURL)
+    estimated = photo.locationEstimated
   }
 }
 

@@ -27,13 +27,15 @@ public struct Photo: Hashable, Sendable {
   public var attribution: String?
   /// The provider's licence name or id.
   public var license: String?
+  /// The location was estimated (from a GPS track by time), not recorded by the camera.
+  public var locationEstimated = false
 
   public init(
     id: Int64, source: PhotoSource, sourceID: String, path: String? = nil,
     coordinate: Coordinate? = nil, altitude: Double? = nil, takenAt: CaptureDate? = nil,
     title: String, cameraMake: String? = nil, cameraModel: String? = nil, width: Int? = nil,
     height: Int? = nil, orientation: Int? = nil, url: String? = nil, thumbnailURL: String? = nil,
-    attribution: String? = nil, license: String? = nil
+    attribution: String? = nil, license: String? = nil, locationEstimated: Bool = false
   ) {
     self.id = id
     self.source = source
@@ -52,5 +54,6 @@ public struct Photo: Hashable, Sendable {
     self.thumbnailURL = thumbnailURL
     self.attribution = attribution
     self.license = license
+    self.locationEstimated = locationEstimated
   }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoRoutes
+import GeoPhotoStore
+import GeoPhotoSync
+
+enum GeotagCommand {
+  static let spec = CommandSpec(
+    name: "geotag",
+    abstract: "Place photos without a location on a GPS track, by the time they were taken.",
+    discussion: """
+      Each photo's capture time is turned into UTC with its OffsetTimeOriginal, or with --tz
+      for cameras that record none (geophoto never assumes this machine's zone), corrected by
+      --offset for a camera clock that was wrong, and placed between the two track points
+      around it. No position is guessed before the track starts, after it ends, or across a
+      gap longer than --max-gap. Positions are stored in the index as estimated; the photo
+      files are never modified.
+      """,
+    arguments: [.init(name: "dir", help: "Only photos under this folder (or --all).", optional: true)],
+    options: [
+      .init(long: "track", short: "t", valueName: "file", help: "A GPX track with times."),
+      .init(
+        long: "offset", valueName: "±HH:MM:SS", help: "Added to camera times (a camera 2 min slow: +00:02:00).",
+        defaultText: "0"),
+      .init(
+        long: "max-gap", valueName: "duration", help: "The longest gap between track points to interpolate across.",
+        defaultText: "30m"),
+      .init(long: "tz", valueName: "±HH:MM", help: "The camera's zone, for photos without OffsetTimeOriginal."),
+      .init(long: "all", valueName: nil, help: "Every photo without a location in the index."),
+      .init(long: "dry-run", short: "n", valueName: nil, help: "List what would change; change nothing."),
+    ],
+    examples: [
+      "geophoto geotag --track day1.gpx ~/Pictures/2024-05-03",
+      "geophoto geotag --track ride.gpx --tz +02:00 --offset -00:00:45 --all --dry-run",
+    ])
+
+  static func run(_ context: CommandContext) throws -> Int32 {
+    let parsed = context.parsed
+    guard let trackPath = parsed.value("track") else { throw UsageError("Missing expected option '--track <file>'") }
+    let all = parsed.has("all")
+    guard all != !parsed.positionals.isEmpty else {
+      throw UsageError(all ? "Give either a folder or --all, not both" : "Missing expected argument '<dir>' (or --all)")
+    }
+    guard parsed.positionals.count <= 1 else { throw UsageError("Unexpected argument '\(parsed.positionals[1])'") }
+    var offset = 0.0
+    if let text = parsed.value("offset") {
+      guard let seconds = parseClockOffset(text) else {
+        throw UsageError("The value '\(text)' is invalid for '--offset <±HH:MM:SS>'")
+      }
+      offset = seconds
+    }
+    var maxGap = 1_800.0
+    if let text = parsed.value("max-gap") {
+      do {
+        maxGap = try InputParser.duration(text)
+      } catch {
+        throw UsageError("The value '\(text)' is invalid for '--max-gap <duration>': \(error.description)")
+      }
+    }
+    var zone: Int?
+    if let text = parsed.value("tz") {
+      guard let minutes = CaptureDate.parseOffset(text) else {
+        throw UsageError("The value '\(text)' is invalid for '--tz <±HH:MM>'")
+      }
+      zone = minutes
+    }
+    let track = try readRoute(trackPath)
+    let correlator: TrackCorrelator
+    do {
+      correlator = try TrackCorrelator(
+        track: track, maximumGap: maxGap, clockOffset: offset, defaultUTCOffsetMinutes: zone)
+    } catch {
+      throw RuntimeError("\(trackPath): \(error.description)")
+    }
+    guard FileManager.default.fileExists(atPath: context.configuration.databasePath) else {
+      throw RuntimeError("no index at \(context.configuration.databasePath); run 'geophoto sync DIR' first")
+    }
+    let store = try PhotoStore(url: context.databaseURL, create: false)
+    let root = parsed.positionals.first.map(SyncEngine.canonicalRoot)
+    let photos = try store.photosToGeotag(under: root)
+
+    var placed: [(Photo, Coordinate)] = []
+    var skipped: [String: Int] = [:]
+    var lines = ""
+    for photo in photos {
+      let name = photo.path.map { ($0 as NSString).lastPathComponent } ?? photo.title
+      switch correlator.locate(photo.takenAt) {
+      case .located(let c, _):
+        placed.append((photo, c))
+        lines += "\(name): \(String(format: "%.6f,%.6f", c.latitude, c.longitude))\n"
+      case .noTime: skipped["no capture time", default: 0] += 1
+      case .noZone: skipped["no time zone (use --tz)", default: 0] += 1
+      case .beforeTrack: skipped["taken before the track starts", default: 0] += 1
+      case .afterTrack: skipped["taken after the track ends", default: 0] += 1
+      case .gapTooLong: skipped["in a gap longer than --max-gap", default: 0] += 1
+      }
+    }
+    if !parsed.has("dry-run") && !placed.isEmpty {
+      let now = PhotoStore.timestamp()
+      try store.write {
+        for (photo, c) in placed { try store.setEstimatedLocation(id: photo.id, c, now: now) }
+      }
+      try store.rebuildSpatialIndexIfStale()
+    }
+    let verb = parsed.has("dry-run") ? "would place" : "placed"
+    var summary = "\(verb) \(placed.count) of \(photos.count) photos without a recorded location"
+    if !skipped.isEmpty {
+      summary +=
+        "; not placed: " + skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    }
+    context.console.out(lines + summary + "\n")
+    return ExitStatus.success
+  }
+
+  /// `+00:02:00`, `-00:00:45`, `90` (seconds).
+  static func parseClockOffset(_ text: String) -> Double? {
+    if let seconds = InputParser.number(text) { return seconds }
+    guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+    let parts = text.dropFirst().split(separator: ":").map { Int($0) }
+    guard parts.count == 3, parts.allSatisfy({ $0 != nil }), let h = parts[0], let m = parts[1], let s = parts[2],
+      m < 60,
+      s < 60
+    else { return nil }
+    return Double(h * 3600 + m * 60 + s) * (sign == "-" ? -1 : 1)
+  }
+}
