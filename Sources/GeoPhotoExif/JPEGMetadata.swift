@@ -19,6 +19,15 @@ public enum JPEGMetadata {
   ///   - prefix: the first bytes of the file (all of it for small files).
   ///   - fileSize: the whole file's size, to tell "read more" from "truncated".
   /// - Returns: the metadata, a request for more bytes, or why the file is not a usable JPEG.
+  /// Metadata of a HEIF, PNG, TIFF/DNG or WebP file: its EXIF block and XMP packet.
+  public static func read(container file: any RandomAccessBytes, format: ContainerFormat) -> PhotoMetadata {
+    let found = ContainerReader.read(file, format: format)
+    var metadata =
+      found.exif.flatMap { block in block.withUnsafeBytes { ExifReader.read(exifBlock: $0) } } ?? PhotoMetadata()
+    if let packet = found.xmp, let xmp = XMPReader.read(packet) { metadata.merge(xmp, overriding: false) }
+    return metadata
+  }
+
   public static func read(_ prefix: UnsafeRawBufferPointer, fileSize: Int) -> Outcome {
     switch JPEGSegments.scan(prefix, fileSize: fileSize) {
     case .failed(let error): return .failed(error)
@@ -31,6 +40,10 @@ public enum JPEGMetadata {
       if let w = segments.width, let h = segments.height {
         metadata.width = w
         metadata.height = h
+      }
+      // An XMP packet in APP1 fills what the EXIF lacks (some editors write GPS only there).
+      if let range = segments.xmp, let xmp = XMPReader.read(Array(prefix[range])) {
+        metadata.merge(xmp, overriding: false)
       }
       return .metadata(metadata)
     }

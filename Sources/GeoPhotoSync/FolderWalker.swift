@@ -1,13 +1,28 @@
 internal import Glibc
 
-/// A JPEG found on disk.
+/// A photo found on disk, with its XMP sidecar when there is one.
 public struct FoundFile: Hashable, Sendable {
   public var path: String
   public var size: Int64
   public var modifiedNanoseconds: Int64
+  /// `photo.xmp` or `photo.jpg.xmp` beside the photo (any case).
+  public var sidecar: String?
+  /// The later of the photo's and the sidecar's modification times: editing either one
+  /// makes the next sync read the photo again.
+  public var changeNanoseconds: Int64
+
+  public init(path: String, size: Int64, modifiedNanoseconds: Int64, sidecar: String? = nil, sidecarModified: Int64 = 0)
+  {
+    self.path = path
+    self.size = size
+    self.modifiedNanoseconds = modifiedNanoseconds
+    self.sidecar = sidecar
+    changeNanoseconds = max(modifiedNanoseconds, sidecarModified)
+  }
 }
 
-/// A recursive walk that lists JPEG files (`.jpg`/`.jpeg`, any case) under a directory.
+/// A recursive walk that lists photos under a directory: JPEG, HEIC/HEIF, PNG, TIFF, DNG and
+/// WebP by extension (any case), each with its XMP sidecar.
 ///
 /// Follows symbolic links, remembers every directory by (device, inode) so link cycles end,
 /// and skips hidden entries (names starting with `.`: caches, trash, editors' folders). Each
@@ -20,10 +35,11 @@ public struct FolderWalker {
     public var warnings: [(path: String, reason: String)] = []
   }
 
-  public static func isJPEGName(_ name: Substring) -> Bool {
+  public static let photoExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "png", "tif", "tiff", "dng", "webp"]
+
+  public static func isPhotoName(_ name: Substring) -> Bool {
     guard let dot = name.lastIndex(of: ".") else { return false }
-    let ext = name[name.index(after: dot)...].lowercased()
-    return ext == "jpg" || ext == "jpeg"
+    return photoExtensions.contains(name[name.index(after: dot)...].lowercased())
   }
 
   /// Walks `root`, an absolute path of a readable directory.
@@ -42,6 +58,8 @@ public struct FolderWalker {
         continue
       }
       defer { closedir(dir) }
+      var photos: [FoundFile] = []
+      var sidecars: [String: (path: String, modified: Int64)] = [:]
       while let entry = readdir(dir) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
           String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -73,13 +91,27 @@ public struct FolderWalker {
             pending.append(path)
           }
         case S_IFREG:
-          guard isJPEGName(Substring(name)) else { continue }
           let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-          result.files.append(
-            FoundFile(path: path, size: Int64(info.st_size), modifiedNanoseconds: mtime))
+          if name.lowercased().hasSuffix(".xmp") {
+            sidecars[String(name.dropLast(4)).lowercased()] = (path, mtime)
+            continue
+          }
+          guard isPhotoName(Substring(name)) else { continue }
+          photos.append(FoundFile(path: path, size: Int64(info.st_size), modifiedNanoseconds: mtime))
         default:
           continue
         }
+      }
+      // Pair sidecars: "IMG_1.JPG.xmp" first, then "IMG_1.xmp".
+      for var photo in photos {
+        let name = String(photo.path.split(separator: "/").last ?? "").lowercased()
+        let stem = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
+        if let sidecar = sidecars[name] ?? sidecars[stem] {
+          photo = FoundFile(
+            path: photo.path, size: photo.size, modifiedNanoseconds: photo.modifiedNanoseconds, sidecar: sidecar.path,
+            sidecarModified: sidecar.modified)
+        }
+        result.files.append(photo)
       }
     }
     result.files.sort { $0.path < $1.path }

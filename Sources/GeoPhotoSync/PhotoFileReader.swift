@@ -1,3 +1,4 @@
+import Foundation
 import GeoPhotoCore
 import GeoPhotoExif
 import GeoPhotoStore
@@ -53,8 +54,34 @@ enum PhotoFileReader {
       tail.withUnsafeBytes { t in ContentHash.hash(size: Int64(size), head: h, tail: t) }
     }
 
-    let state = FileState(
-      size: Int64(size), modifiedNanoseconds: file.modifiedNanoseconds, contentHash: hash)
+    let state = FileState(size: Int64(size), modifiedNanoseconds: file.changeNanoseconds, contentHash: hash)
+    func finish(_ metadata: PhotoMetadata) -> PhotoRecord {
+      var m = metadata
+      // A sidecar's values win: photo editors write their corrections there.
+      if let sidecar = file.sidecar, let data = FileManager.default.contents(atPath: sidecar), data.count <= 4 << 20,
+        let xmp = XMPReader.read([UInt8](data))
+      {
+        m.merge(xmp, overriding: true)
+      }
+      photo.coordinate = m.coordinate
+      photo.altitude = m.altitude
+      photo.takenAt = m.takenAt
+      if let title = m.title { photo.title = title }
+      photo.cameraMake = m.cameraMake
+      photo.cameraModel = m.cameraModel
+      photo.width = m.width
+      photo.height = m.height
+      photo.orientation = m.orientation
+      return PhotoRecord(photo: photo, file: state)
+    }
+    switch ContainerFormat(signature: Array(head.prefix(16))) {
+    case .jpeg?: break
+    case let format?: return finish(JPEGMetadata.read(container: FileBytes(fd: fd, count: size), format: format))
+    case nil:
+      if size == 0 { return failed(.emptyFile, hash: hash) }
+      let isJPEGName = ["jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased())
+      return failed(isJPEGName ? .notJPEG : .malformed("not a JPEG, HEIF, PNG, TIFF or WebP file"), hash: hash)
+    }
     while true {
       let outcome = head.withUnsafeBytes { JPEGMetadata.read($0, fileSize: size) }
       switch outcome {
@@ -70,16 +97,7 @@ enum PhotoFileReader {
           return failed(.unreadable(error.description), hash: hash)
         }
       case .metadata(let m):
-        photo.coordinate = m.coordinate
-        photo.altitude = m.altitude
-        photo.takenAt = m.takenAt
-        if let title = m.title { photo.title = title }
-        photo.cameraMake = m.cameraMake
-        photo.cameraModel = m.cameraModel
-        photo.width = m.width
-        photo.height = m.height
-        photo.orientation = m.orientation
-        return PhotoRecord(photo: photo, file: state)
+        return finish(m)
       }
     }
   }
@@ -88,6 +106,16 @@ enum PhotoFileReader {
   static func defaultTitle(fileName: String) -> String {
     guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return fileName }
     return String(fileName[..<dot])
+  }
+
+  /// A file read through pread, for the container readers.
+  struct FileBytes: RandomAccessBytes {
+    let fd: Int32
+    let count: Int
+    func bytes(at offset: Int, count n: Int) -> [UInt8]? {
+      guard offset >= 0, n >= 0, offset <= count - n else { return nil }
+      return try? PhotoFileReader.pread(fd, offset: offset, count: n)
+    }
   }
 
   struct ReadError: Error, CustomStringConvertible {

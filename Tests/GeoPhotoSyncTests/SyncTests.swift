@@ -203,3 +203,56 @@ final class Workspace {
 
 let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+
+@Suite struct SidecarAndFormatTests {
+  @Test func sidecarsWinAndTheirEditsAreNoticed() throws {
+    let w = try Workspace()
+    let old = Date(timeIntervalSince1970: 1_700_000_000)
+    try w.photo("IMG_1.JPG", 35.0, 139.0, title: "From EXIF", modified: old)
+    func sidecar(_ lat: String, _ title: String) throws {
+      try """
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"
+        exif:GPSLatitude="\(lat)" exif:GPSLongitude="139,30.0E">
+      <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(title)</rdf:li></rdf:Alt></dc:title>
+      </rdf:Description></rdf:RDF></x:xmpmeta>
+      """.write(to: w.photos.appendingPathComponent("IMG_1.xmp"), atomically: true, encoding: .utf8)
+    }
+    try sidecar("35,30.0N", "Corrected")
+    _ = try w.sync()
+    var photo = try #require(try w.all()[w.canonical("IMG_1.JPG")])
+    #expect(photo.title == "Corrected")
+    #expect(photo.coordinate == Coordinate(latitude: 35.5, longitude: 139.5))
+    // Editing only the sidecar makes the next sync read the photo again.
+    Thread.sleep(forTimeInterval: 0.01)
+    try sidecar("36,0.0N", "Corrected again")
+    let s = try w.sync()
+    #expect(s.updated == 1)
+    photo = try #require(try w.all()[w.canonical("IMG_1.JPG")])
+    #expect(photo.title == "Corrected again" && photo.coordinate?.latitude == 36)
+  }
+
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: corpora.path), "needs ../shared/corpora"))
+  func otherFormatsAreIndexed() throws {
+    let w = try Workspace()
+    for (name, source) in [
+      ("a.heic", "exiv2-samples/Stonehenge.heic"), ("b.webp", "exiv2-samples/exiv2-bug1199.webp"),
+      ("c.dng", "exiv2-samples/IMG_1361.dng"), ("d.png", "photoprism-testdata/screenshot.png"),
+      ("e.heic", "photoprism-testdata/iphone_7.heic"),
+    ] {
+      try FileManager.default.copyItem(
+        at: corpora.appendingPathComponent(source), to: w.photos.appendingPathComponent(name))
+    }
+    // iphone_7.heic with its sidecar.
+    try FileManager.default.copyItem(
+      at: corpora.appendingPathComponent("photoprism-testdata/iphone_7.xmp"),
+      to: w.photos.appendingPathComponent("e.xmp"))
+    let s = try w.sync()
+    #expect((s.added, s.warnings, s.withoutLocation) == (5, 0, 1))
+    let photos = try w.all()
+    #expect(abs((photos[w.canonical("a.heic")]?.coordinate?.latitude ?? 0) - 51.1782805555556) < 1e-6)
+    #expect(abs((photos[w.canonical("b.webp")]?.coordinate?.longitude ?? 0) - -1.82664) < 1e-6)
+    #expect(abs((photos[w.canonical("c.dng")]?.coordinate?.latitude ?? 0) - 34.0596083333333) < 1e-6)
+    #expect(abs((photos[w.canonical("e.heic")]?.coordinate?.longitude ?? 0) - 134.764633333333) < 1e-6)
+  }
+}

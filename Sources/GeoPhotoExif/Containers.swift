@@ -1,0 +1,273 @@
+/// Bytes of a file read at any offset: the containers geophoto reads keep their metadata
+/// wherever the writer put it (a HEIC's Exif item may sit at the end of the file).
+public protocol RandomAccessBytes {
+  var count: Int { get }
+  /// Exactly `count` bytes at `offset`, or `nil` when they are not all there.
+  func bytes(at offset: Int, count: Int) -> [UInt8]?
+}
+
+/// An in-memory file.
+public struct MemoryBytes: RandomAccessBytes {
+  public let data: [UInt8]
+  public init(_ data: [UInt8]) { self.data = data }
+  public var count: Int { data.count }
+  public func bytes(at offset: Int, count: Int) -> [UInt8]? {
+    guard offset >= 0, count >= 0, offset <= data.count - count else { return nil }
+    return Array(data[offset..<(offset + count)])
+  }
+}
+
+/// The photo containers geophoto reads.
+public enum ContainerFormat: String, Sendable {
+  case jpeg, heif, png, tiff, webp
+
+  /// Recognises a container by its first bytes.
+  public init?(signature b: [UInt8]) {
+    if b.count >= 2, b[0] == 0xFF, b[1] == 0xD8 {
+      self = .jpeg
+    } else if b.count >= 8, b[0...7].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+      self = .png
+    } else if b.count >= 4,
+      b[0...3].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || b[0...3].elementsEqual([0x4D, 0x4D, 0x00, 0x2A])
+    {
+      self = .tiff
+    } else if b.count >= 12, b[0...3].elementsEqual(Array("RIFF".utf8)), b[8...11].elementsEqual(Array("WEBP".utf8)) {
+      self = .webp
+    } else if b.count >= 12, b[4...7].elementsEqual(Array("ftyp".utf8)) {
+      self = .heif
+    } else {
+      return nil
+    }
+  }
+}
+
+/// What a container holds for geophoto: the EXIF block (always starting with `Exif\0\0`, as
+/// libexif wants it) and an XMP packet.
+public struct ContainerMetadata: Equatable, Sendable {
+  public var exif: [UInt8]?
+  public var xmp: [UInt8]?
+}
+
+/// Small, bounds-checked readers of the structures that hold EXIF outside JPEG files. No
+/// length field is trusted: every read is checked against the file, loops are bounded, and
+/// pixels are never decoded.
+public enum ContainerReader {
+  static let exifPrefix: [UInt8] = Array("Exif\0\0".utf8)
+  /// The largest metadata block taken from any container.
+  static let maximumBlock = 16 * 1024 * 1024
+
+  /// A TIFF structure (from a PNG, WebP or HEIF item, or a whole TIFF) as libexif wants it.
+  static func exifBlock(fromTIFFOrExif payload: [UInt8]) -> [UInt8]? {
+    if payload.starts(with: exifPrefix) { return payload }
+    guard payload.count >= 8 else { return nil }
+    return exifPrefix + payload
+  }
+
+  public static func read(_ file: any RandomAccessBytes, format: ContainerFormat) -> ContainerMetadata {
+    switch format {
+    case .jpeg: return ContainerMetadata()  // JPEGs go through JPEGSegments
+    case .png: return png(file)
+    case .webp: return webp(file)
+    case .tiff:
+      // The file is the TIFF structure; its IFDs sit near the start in practice, so the first
+      // 4 MiB are enough for libexif to find the GPS IFD of even large raw files.
+      guard let head = file.bytes(at: 0, count: min(file.count, 4 * 1024 * 1024)) else { return ContainerMetadata() }
+      return ContainerMetadata(exif: exifBlock(fromTIFFOrExif: head))
+    case .heif: return heif(file)
+    }
+  }
+
+  // MARK: - PNG: eXIf chunk, iTXt XML:com.adobe.xmp
+
+  static func png(_ file: any RandomAccessBytes) -> ContainerMetadata {
+    var result = ContainerMetadata()
+    var offset = 8
+    for _ in 0..<100_000 {
+      guard let header = file.bytes(at: offset, count: 8) else { break }
+      let length = Int(UInt32(header[0]) << 24 | UInt32(header[1]) << 16 | UInt32(header[2]) << 8 | UInt32(header[3]))
+      let type = String(decoding: header[4..<8], as: UTF8.self)
+      let dataStart = offset + 8
+      guard length >= 0, dataStart <= file.count - length else { break }
+      if type == "eXIf", result.exif == nil, length <= maximumBlock, let data = file.bytes(at: dataStart, count: length)
+      {
+        result.exif = exifBlock(fromTIFFOrExif: data)
+      } else if type == "iTXt", result.xmp == nil, length <= maximumBlock,
+        let data = file.bytes(at: dataStart, count: length)
+      {
+        result.xmp = xmpFromITXt(data)
+      } else if type == "IEND" {
+        break
+      }
+      offset = dataStart + length + 4  // data and CRC
+    }
+    return result
+  }
+
+  /// iTXt: keyword, NUL, compression flag, method, language, NUL, translated keyword, NUL, text.
+  static func xmpFromITXt(_ data: [UInt8]) -> [UInt8]? {
+    guard let keywordEnd = data.firstIndex(of: 0),
+      String(decoding: data[..<keywordEnd], as: UTF8.self) == "XML:com.adobe.xmp",
+      keywordEnd + 2 < data.count, data[keywordEnd + 1] == 0  // compressed text is not read
+    else { return nil }
+    var i = keywordEnd + 3
+    for _ in 0..<2 {  // language tag, translated keyword
+      guard let end = data[i...].firstIndex(of: 0) else { return nil }
+      i = end + 1
+    }
+    return i <= data.count ? Array(data[i...]) : nil
+  }
+
+  // MARK: - WebP: RIFF chunks EXIF and "XMP "
+
+  static func webp(_ file: any RandomAccessBytes) -> ContainerMetadata {
+    var result = ContainerMetadata()
+    var offset = 12
+    for _ in 0..<100_000 {
+      guard let header = file.bytes(at: offset, count: 8) else { break }
+      let fourcc = String(decoding: header[0..<4], as: UTF8.self)
+      let size = Int(UInt32(header[4]) | UInt32(header[5]) << 8 | UInt32(header[6]) << 16 | UInt32(header[7]) << 24)
+      let dataStart = offset + 8
+      guard dataStart <= file.count - size else { break }
+      if size <= maximumBlock {
+        if fourcc == "EXIF", let data = file.bytes(at: dataStart, count: size) {
+          result.exif = exifBlock(fromTIFFOrExif: data)
+        } else if fourcc == "XMP ", let data = file.bytes(at: dataStart, count: size) {
+          result.xmp = data
+        }
+      }
+      offset = dataStart + size + (size & 1)  // chunks are padded to even sizes
+    }
+    return result
+  }
+
+  // MARK: - HEIF/HEIC/AVIF: the Exif item of the meta box (iinf + iloc)
+
+  struct Box {
+    var type: String
+    /// Where the box's content starts and ends (after the header).
+    var start: Int
+    var end: Int
+  }
+
+  /// The boxes between `start` and `end`.
+  static func boxes(_ file: any RandomAccessBytes, from start: Int, to end: Int) -> [Box] {
+    var result: [Box] = []
+    var offset = start
+    while offset + 8 <= end, result.count < 10_000, let header = file.bytes(at: offset, count: 8) {
+      var size = Int(be32(header, 0))
+      let type = String(decoding: header[4..<8], as: UTF8.self)
+      var headerSize = 8
+      if size == 1 {
+        guard let large = file.bytes(at: offset + 8, count: 8) else { break }
+        let value = large.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard value <= UInt64(Int.max) else { break }
+        size = Int(value)
+        headerSize = 16
+      } else if size == 0 {
+        size = end - offset
+      }
+      guard size >= headerSize, offset <= end - size else { break }
+      result.append(Box(type: type, start: offset + headerSize, end: offset + size))
+      offset += size
+    }
+    return result
+  }
+
+  static func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
+    UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+  }
+
+  /// A big-endian unsigned number of `size` bytes (0, 2, 4 or 8) at `i`, if the bytes are there.
+  static func number(_ b: [UInt8], _ i: inout Int, _ size: Int) -> Int? {
+    guard size == 0 || size == 1 || size == 2 || size == 4 || size == 8, i + size <= b.count else { return nil }
+    var v: UInt64 = 0
+    for k in 0..<size { v = v << 8 | UInt64(b[i + k]) }
+    i += size
+    return v <= UInt64(Int.max) ? Int(v) : nil
+  }
+
+  static func heif(_ file: any RandomAccessBytes) -> ContainerMetadata {
+    guard let meta = boxes(file, from: 0, to: file.count).first(where: { $0.type == "meta" }) else {
+      return ContainerMetadata()
+    }
+    // meta is a full box: 4 bytes of version and flags before its children.
+    let children = boxes(file, from: meta.start + 4, to: meta.end)
+    guard let iinf = children.first(where: { $0.type == "iinf" }),
+      let iloc = children.first(where: { $0.type == "iloc" }),
+      iinf.end - iinf.start <= maximumBlock, iloc.end - iloc.start <= maximumBlock,
+      let iinfBytes = file.bytes(at: iinf.start, count: iinf.end - iinf.start),
+      let ilocBytes = file.bytes(at: iloc.start, count: iloc.end - iloc.start)
+    else { return ContainerMetadata() }
+    let idat = children.first { $0.type == "idat" }
+
+    // Item types from iinf: infe boxes (version 2 or 3).
+    var types: [Int: String] = [:]
+    guard iinfBytes.count >= 6 else { return ContainerMetadata() }
+    let entriesStart = iinfBytes[0] == 0 ? 6 : 8
+    let infeBoxes = boxes(MemoryBytes(iinfBytes), from: entriesStart, to: iinfBytes.count)
+    for infe in infeBoxes where infe.type == "infe" {
+      let b = Array(iinfBytes[infe.start..<infe.end])
+      guard b.count >= 4 else { continue }
+      let version = b[0]
+      var i = 4
+      guard version >= 2, let id = number(b, &i, version == 2 ? 2 : 4), i + 6 <= b.count else { continue }
+      i += 2  // protection index
+      types[id] = String(decoding: b[i..<(i + 4)], as: UTF8.self)
+      if types[id] == "mime", let end = b[(i + 4)...].firstIndex(of: 0),
+        String(decoding: b[(i + 4)..<end], as: UTF8.self) == "application/rdf+xml"
+      {
+        types[id] = "xmp"
+      }
+    }
+    guard !types.isEmpty else { return ContainerMetadata() }
+
+    // Item locations from iloc.
+    var result = ContainerMetadata()
+    let b = ilocBytes
+    guard b.count >= 8 else { return result }
+    let version = Int(b[0])
+    var i = 4
+    let offsetSize = Int(b[i] >> 4)
+    let lengthSize = Int(b[i] & 0x0F)
+    let baseOffsetSize = Int(b[i + 1] >> 4)
+    let indexSize = version >= 1 ? Int(b[i + 1] & 0x0F) : 0
+    i += 2
+    guard let itemCount = number(b, &i, version < 2 ? 2 : 4) else { return result }
+    for _ in 0..<min(itemCount, 10_000) {
+      guard let id = number(b, &i, version < 2 ? 2 : 4) else { break }
+      var method = 0
+      if version >= 1 {
+        guard let m = number(b, &i, 2) else { break }
+        method = m & 0x0F
+      }
+      guard number(b, &i, 2) != nil, let base = number(b, &i, baseOffsetSize), let extentCount = number(b, &i, 2),
+        extentCount <= 64
+      else { break }
+      var payload: [UInt8] = []
+      var readable = true
+      for _ in 0..<extentCount {
+        if indexSize > 0 { guard number(b, &i, indexSize) != nil else { return result } }
+        guard let offset = number(b, &i, offsetSize), let length = number(b, &i, lengthSize) else { return result }
+        guard readable, let type = types[id], type == "Exif" || type == "xmp" else { continue }
+        var start = base + offset
+        if method == 1, let idat { start += idat.start } else if method != 0 { readable = false }
+        let count = length == 0 ? file.count - start : length
+        guard count >= 0, payload.count + count <= maximumBlock, let bytes = file.bytes(at: start, count: count) else {
+          readable = false
+          continue
+        }
+        payload += bytes
+      }
+      guard readable, !payload.isEmpty, let type = types[id] else { continue }
+      if type == "Exif", result.exif == nil, payload.count > 4 {
+        // A 4-byte offset to the TIFF header comes first (6 when "Exif\0\0" follows).
+        var j = 0
+        guard let skip = number(payload, &j, 4), 4 + skip < payload.count else { continue }
+        result.exif = exifBlock(fromTIFFOrExif: Array(payload[(4 + skip)...]))
+      } else if type == "xmp", result.xmp == nil {
+        result.xmp = payload
+      }
+    }
+    return result
+  }
+}

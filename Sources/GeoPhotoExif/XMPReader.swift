@@ -1,0 +1,150 @@
+import Foundation
+public import GeoPhotoCore
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// What geophoto takes from an XMP packet (embedded or a sidecar file).
+public struct XMPMetadata: Equatable, Sendable {
+  public var coordinate: Coordinate?
+  public var altitude: Double?
+  public var title: String?
+  public var takenAt: CaptureDate?
+
+  public init() {}
+}
+
+/// Reads XMP with FoundationXML's XMLParser: `exif:GPSLatitude`/`GPSLongitude` in the
+/// degree-minute forms of the XMP specification (`35,40.8N`, `51,15,17.5N`) and as decimals
+/// with separate `GPSLatitudeRef`/`GPSLongitudeRef` (as Apple writes them), `exif:GPSAltitude`,
+/// `dc:title`, and the capture time from `photoshop:DateCreated`, `exif:DateTimeOriginal` or
+/// `xmp:CreateDate`. Values may be attributes or elements. DTDs are refused.
+public enum XMPReader {
+  public static func read(_ bytes: [UInt8]) -> XMPMetadata? {
+    // Packets may carry padding or a BOM before <?xpacket; the parser wants the document.
+    guard let start = bytes.firstRange(of: Array("<".utf8))?.lowerBound else { return nil }
+    let body = Array(bytes[start...])
+    let head = String(decoding: body.prefix(4096), as: UTF8.self).uppercased()
+    guard !head.contains("<!DOCTYPE"), !head.contains("<!ENTITY") else { return nil }
+    let collector = Collector()
+    let parser = XMLParser(data: Data(body))
+    parser.shouldResolveExternalEntities = false
+    parser.delegate = collector
+    _ = parser.parse()  // a packet cut short still yields what came before
+    return collector.result()
+  }
+
+  /// `51,15.291100N`, `51,15,17.5N`, `47.675403` (sign from `ref`), `-33.8` → signed degrees.
+  static func degrees(_ text: String, ref: String?) -> Double? {
+    var t = text.trimmingCharacters(in: .whitespaces)
+    var hemisphere = ref?.trimmingCharacters(in: .whitespaces).uppercased().first
+    if let last = t.uppercased().last, "NSEW".contains(last) {
+      hemisphere = last
+      t.removeLast()
+    }
+    let parts = t.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+    guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ ($0 ?? .nan).isFinite }) else { return nil }
+    var value = 0.0
+    for (k, part) in parts.enumerated() { value += (part ?? 0) / [1.0, 60.0, 3600.0][k] }
+    if let h = hemisphere, h == "S" || h == "W" { value = -abs(value) }
+    return value
+  }
+
+  final class Collector: NSObject, XMLParserDelegate {
+    var values: [String: String] = [:]
+    private var stack: [String] = []
+    private var text = ""
+    private var inTitle = false
+
+    static let wanted: Set<String> = [
+      "GPSLatitude", "GPSLongitude", "GPSLatitudeRef", "GPSLongitudeRef", "GPSAltitude", "GPSAltitudeRef",
+      "DateCreated", "DateTimeOriginal", "CreateDate",
+    ]
+
+    static func local(_ name: String) -> String { name.split(separator: ":").last.map(String.init) ?? name }
+
+    func parser(
+      _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+      attributes: [String: String] = [:]
+    ) {
+      let name = Self.local(element)
+      stack.append(name)
+      text = ""
+      for (key, value) in attributes where Self.wanted.contains(Self.local(key)) && values[Self.local(key)] == nil {
+        values[Self.local(key)] = value
+      }
+      if name == "title" { inTitle = true }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+      let name = Self.local(element)
+      let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      if Self.wanted.contains(name), !value.isEmpty, values[name] == nil { values[name] = value }
+      if inTitle, name == "li", !value.isEmpty, values["title"] == nil { values["title"] = value }
+      if name == "title" {
+        if !value.isEmpty, values["title"] == nil { values["title"] = value }
+        inTitle = false
+      }
+      text = ""
+      _ = stack.popLast()
+    }
+
+    func result() -> XMPMetadata? {
+      var m = XMPMetadata()
+      if let lat = values["GPSLatitude"].flatMap({ XMPReader.degrees($0, ref: values["GPSLatitudeRef"]) }),
+        let lon = values["GPSLongitude"].flatMap({ XMPReader.degrees($0, ref: values["GPSLongitudeRef"]) }),
+        let c = Coordinate(validatingLatitude: lat, longitude: lon), c.isPlausiblePhotoLocation
+      {
+        m.coordinate = c
+        if let text = values["GPSAltitude"] {
+          let parts = text.split(separator: "/").map { Double($0) }
+          var altitude: Double?
+          if parts.count == 2, let n = parts[0], let d = parts[1], d != 0 { altitude = n / d }
+          if parts.count == 1 { altitude = parts[0] ?? nil }
+          if let a = altitude, a.isFinite, abs(a) <= 100_000 { m.altitude = values["GPSAltitudeRef"] == "1" ? -a : a }
+        }
+      }
+      m.title = values["title"]
+      for key in ["DateTimeOriginal", "DateCreated", "CreateDate"] {
+        if let text = values[key], let date = XMPReader.date(text) {
+          m.takenAt = date
+          break
+        }
+      }
+      return m == XMPMetadata() ? nil : m
+    }
+  }
+
+  /// ISO 8601 as XMP writes it: `2020-01-01T17:28:23`, with fractions, `Z` or `±HH:MM`.
+  static func date(_ text: String) -> CaptureDate? {
+    var t = Substring(text.trimmingCharacters(in: .whitespaces))
+    var offset: Int?
+    if t.hasSuffix("Z") {
+      offset = 0
+      t = t.dropLast()
+    } else if t.count > 19, let o = CaptureDate.parseOffset(String(t.suffix(6))) {
+      offset = o
+      t = t.dropLast(6)
+    }
+    if let dot = t.firstIndex(of: ".") { t = t[..<dot] }
+    guard var date = CaptureDate(exif: t.count == 10 ? String(t) + " 00:00:00" : String(t)) else { return nil }
+    date.utcOffsetMinutes = offset
+    return date
+  }
+}
+
+extension PhotoMetadata {
+  /// Takes values from XMP: all that are present when `overriding` (a sidecar, which photo
+  /// editors write as corrections), else only those the EXIF lacked (an embedded packet).
+  public mutating func merge(_ xmp: XMPMetadata, overriding: Bool) {
+    if let c = xmp.coordinate, overriding || coordinate == nil {
+      coordinate = c
+      altitude = xmp.altitude ?? (overriding ? nil : altitude)
+    }
+    if let t = xmp.title, overriding || title == nil { title = t }
+    if let d = xmp.takenAt, overriding || takenAt == nil { takenAt = d }
+  }
+}
