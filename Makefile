@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE := -c release --static-swift-stdlib
 DEMO_DB := .build/demo/index.sqlite
 
-.PHONY: all deps build demo test lint format bench examples clean
+.PHONY: all deps build demo test lint format bench examples gazetteer clean
 
 all: build
 
@@ -44,6 +44,11 @@ examples:
 	$(SWIFT) build --product geophoto-fixtures
 	rm -rf Examples/tokyo
 	.build/debug/geophoto-fixtures examples Examples/tokyo
+
+## Regenerates the shipped gazetteer from the GeoNames extract in ../shared/data.
+gazetteer:
+	$(SWIFT) build --product geophoto-fixtures
+	.build/debug/geophoto-fixtures gazetteer Sources/GeoPhotoPlaces/Resources/places-cities1000.gaz ../shared/data/geonames-cities1000.csv
 
 clean:
 	rm -rf .build

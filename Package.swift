@@ -60,6 +60,12 @@ let package = Package(
       swiftSettings: strict
     ),
     .target(name: "GeoPhotoEncoding", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoPlaces",
+      dependencies: ["GeoPhotoCore"],
+      resources: [.copy("Resources/places-cities1000.gaz")],
+      swiftSettings: strict
+    ),
     .target(name: "GeoPhotoHTTP", dependencies: ["CGeoPhotoCurl"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
@@ -77,7 +83,7 @@ let package = Package(
       name: "GeoPhotoCLI",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding", "GeoPhotoRemote", "GeoPhotoHTTP",
-        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot",
+        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
       ],
       swiftSettings: strict
     ),
@@ -94,7 +100,7 @@ let package = Package(
     .target(name: "GeoPhotoFixtures", dependencies: ["GeoPhotoExif"], swiftSettings: strict),
     .executableTarget(
       name: "geophoto-fixtures",
-      dependencies: ["GeoPhotoFixtures"],
+      dependencies: ["GeoPhotoFixtures", "GeoPhotoPlaces"],
       swiftSettings: strict
     ),
     .executableTarget(
@@ -123,6 +129,7 @@ let package = Package(
       name: "GeoPhotoSnapshotTests",
       dependencies: ["GeoPhotoSnapshot", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
     ),
+    .testTarget(name: "GeoPhotoPlacesTests", dependencies: ["GeoPhotoPlaces", "GeoPhotoCore"]),
     .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
     .testTarget(
       name: "GeoPhotoExifTests",

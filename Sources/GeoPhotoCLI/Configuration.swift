@@ -48,6 +48,7 @@ struct Configuration: Equatable, Sendable {
   var routingEngine: RoutingClient.Engine?
   var routingProfile = "driving"
   var snapshotTiles: String?
+  var placeRadius = 25_000.0
   var snapshotAttribution = "© OpenStreetMap contributors"
 
   /// Every key the configuration file accepts, with its environment variable.
@@ -86,6 +87,7 @@ struct Configuration: Equatable, Sendable {
     ("routing.endpoint", "GEOPHOTO_ROUTING_ENDPOINT", "an OSRM v5 or Valhalla server"),
     ("routing.engine", "GEOPHOTO_ROUTING_ENGINE", "osrm, valhalla or auto (asks the server)"),
     ("routing.profile", "GEOPHOTO_ROUTING_PROFILE", "driving, cycling or walking (default driving)"),
+    ("places.radius", "GEOPHOTO_PLACE_RADIUS", "how far a photo's named place may be (default 25km)"),
     ("snapshot.tiles", "GEOPHOTO_SNAPSHOT_TILES", "XYZ PNG tile URL template for snapshots (default none)"),
     ("snapshot.attribution", "GEOPHOTO_SNAPSHOT_ATTRIBUTION", "the tiles' attribution, drawn on the image"),
   ]
@@ -220,6 +222,7 @@ struct Configuration: Equatable, Sendable {
         throw InvalidSetting("a tile URL template needs {z}, {x} and {y}")
       }
     case "snapshot.attribution": snapshotAttribution = value
+    case "places.radius": placeRadius = try parse { () throws(InputParser.Failure) in try InputParser.distance(value) }
     case "serve.reload_interval":
       reloadInterval = max(0.05, try parse { () throws(InputParser.Failure) in try InputParser.duration(value) })
     default:

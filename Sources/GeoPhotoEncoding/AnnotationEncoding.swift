@@ -58,6 +58,21 @@ public enum AnnotationEncoding {
     if let d = a.distance { w.rounded(d, places: 1) } else { w.null() }
     w.key("takenAt")
     w.string(a.takenAt?.iso8601)
+    if let place = a.place {
+      w.key("place")
+      w.beginObject()
+      w.key("name")
+      w.string(place.name)
+      w.key("admin1")
+      w.string(place.admin1)
+      w.key("admin2")
+      w.string(place.admin2)
+      w.key("countryCode")
+      w.string(place.countryCode)
+      w.key("distance")
+      w.rounded(place.distance, places: 1)
+      w.endObject()
+    }
     if a.estimated {
       w.key("estimated")
       w.bool(true)

@@ -93,7 +93,7 @@ public final class PhotoStore {
   private static let photoColumns = """
     id, source, source_id, path, latitude, longitude, altitude, taken_at, title,
     camera_make, camera_model, width, height, orientation, url, thumbnail_url, attribution, license,
-    location_estimated
+    location_estimated, place_name, place_admin1, place_admin2, place_cc, place_distance
     """
 
   private static func photo(from row: Statement) -> Photo {
@@ -108,7 +108,11 @@ public final class PhotoStore {
       cameraMake: row.optionalText(9), cameraModel: row.optionalText(10),
       width: row.optionalInt(11), height: row.optionalInt(12), orientation: row.optionalInt(13),
       url: row.optionalText(14), thumbnailURL: row.optionalText(15), attribution: row.optionalText(16),
-      license: row.optionalText(17), locationEstimated: row.int64(18) != 0)
+      license: row.optionalText(17), locationEstimated: row.int64(18) != 0,
+      place: row.optionalText(19).map {
+        PlaceName(
+          name: $0, admin1: row.text(20), admin2: row.text(21), countryCode: row.text(22), distance: row.double(23))
+      })
   }
 
   /// The photo with this id, if any.
@@ -221,6 +225,8 @@ public final class PhotoStore {
         latitude = CASE WHEN excluded.latitude IS NULL AND location_estimated = 1 THEN latitude ELSE excluded.latitude END,
         longitude = CASE WHEN excluded.latitude IS NULL AND location_estimated = 1 THEN longitude ELSE excluded.longitude END,
         location_estimated = CASE WHEN excluded.latitude IS NULL THEN location_estimated ELSE 0 END,
+        place_gazetteer = CASE WHEN excluded.latitude IS latitude AND excluded.longitude IS longitude
+          THEN place_gazetteer ELSE NULL END,
         altitude = excluded.altitude, taken_at = excluded.taken_at, title = excluded.title,
         camera_make = excluded.camera_make, camera_model = excluded.camera_model,
         width = excluded.width, height = excluded.height, orientation = excluded.orientation,
@@ -246,6 +252,7 @@ public final class PhotoStore {
         latitude = CASE WHEN ?4 IS NULL AND location_estimated = 1 THEN latitude ELSE ?4 END,
         longitude = CASE WHEN ?4 IS NULL AND location_estimated = 1 THEN longitude ELSE ?5 END,
         location_estimated = CASE WHEN ?4 IS NULL THEN location_estimated ELSE 0 END,
+        place_gazetteer = CASE WHEN ?4 IS latitude AND ?5 IS longitude THEN place_gazetteer ELSE NULL END,
         altitude = ?6, taken_at = ?7, title = ?8, camera_make = ?9, camera_model = ?10,
         width = ?11, height = ?12, orientation = ?13, file_size = ?14, modified_ns = ?15,
         content_hash = ?16, problem = ?17, updated = ?18, url = ?19, thumbnail_url = ?20,
@@ -273,9 +280,42 @@ public final class PhotoStore {
   /// until the file itself gains GPS).
   public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws {
     try database.execute(
-      "UPDATE photos SET latitude = ?, longitude = ?, location_estimated = 1, updated = ? WHERE id = ? AND (latitude IS NULL OR location_estimated = 1)",
+      """
+      UPDATE photos SET latitude = ?, longitude = ?, location_estimated = 1, place_gazetteer = NULL, updated = ?
+      WHERE id = ? AND (latitude IS NULL OR location_estimated = 1)
+      """,
       [.real(c.latitude), .real(c.longitude), .text(now), .integer(id)])
     noteChange()
+  }
+
+  /// Names the place of every located photo not yet placed with the gazetteer `identity`
+  /// (new photos, moved ones, or all of them after a new gazetteer); returns how many.
+  public func assignPlaces(gazetteer identity: Int64, _ lookup: (Coordinate) -> PlaceName?) throws -> Int {
+    var pending: [(Int64, Coordinate)] = []
+    try database.forEachRow(
+      """
+      SELECT id, latitude, longitude FROM photos
+      WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?)
+      """, [.integer(identity)]
+    ) { pending.append(($0.int64(0), Coordinate(latitude: $0.double(1), longitude: $0.double(2)))) }
+    guard !pending.isEmpty else { return 0 }
+    try write {
+      for (id, c) in pending {
+        let p = lookup(c)
+        try database.execute(
+          """
+          UPDATE photos SET place_name = ?, place_admin1 = ?, place_admin2 = ?, place_cc = ?, place_distance = ?,
+            place_gazetteer = ? WHERE id = ?
+          """,
+          [
+            SQLValue(p?.name), SQLValue(p?.admin1), SQLValue(p?.admin2), SQLValue(p?.countryCode),
+            SQLValue(p?.distance),
+            .integer(identity), .integer(id),
+          ])
+        noteChange()
+      }
+    }
+    return pending.count
   }
 
   /// Local photos with no location or an estimated one, under `root` or everywhere.

@@ -66,5 +66,16 @@ enum Schema {
       sql: """
         ALTER TABLE photos ADD COLUMN location_estimated INTEGER NOT NULL DEFAULT 0;
         """),
+    .init(
+      "place names",
+      sql: """
+        ALTER TABLE photos ADD COLUMN place_name TEXT;
+        ALTER TABLE photos ADD COLUMN place_admin1 TEXT;
+        ALTER TABLE photos ADD COLUMN place_admin2 TEXT;
+        ALTER TABLE photos ADD COLUMN place_cc TEXT;
+        ALTER TABLE photos ADD COLUMN place_distance REAL;
+        -- The gazetteer the place came from; NULL until placed.
+        ALTER TABLE photos ADD COLUMN place_gazetteer INTEGER;
+        """),
   ])
 }

@@ -1,10 +1,12 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
+import GeoPhotoPlaces
 
 // Developer tool: writes the bundled example photos or a synthetic folder for benchmarks.
 //   geophoto-fixtures examples DIR
 //   geophoto-fixtures synthetic DIR COUNT
+//   geophoto-fixtures gazetteer OUT.gaz CSV
 
 let arguments = CommandLine.arguments.dropFirst()
 func fail(_ message: String) -> Never {
@@ -19,6 +21,13 @@ do {
   case "examples":
     try ExamplePhotos.write(to: directory)
     print("wrote \(ExamplePhotos.all.count) example photos to \(directory.path)")
+  case "gazetteer":
+    // geophoto-fixtures gazetteer OUT.gaz CSV: the shipped gazetteer from the GeoNames extract.
+    guard arguments.count == 3 else { fail("gazetteer needs OUT and CSV") }
+    let csv = try String(contentsOfFile: arguments[arguments.startIndex + 2], encoding: .utf8)
+    let bytes = try GazetteerBuilder.build(try GazetteerBuilder.placesFromCSV(csv))
+    try Data(bytes).write(to: directory)
+    print("wrote \(bytes.count) bytes to \(directory.path)")
   case "synthetic":
     guard arguments.count == 3, let count = Int(arguments[arguments.startIndex + 2]), count > 0 else {
       fail("synthetic needs a positive COUNT")

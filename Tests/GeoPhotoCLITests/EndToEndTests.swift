@@ -38,7 +38,7 @@ func json(_ text: String) throws -> [String: Any] {
     (["near"], "Error: Missing expected argument '<lat,lon>'"),
     (["near", "91,0"], "Error: latitude 91 is out of range (-90...90)"),
     (["near", "nan,0"], "Error: 'nan,0' is not a coordinate"),
-    (["near", "Tokyo Station"], "Error: 'Tokyo Station' is not a coordinate"),
+    (["near", "Tokyo Station"], "Error: 'Tokyo Station' is neither a coordinate (LAT,LON) nor a known place"),
     (["near", "1,2", "--limit", "0"], "Error: The value '0' is invalid for '--limit'"),
     (["near", "1,2", "--format", "xml"], "Error: The value 'xml' is invalid for '--format'"),
     (["near", "1,2", "--radius", "far"], "Error: The value 'far' is invalid for '--radius'"),
@@ -97,8 +97,10 @@ func json(_ text: String) throws -> [String: Any] {
       #expect(a["source"] as? String == "local")
       #expect((a["path"] as? String)?.hasSuffix("/tokyo/" + spec.fileName) == true)
       #expect(a["takenAt"] as? String == spec.takenAt.iso8601)
-      let metres = Int(distance.rounded())
-      #expect(a["subtitle"] as? String == "\(spec.takenAt.dateString) · \(metres) m")
+      // Nearest place by brute force over the GeoNames rows, within 25 km.
+      let place = try #require(try bruteForcePlace(spec.coordinate!))
+      #expect(a["subtitle"] as? String == "\(place) · \(spec.takenAt.dateString)")
+      #expect((a["place"] as? [String: Any])?["countryCode"] as? String == "JP")
     }
   }
 
@@ -115,7 +117,8 @@ func json(_ text: String) throws -> [String: Any] {
     #expect(geometry["coordinates"] as? [Double] == [139.7967, 35.7148])
     let properties = try #require(feature["properties"] as? [String: Any])
     #expect(properties["title"] as? String == "Senso-ji, Asakusa")
-    #expect(properties["subtitle"] as? String == "2024-05-05 · 0 m")
+    let place = try #require(try bruteForcePlace(Coordinate(latitude: 35.7148, longitude: 139.7967)))
+    #expect(properties["subtitle"] as? String == "\(place) · 2024-05-05")
   }
 
   @Test func radiusTableAndCSV() throws {
@@ -244,6 +247,38 @@ func json(_ text: String) throws -> [String: Any] {
   }
 }
 
+/// The label (`name, admin1, cc`) of the GeoNames row nearest to `c` within 25 km, found by
+/// scanning the shared CSV with its own little parser: an oracle independent of the gazetteer.
+func bruteForcePlace(_ c: Coordinate) throws -> String? {
+  let csv = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+      "shared/data/geonames-cities1000.csv")
+  let text = try String(contentsOf: csv, encoding: .utf8)
+  var best: (Double, String)?
+  for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+    var fields: [String] = []
+    var field = ""
+    var quoted = false
+    for ch in line {
+      if ch == "\"" {
+        quoted.toggle()
+      } else if ch == "," && !quoted {
+        fields.append(field)
+        field = ""
+      } else {
+        field.append(ch)
+      }
+    }
+    fields.append(field)
+    guard fields.count == 6, let lat = Double(fields[0]), let lon = Double(fields[1]) else { continue }
+    let d = haversine(c, Coordinate(latitude: lat, longitude: lon))
+    if d <= 25_000 && (best == nil || d < best!.0) {
+      best = (d, [fields[2], fields[3], fields[5]].filter { !$0.isEmpty }.joined(separator: ", "))
+    }
+  }
+  return best?.1
+}
+
 /// Counts photo rows through a separate read-only look, as another process would.
 func photoCount(_ db: URL) throws -> Int {
   let r = try Binary.run(["info", "--db", db.path])
@@ -348,5 +383,41 @@ func photoCount(_ db: URL) throws -> Int {
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     let again = try Binary.run(["near", "35.68,139.76", "-f", "csv"], environment: w.env)
     #expect(again.stdout.split(separator: "\r\n").count == 4)
+  }
+}
+
+@Suite struct PlaceNameEndToEndTests {
+  @Test func namesWhereCoordinatesGo() throws {
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let byName = try Binary.run(["near", "Tokyo", "-n", "3", "-f", "csv"], environment: w.env)
+    #expect(byName.status == 0)
+    #expect(byName.stdout.split(separator: "\r\n").count == 4)
+    let qualified = try Binary.run(["near", "Kyoto, JP", "-n", "1"], environment: w.env)
+    #expect(qualified.status == 0 && qualified.stdout.contains("km"))
+    let unknown = try Binary.run(["near", "Tokio"], environment: w.env)
+    #expect(unknown.status == 64)
+    #expect(
+      unknown.stderr.hasPrefix("Error: 'Tokio' is neither a coordinate (LAT,LON) nor a known place; did you mean"))
+    #expect(unknown.stderr.contains("'Tokyo'"))
+    let version = try Binary.run(["--version"])
+    #expect(version.stdout.contains("GeoNames (geonames.org), CC BY 4.0"))
+  }
+
+  @Test func importingAGeoNamesDumpRenamesThePlaces() throws {
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let cities = w.root.appendingPathComponent("cities500.txt")
+    let admin1 = w.root.appendingPathComponent("admin1CodesASCII.txt")
+    try "1\tMarunouchi\tMarunouchi\t\t35.6812\t139.7671\tP\tPPL\tJP\t\t40\t\t\t\t7000\t\t0\tAsia/Tokyo\t2024-01-01\n"
+      .write(to: cities, atomically: true, encoding: .utf8)
+    try "JP.40\tTōkyō\tTokyo\t1850144\n".write(to: admin1, atomically: true, encoding: .utf8)
+    let r = try Binary.run(["places", "import", cities.path, admin1.path], environment: w.env)
+    #expect(r.status == 0 && r.stdout.hasPrefix("imported 1 places"))
+    let near = try Binary.run(["near", "35.68,139.76", "-n", "1", "-f", "json"], environment: w.env)
+    let first = try #require((try json(near.stdout)["annotations"] as? [[String: Any]])?.first)
+    #expect((first["subtitle"] as? String)?.hasPrefix("Marunouchi, Tokyo, JP · ") == true)
+    let bad = try Binary.run(["places", "import", admin1.path, admin1.path], environment: w.env)
+    #expect(bad.status == 1 && bad.stderr.contains("not a GeoNames row"))
   }
 }

@@ -33,7 +33,7 @@ enum DirectionsCommand {
   static func run(_ context: CommandContext) throws -> Int32 {
     let p = context.parsed.positionals
     guard p.count >= 2 else { throw UsageError("Missing expected argument: at least two '<lat,lon>' points") }
-    let points = try p.map { try InputParser.coordinate($0) }
+    let points = try p.map { try PlaceNames.coordinate($0, context) }
     let config = context.configuration
     guard let endpoint = config.routingEndpoint else {
       throw RuntimeError(

@@ -32,7 +32,7 @@ enum FetchCommand {
   static func run(_ context: CommandContext) throws -> Int32 {
     let positionals = context.parsed.positionals
     guard !positionals.isEmpty else { throw UsageError("Missing expected argument '<lat,lon>'") }
-    let center = try InputParser.coordinate(positionals.joined(separator: " "))
+    let center = try PlaceNames.coordinate(positionals.joined(separator: " "), context)
     let wanted = try RemoteSources.selected(context.parsed)
     if let wanted, wanted == [.local] {
       throw UsageError("'fetch' reaches remote sources only; local photos come from 'geophoto sync'")
@@ -49,6 +49,7 @@ enum FetchCommand {
         let report = try engine.fetch(
           provider, center: center, radius: context.configuration.fetchRadius, limit: limit, now: now)
         context.console.out(RemoteSources.describe(report) + "\n")
+        if report.photos > 0 { try PlaceNames.assign(store, context) }
       } catch let error as RemoteError {
         context.console.err("Error: \(error)\n")
         failed = true

@@ -100,6 +100,7 @@ enum GeotagCommand {
       try store.write {
         for (photo, c) in placed { try store.setEstimatedLocation(id: photo.id, c, now: now) }
       }
+      try PlaceNames.assign(store, context)
       try store.rebuildSpatialIndexIfStale()
     }
     let verb = parsed.has("dry-run") ? "would place" : "placed"

@@ -13,7 +13,9 @@ enum NearCommand {
       metres on a sphere of the mean Earth radius (6371008.8 m), within 0.56 % of the
       WGS84 ellipsoid.
       """,
-    arguments: [.init(name: "lat,lon", help: "The place, such as 35.68,139.76 or '35.68, 139.76'.")],
+    arguments: [
+      .init(name: "lat,lon", help: "The place: 35.68,139.76, '35.68, 139.76', or a name such as Tokyo or 'Kyoto, JP'.")
+    ],
     options: [
       .init(
         long: "limit", short: "n", valueName: "n", help: "The most photos to list (also GEOPHOTO_LIMIT).",
@@ -45,7 +47,7 @@ enum NearCommand {
     let positionals = context.parsed.positionals
     guard !positionals.isEmpty else { throw UsageError("Missing expected argument '<lat,lon>'") }
     // "35.68, 139.76" typed without quotes arrives as two arguments: read them as one.
-    let center = try InputParser.coordinate(positionals.joined(separator: " "))
+    let center = try PlaceNames.coordinate(positionals.joined(separator: " "), context)
     let config = context.configuration
     let query = NearQuery(center: center, limit: config.limit, radius: config.radius)
     let sources = try RemoteSources.selected(context.parsed)

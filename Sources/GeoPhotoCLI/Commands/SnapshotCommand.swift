@@ -95,7 +95,7 @@ enum SnapshotCommand {
         }
       }
     } else if let text = parsed.value("near") {
-      let center = try InputParser.coordinate(text)
+      let center = try PlaceNames.coordinate(text, context)
       if let store {
         let found = try store.spatialIndex().nearest(to: center, limit: limit)
         content.pins = try store.photos(ids: found.map(\.id)).compactMap { p in p.coordinate.map { ($0, p.title) } }

@@ -47,6 +47,7 @@ enum SyncCommand {
       throw RuntimeError(refusal.description)
     }
     if console.errIsTerminal && engine.progress != nil { console.err("\r\u{1B}[K") }
+    try PlaceNames.assign(store, context)
     console.out(describe(summary) + "\n")
     return ExitStatus.success
   }

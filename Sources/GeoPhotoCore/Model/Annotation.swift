@@ -19,6 +19,7 @@ public struct Annotation: Hashable, Sendable {
   public var distanceAlong: Double?
   /// The position was estimated from a GPS track, not recorded by the camera.
   public var estimated = false
+  public var place: PlaceName?
 
   public init(
     id: Int64, source: PhotoSource, coordinate: Coordinate, title: String, subtitle: String,
@@ -39,7 +40,8 @@ public struct Annotation: Hashable, Sendable {
 
   /// The annotation for a located photo found `distance` metres from a query point.
   ///
-  /// Local photos say when and how far (`2024-05-03 · 350 m`); remote photos say who and when
+  /// Local photos say where and when (`Tokyo, Tokyo, JP · 2024-05-03`), or when and how far
+  /// (`2024-05-03 · 350 m`) when no place is near; remote photos say who and when
   /// (`Ann Example · 2024-05-03`), as their providers ask for attribution. Unknown parts are
   /// left out.
   public init?(photo: Photo, distance: Double?) {
@@ -52,8 +54,13 @@ public struct Annotation: Hashable, Sendable {
       subtitle += part
     }
     if photo.source == .local {
-      add(photo.takenAt?.dateString)
-      add(distance.map(DistanceFormat.human))
+      if let place = photo.place {
+        add(place.label)
+        add(photo.takenAt?.dateString)
+      } else {
+        add(photo.takenAt?.dateString)
+        add(distance.map(DistanceFormat.human))
+      }
       if photo.locationEstimated { add("estimated location") }
     } else {
       add(photo.attribution)
@@ -63,6 +70,7 @@ public struct Annotation: Hashable, Sendable {
       id: photo.id, source: photo.source, coordinate: coordinate, title: photo.title, subtitle: subtitle,
       distance: distance, takenAt: photo.takenAt, path: photo.path, url: photo.url, thumbnailURL: photo.thumbnailURL)
     estimated = photo.locationEstimated
+    place = photo.place
   }
 }
 

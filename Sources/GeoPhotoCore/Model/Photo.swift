@@ -1,3 +1,24 @@
+/// The populated place nearest to a photo, as the offline gazetteer names it.
+public struct PlaceName: Hashable, Sendable {
+  public var name: String
+  public var admin1: String
+  public var admin2: String
+  public var countryCode: String
+  /// Metres from the photo to the place's centre.
+  public var distance: Double
+
+  public init(name: String, admin1: String, admin2: String, countryCode: String, distance: Double) {
+    self.name = name
+    self.admin1 = admin1
+    self.admin2 = admin2
+    self.countryCode = countryCode
+    self.distance = distance
+  }
+
+  /// `Tokyo, Tokyo, JP`: name, first-level division, country; empty parts left out.
+  public var label: String { [name, admin1, countryCode].filter { !$0.isEmpty }.joined(separator: ", ") }
+}
+
 /// One photo as the index knows it, whatever its source.
 public struct Photo: Hashable, Sendable {
   /// Stable id: survives moves, renames and metadata edits.
@@ -29,13 +50,15 @@ public struct Photo: Hashable, Sendable {
   public var license: String?
   /// The location was estimated (from a GPS track by time), not recorded by the camera.
   public var locationEstimated = false
+  /// The nearest populated place, when one is within reach.
+  public var place: PlaceName?
 
   public init(
     id: Int64, source: PhotoSource, sourceID: String, path: String? = nil,
     coordinate: Coordinate? = nil, altitude: Double? = nil, takenAt: CaptureDate? = nil,
     title: String, cameraMake: String? = nil, cameraModel: String? = nil, width: Int? = nil,
     height: Int? = nil, orientation: Int? = nil, url: String? = nil, thumbnailURL: String? = nil,
-    attribution: String? = nil, license: String? = nil, locationEstimated: Bool = false
+    attribution: String? = nil, license: String? = nil, locationEstimated: Bool = false, place: PlaceName? = nil
   ) {
     self.id = id
     self.source = source
@@ -55,5 +78,6 @@ public struct Photo: Hashable, Sendable {
     self.attribution = attribution
     self.license = license
     self.locationEstimated = locationEstimated
+    self.place = place
   }
 }
