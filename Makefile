@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE := -c release --static-swift-stdlib
 DEMO_DB := .build/demo/index.sqlite
 
-.PHONY: all deps build demo test lint format bench examples gazetteer clean
+.PHONY: all deps build demo test lint format bench examples gazetteer fuzz clean
 
 all: build
 
@@ -26,6 +26,8 @@ test: lint
 	@Scripts/install-deps.sh test
 	$(SWIFT) build
 	Scripts/with-valhalla.sh $(SWIFT) test
+	Scripts/asan-replay.sh
+	Scripts/fuzz.sh 5
 
 lint:
 	swift-format lint --strict --recursive Package.swift Sources Tests
@@ -44,6 +46,10 @@ examples:
 	$(SWIFT) build --product geophoto-fixtures
 	rm -rf Examples/tokyo
 	.build/debug/geophoto-fixtures examples Examples/tokyo
+
+## libFuzzer over the metadata readers (60 s per target; FUZZ_SECONDS=600 make fuzz for longer).
+fuzz:
+	Scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 ## Regenerates the shipped gazetteer from the GeoNames extract in ../shared/data.
 gazetteer:

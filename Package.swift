@@ -103,6 +103,7 @@ let package = Package(
       dependencies: ["GeoPhotoFixtures", "GeoPhotoPlaces"],
       swiftSettings: strict
     ),
+    .executableTarget(name: "geophoto-fuzz", dependencies: ["GeoPhotoExif"], swiftSettings: strict),
     .executableTarget(
       name: "geophoto-bench",
       dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD"],

@@ -25,8 +25,7 @@ public enum XMPReader {
     // Packets may carry padding or a BOM before <?xpacket; the parser wants the document.
     guard let start = bytes.firstRange(of: Array("<".utf8))?.lowerBound else { return nil }
     let body = Array(bytes[start...])
-    let head = String(decoding: body.prefix(4096), as: UTF8.self).uppercased()
-    guard !head.contains("<!DOCTYPE"), !head.contains("<!ENTITY") else { return nil }
+    guard XMLPrecheck.problem(in: body) == nil else { return nil }
     let collector = Collector()
     let parser = XMLParser(data: Data(body))
     parser.shouldResolveExternalEntities = false

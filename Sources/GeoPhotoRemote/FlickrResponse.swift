@@ -174,9 +174,11 @@ final class FlickrXMLParser: NSObject, XMLParserDelegate {
   private var parseError: String?
 
   static func parse(_ body: [UInt8]) throws(FlickrBodyError) -> FlickrAnswer {
-    let head = String(decoding: body.prefix(4096), as: UTF8.self).uppercased()
-    if head.contains("<!DOCTYPE") || head.contains("<!ENTITY") || body.contains(sequence: Array("<!ENTITY".utf8)) {
-      throw FlickrBodyError(description: "XML with a document type definition (refused)", retryable: false)
+    if let problem = XMLPrecheck.problem(in: body) {
+      let refused = problem.contains("document type definition")
+      throw FlickrBodyError(
+        description: refused ? "XML with a document type definition (refused)" : "XML that \(problem)",
+        retryable: !refused)
     }
     let delegate = FlickrXMLParser()
     let parser = XMLParser(data: Data(body))

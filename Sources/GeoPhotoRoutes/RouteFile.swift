@@ -117,10 +117,7 @@ final class GPXReader: NSObject, XMLParserDelegate {
   init(name: String) { self.name = name }
 
   static func parse(_ data: Data, name: String) throws(RouteFileError) -> [RoutePoint] {
-    let head = String(decoding: data.prefix(4096), as: UTF8.self).uppercased()
-    if head.contains("<!DOCTYPE") || head.contains("<!ENTITY") {
-      throw RouteFileError("\(name): XML with a document type definition is not accepted")
-    }
+    if let problem = XMLPrecheck.problem(in: [UInt8](data)) { throw RouteFileError("\(name): the XML \(problem)") }
     let reader = GPXReader(name: name)
     let parser = XMLParser(data: data)
     parser.shouldResolveExternalEntities = false
