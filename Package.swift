@@ -106,7 +106,9 @@ let package = Package(
     .executableTarget(name: "geophoto-fuzz", dependencies: ["GeoPhotoExif"], swiftSettings: strict),
     .executableTarget(
       name: "geophoto-bench",
-      dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD"],
+      dependencies: [
+        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoPlaces",
+      ],
       swiftSettings: strict
     ),
 

@@ -2,6 +2,7 @@ import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoHTTPD
+import GeoPhotoPlaces
 import GeoPhotoServer
 
 /// Runs wrk against `url` and returns (requests/s, p99 in ms).
@@ -146,4 +147,45 @@ func benchRouter(points: [Coordinate]) throws {
   row("snapshot build (kd-tree + clusters + lookups)", format(milliseconds(built), "ms"))
   row("/v1/near?limit=50 in-process p50", String(format: "%.1f µs", Percentiles(near).p50), "\(bytes / qs.count) bytes")
   row("/healthz in-process p50", String(format: "%.1f µs", Percentiles(health).p50))
+}
+
+/// The shipped gazetteer: loading it (the first lookup of a process) and warm lookups.
+func benchPlaces(points: [Coordinate]) throws {
+  print("Place names: the shipped GeoNames gazetteer (144,563 places)")
+  guard let url = Gazetteer.locate(indexDirectory: nil) else {
+    print("  the gazetteer is not next to the executable: skipped")
+    return
+  }
+  _ = try Gazetteer(contentsOf: url)  // page cache
+  var cold: [UInt64] = []
+  for _ in 0..<5 {
+    let (_, t) = try timed { () throws -> Bool in
+      let g = try Gazetteer(contentsOf: url)
+      return g.nearest(to: Coordinate(latitude: 35.68, longitude: 139.76)) != nil
+    }
+    cold.append(t)
+  }
+  let g = try Gazetteer(contentsOf: url)
+  var warm: [UInt64] = []
+  var found = 0
+  // Positions a few kilometres from real places, where photos are taken.
+  var rng = SeededGenerator(seed: 11)
+  let near = (0..<20_000).map { _ -> Coordinate in
+    let c = g.place(Int.random(in: 0..<g.count, using: &rng)).coordinate
+    return Coordinate(
+      latitude: max(-90, min(90, c.latitude + Double.random(in: -0.05...0.05, using: &rng))),
+      longitude: c.longitude + Double.random(in: -0.05...0.05, using: &rng))
+  }
+  for q in near {
+    let (p, t) = timed { g.nearest(to: q) }
+    warm.append(t)
+    if p != nil { found += 1 }
+  }
+  row(
+    "load + first lookup (file in the page cache), median", format(milliseconds(cold.sorted()[2]), "ms"), "goal ≤ 50 ms"
+  )
+  row(
+    "lookup within 25 km, warm, p50 / p99",
+    String(format: "%.2f / %.2f µs", Percentiles(warm).p50, Percentiles(warm).p99),
+    "goal ≤ 5 µs; \(found * 100 / warm.count)% of queries near a place")
 }

@@ -368,7 +368,7 @@ func benchSync() throws {
 try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
 let parts =
   CommandLine.arguments.dropFirst().isEmpty
-  ? ["clusters", "index", "near", "serve", "sync"] : Array(CommandLine.arguments.dropFirst())
+  ? ["clusters", "index", "near", "serve", "places", "sync"] : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
@@ -380,6 +380,7 @@ for part in parts {
   case "clusters": benchClusters(points: points)
   case "serve": try benchServe(points: points)
   case "router": try benchRouter(points: points)
+  case "places": try benchPlaces(points: points)
   case "near": try benchNear(points: points)
   case "sync": try benchSync()
   default:

@@ -40,7 +40,7 @@ struct PlaneIndex: Sendable {
     guard !ids.isEmpty else { return }
     ids.withUnsafeBufferPointer { ids in
       coords.withUnsafeBufferPointer { c in
-        var walk = RangeWalk(ids: ids, c: c, nodeSize: nodeSize, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        let walk = RangeWalk(ids: ids, c: c, nodeSize: nodeSize, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
         walk.visit(0, ids.count - 1, 0, &result)
       }
     }
@@ -51,7 +51,7 @@ struct PlaneIndex: Sendable {
     guard !ids.isEmpty else { return }
     ids.withUnsafeBufferPointer { ids in
       coords.withUnsafeBufferPointer { c in
-        var walk = RadiusWalk(ids: ids, c: c, nodeSize: nodeSize, qx: qx, qy: qy, r: r)
+        let walk = RadiusWalk(ids: ids, c: c, nodeSize: nodeSize, qx: qx, qy: qy, r: r)
         walk.visit(0, ids.count - 1, 0, &result)
       }
     }
