@@ -66,7 +66,10 @@ enum RemoteFixture {
         == expected.map(\.0))
     let station = try #require(annotations.first { ($0["title"] as? String) == "Tokyo Station at night" })
     #expect(station["source"] as? String == "flickr")
-    #expect(station["subtitle"] as? String == "Aki Tanaka · 2023-11-02")
+    #expect(
+      station["subtitle"] as? String
+        == "Aki Tanaka · \(try #require(try bruteForcePlace(Coordinate(latitude: 35.6812, longitude: 139.7671)))) · 2023-11-02"
+    )
     #expect(station["url"] as? String == "https://www.flickr.com/photos/12345678@N00/53001/")
     #expect(station["thumbnailURL"] as? String == "https://live.staticflickr.com/65535/53001_abc1_q.jpg")
     #expect(station["path"] == nil)

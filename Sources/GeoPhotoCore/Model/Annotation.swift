@@ -41,9 +41,9 @@ public struct Annotation: Hashable, Sendable {
   /// The annotation for a located photo found `distance` metres from a query point.
   ///
   /// Local photos say where and when (`Tokyo, Tokyo, JP · 2024-05-03`), or when and how far
-  /// (`2024-05-03 · 350 m`) when no place is near; remote photos say who and when
-  /// (`Ann Example · 2024-05-03`), as their providers ask for attribution. Unknown parts are
-  /// left out.
+  /// (`2024-05-03 · 350 m`) when no place is near; remote photos say who, where and when
+  /// (`Ann Example · Tokyo, Tokyo, JP · 2024-05-03`): their providers ask for attribution.
+  /// Unknown parts are left out.
   public init?(photo: Photo, distance: Double?) {
     guard let coordinate = photo.coordinate else { return nil }
     // Built by appending: this runs for every annotation of every answer.
@@ -64,6 +64,7 @@ public struct Annotation: Hashable, Sendable {
       if photo.locationEstimated { add("estimated location") }
     } else {
       add(photo.attribution)
+      add(photo.place?.label)
       add(photo.takenAt?.dateString)
     }
     self.init(
