@@ -152,6 +152,23 @@ public enum AnnotationEncoding {
     return w.bytes
   }
 
+  /// A GeoJSON LineString, positions longitude first, to 1e-7 degrees.
+  public static func writeLineString(_ points: [Coordinate], to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("type")
+    w.string("LineString")
+    w.key("coordinates")
+    w.beginArray()
+    for c in points {
+      w.beginArray()
+      w.rounded(c.longitude, places: 7)
+      w.rounded(c.latitude, places: 7)
+      w.endArray()
+    }
+    w.endArray()
+    w.endObject()
+  }
+
   /// A GeoJSON Point, longitude first, to 1e-7 degrees.
   public static func writePoint(_ c: Coordinate, to w: inout JSONWriter) {
     w.beginObject()

@@ -133,7 +133,7 @@ enum DirectionsCommand {
       }
       w.endArray()
       w.key("geometry")
-      writeLine(d.geometry, to: &w)
+      AnnotationEncoding.writeLineString(d.geometry, to: &w)
       w.endObject()
       return String(decoding: w.bytes, as: UTF8.self) + "\n"
     case .geojson:
@@ -147,7 +147,7 @@ enum DirectionsCommand {
       w.key("type")
       w.string("Feature")
       w.key("geometry")
-      writeLine(d.geometry, to: &w)
+      AnnotationEncoding.writeLineString(d.geometry, to: &w)
       w.key("properties")
       w.beginObject()
       w.key("distance")
@@ -175,21 +175,5 @@ enum DirectionsCommand {
       w.endObject()
       return String(decoding: w.bytes, as: UTF8.self) + "\n"
     }
-  }
-
-  static func writeLine(_ points: [Coordinate], to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("type")
-    w.string("LineString")
-    w.key("coordinates")
-    w.beginArray()
-    for c in points {
-      w.beginArray()
-      w.rounded(c.longitude, places: 7)
-      w.rounded(c.latitude, places: 7)
-      w.endArray()
-    }
-    w.endArray()
-    w.endObject()
   }
 }

@@ -91,19 +91,7 @@ enum RouteCommand {
       for v in [bounds.west, bounds.south, bounds.east, bounds.north] { w.rounded(v, places: 7) }
       w.endArray()
       w.key("geometry")
-      w.beginObject()
-      w.key("type")
-      w.string("LineString")
-      w.key("coordinates")
-      w.beginArray()
-      for c in points {
-        w.beginArray()
-        w.rounded(c.longitude, places: 7)
-        w.rounded(c.latitude, places: 7)
-        w.endArray()
-      }
-      w.endArray()
-      w.endObject()
+      AnnotationEncoding.writeLineString(points, to: &w)
       w.key("properties")
       w.beginObject()
       w.key("points")
