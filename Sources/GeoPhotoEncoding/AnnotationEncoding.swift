@@ -212,16 +212,16 @@ public enum AnnotationEncoding {
   /// An aligned table for people: distance, title, date, coordinate and id.
   public static func table(_ annotations: [Annotation]) -> String {
     let alongRoute = annotations.contains { $0.distanceAlong != nil }
-    var header = ["DISTANCE", "TITLE", "TAKEN", "LATITUDE,LONGITUDE", "ID"]
+    let withPlaces = annotations.contains { $0.place != nil }
+    var header = ["DISTANCE", "TITLE"] + (withPlaces ? ["PLACE"] : []) + ["TAKEN", "LATITUDE,LONGITUDE", "ID"]
     if alongRoute { header = ["ALONG", "OFF ROUTE"] + header.dropFirst() }
     let rows = annotations.map { a in
-      (alongRoute ? [a.distanceAlong.map(DistanceFormat.human) ?? ""] : []) + [
-        a.distance.map(DistanceFormat.human) ?? "",
-        a.title,
-        a.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "",
-        String(format6(a.coordinate.latitude)) + "," + format6(a.coordinate.longitude),
-        String(a.id),
-      ]
+      (alongRoute ? [a.distanceAlong.map(DistanceFormat.human) ?? ""] : [])
+        + [a.distance.map(DistanceFormat.human) ?? "", a.title] + (withPlaces ? [a.place?.label ?? ""] : []) + [
+          a.takenAt.map { String($0.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "",
+          String(format6(a.coordinate.latitude)) + "," + format6(a.coordinate.longitude),
+          String(a.id),
+        ]
     }
     let all = [header] + rows
     var widths = [Int](repeating: 0, count: header.count)
