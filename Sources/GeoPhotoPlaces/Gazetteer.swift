@@ -102,6 +102,17 @@ public final class Gazetteer: Sendable {
     index = SpatialIndex(building: (0..<Int64(n)).map { $0 }, vectors: vectors)
   }
 
+  /// The identity in a gazetteer file's header, read without loading the file.
+  public static func identity(at url: URL) -> UInt32? {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+    defer { try? handle.close() }
+    guard let header = try? handle.read(upToCount: 32), header.count == 32, Array(header.prefix(8)) == magic else {
+      return nil
+    }
+    let b = [UInt8](header)
+    return UInt32(b[28]) | UInt32(b[29]) << 8 | UInt32(b[30]) << 16 | UInt32(b[31]) << 24
+  }
+
   // MARK: - Queries
 
   private func string(at offset: UInt32) -> String {

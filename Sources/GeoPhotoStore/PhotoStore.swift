@@ -288,6 +288,14 @@ public final class PhotoStore {
     noteChange()
   }
 
+  /// Whether some located photo has not been placed with the gazetteer `identity` yet.
+  public func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool {
+    try database.queryInt64(
+      """
+      SELECT EXISTS (SELECT 1 FROM photos WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?))
+      """, [.integer(identity)]) == 1
+  }
+
   /// Names the place of every located photo not yet placed with the gazetteer `identity`
   /// (new photos, moved ones, or all of them after a new gazetteer); returns how many.
   public func assignPlaces(gazetteer identity: Int64, _ lookup: (Coordinate) -> PlaceName?) throws -> Int {

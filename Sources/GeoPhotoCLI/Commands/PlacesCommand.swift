@@ -19,7 +19,11 @@ enum PlaceNames {
 
   /// Names the places of photos that have none yet (or were named with another gazetteer).
   static func assign(_ store: PhotoStore, _ context: CommandContext) throws {
-    guard let g = try gazetteer(context) else { return }
+    // Loading the gazetteer costs tens of milliseconds: only when some photo needs it.
+    guard let url = Gazetteer.locate(indexDirectory: context.databaseURL.deletingLastPathComponent()),
+      let identity = Gazetteer.identity(at: url), try store.hasPhotosToPlace(gazetteer: Int64(identity)),
+      let g = try gazetteer(context)
+    else { return }
     let radius = context.configuration.placeRadius
     let count = try store.assignPlaces(gazetteer: Int64(g.identity)) { c in
       g.nearest(to: c, within: radius).map {
