@@ -25,7 +25,7 @@ demo: build
 test: lint
 	@Scripts/install-deps.sh test
 	$(SWIFT) build
-	Scripts/with-valhalla.sh $(SWIFT) test
+	Scripts/with-valhalla.sh Scripts/with-postgres.sh $(SWIFT) test
 	Scripts/asan-replay.sh
 	Scripts/fuzz.sh 5
 

@@ -35,6 +35,11 @@ let package = Package(
       providers: [.apt(["libcairo2-dev"])]
     ),
     .systemLibrary(
+      name: "CGeoPhotoPQ",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"])]
+    ),
+    .systemLibrary(
       name: "CGeoPhotoExif",
       pkgConfig: "libexif",
       providers: [.apt(["libexif-dev"])]
@@ -68,6 +73,7 @@ let package = Package(
     ),
     .target(name: "GeoPhotoHTTP", dependencies: ["CGeoPhotoCurl"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
+    .target(name: "GeoPhotoPostgres", dependencies: ["GeoPhotoCore", "CGeoPhotoPQ"], swiftSettings: strict),
     .target(name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
     .target(
       name: "GeoPhotoSnapshot",
@@ -133,6 +139,7 @@ let package = Package(
       dependencies: ["GeoPhotoSnapshot", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
     ),
     .testTarget(name: "GeoPhotoPlacesTests", dependencies: ["GeoPhotoPlaces", "GeoPhotoCore"]),
+    .testTarget(name: "GeoPhotoPostgresTests", dependencies: ["GeoPhotoPostgres", "GeoPhotoCore"]),
     .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
     .testTarget(
       name: "GeoPhotoExifTests",

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages geophoto needs that are missing.
 #   Scripts/install-deps.sh          what building and running geophoto needs
-#   Scripts/install-deps.sh test     also what the tests use (a headless browser, Leaflet)
+#   Scripts/install-deps.sh test     also what the tests use (a headless browser, Leaflet, PostgreSQL with PostGIS)
 #   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool, wrk)
 # Not root: prints the exact apt-get command instead.
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libexif-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev fonts-dejavu-core)
+packages=(pkg-config libsqlite3-dev libexif-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev fonts-dejavu-core)
 case "${1:-}" in
-  test) packages+=(chromium libjs-leaflet) ;;
+  test) packages+=(chromium libjs-leaflet postgresql postgresql-15-postgis-3) ;;
   bench) packages+=(libjs-leaflet libimage-exiftool-perl wrk) ;;
   "") ;;
   *) echo "usage: Scripts/install-deps.sh [test|bench]" >&2; exit 64 ;;

@@ -1,0 +1,101 @@
+internal import CGeoPhotoPQ
+import Foundation
+
+/// A PostgreSQL failure: the SQLSTATE when the server gave one, and a message without secrets.
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+  public var sqlState: String?
+  public var message: String
+
+  public init(sqlState: String? = nil, _ message: String) {
+    self.sqlState = sqlState
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// `postgres://user:secret@host/db` with the password replaced, for every URL geophoto prints.
+public func redactingPassword(_ url: String) -> String {
+  guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
+  let userInfo = url[scheme.upperBound..<at]
+  guard let colon = userInfo.firstIndex(of: ":") else { return url }
+  return String(url[..<colon]) + ":REDACTED" + String(url[at...])
+}
+
+/// One connection through libpq, closed when released. Not for concurrent use: one per
+/// thread, like SQLite connections.
+public final class PostgresConnection {
+  private let handle: OpaquePointer
+  public let url: String
+
+  /// Connects, turning libpq's failures into one line: a wrong host, bad credentials, a
+  /// missing database. The password never appears in the message.
+  public init(url: String, connectTimeout: Int = 10) throws(PostgresError) {
+    self.url = url
+    let withTimeout = url + (url.contains("?") ? "&" : "?") + "connect_timeout=\(connectTimeout)"
+    guard let handle = PQconnectdb(withTimeout) else { throw PostgresError("cannot allocate a PostgreSQL connection") }
+    guard PQstatus(handle) == CONNECTION_OK else {
+      let detail = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
+      PQfinish(handle)
+      throw PostgresError("cannot connect to \(redactingPassword(url)): \(detail.split(separator: "\n").first ?? "")")
+    }
+    self.handle = handle
+    _ = try? execute("SET client_min_messages = warning")
+  }
+
+  deinit { PQfinish(handle) }
+
+  /// Runs one statement with text parameters (`$1`, `$2`…; `nil` is NULL), or a script when
+  /// there are none, and returns the rows as text.
+  @discardableResult
+  public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
+    let cStrings = parameters.map { $0.map { strdup($0) } ?? nil }
+    defer { for p in cStrings { free(p) } }
+    // Without parameters the simple protocol runs scripts of several statements (migrations).
+    let result: OpaquePointer? =
+      parameters.isEmpty
+      ? PQexec(handle, sql)
+      : cStrings.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
+          PQexecParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
+        }
+      }
+    guard let result else { throw PostgresError("the connection to \(redactingPassword(url)) failed") }
+    defer { PQclear(result) }
+    let status = PQresultStatus(result)
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+      throw PostgresError(sqlState: state, message.isEmpty ? "the statement failed" : message)
+    }
+    let rows = Int(PQntuples(result))
+    let columns = Int(PQnfields(result))
+    var out: [[String?]] = []
+    out.reserveCapacity(rows)
+    for r in 0..<rows {
+      var row: [String?] = []
+      for c in 0..<columns {
+        row.append(
+          PQgetisnull(result, Int32(r), Int32(c)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(r), Int32(c))))
+      }
+      out.append(row)
+    }
+    return out
+  }
+
+  /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+  public func transaction<T>(_ body: () throws -> T) throws -> T {
+    try execute("BEGIN")
+    do {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      _ = try? execute("ROLLBACK")
+      throw error
+    }
+  }
+}
+
+@available(*, unavailable)
+extension PostgresConnection: Sendable {}

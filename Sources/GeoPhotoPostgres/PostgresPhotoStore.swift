@@ -1,0 +1,150 @@
+import Foundation
+public import GeoPhotoCore
+
+/// The photo index in PostgreSQL with PostGIS, for deployments that outgrow one machine.
+///
+/// Photos live in a table with a `geography(Point, 4326)` column under a GiST index. The k
+/// nearest come from the index-assisted `<->` ordering (spherical distance on geography),
+/// a radius from `ST_DWithin`; ties are broken by id, so answers match the SQLite index's.
+/// Upserts are keyed by (source, source id), and every change advances a generation counter,
+/// as in the SQLite store.
+public final class PostgresPhotoStore {
+  public let connection: PostgresConnection
+
+  static let migrations: [(name: String, sql: String)] = [
+    (
+      "photos",
+      """
+      CREATE TABLE photos (
+        id BIGSERIAL PRIMARY KEY,
+        source TEXT NOT NULL,
+        source_id TEXT NOT NULL,
+        path TEXT,
+        latitude DOUBLE PRECISION,
+        longitude DOUBLE PRECISION,
+        geog geography(Point, 4326),
+        taken_at TEXT,
+        title TEXT NOT NULL,
+        url TEXT,
+        thumbnail_url TEXT,
+        attribution TEXT,
+        updated TIMESTAMPTZ NOT NULL DEFAULT now(),
+        UNIQUE (source, source_id),
+        CHECK ((latitude IS NULL) = (longitude IS NULL))
+      );
+      CREATE INDEX photos_geog ON photos USING gist (geog);
+      CREATE TABLE index_state (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
+      INSERT INTO index_state VALUES ('generation', 1);
+      """
+    )
+  ]
+
+  /// Connects and brings the schema up to date (creating PostGIS when allowed).
+  public init(url: String) throws(PostgresError) {
+    connection = try PostgresConnection(url: url)
+    try migrate()
+  }
+
+  func migrate() throws(PostgresError) {
+    // One migrator at a time, whichever process gets there first.
+    try connection.execute("SELECT pg_advisory_lock(7420001)")
+    defer { _ = try? connection.execute("SELECT pg_advisory_unlock(7420001)") }
+    do {
+      if try connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'postgis'").isEmpty {
+        try connection.execute("CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public")
+      }
+    } catch {
+      throw PostgresError(
+        sqlState: error.sqlState,
+        "PostGIS is not available in \(redactingPassword(connection.url)): install it (Debian: postgresql-15-postgis-3) "
+          + "and run 'CREATE EXTENSION postgis;' as a superuser (\(error.message.split(separator: "\n").first ?? ""))")
+    }
+    try connection.execute(
+      "CREATE TABLE IF NOT EXISTS geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
+    let applied =
+      Int(
+        try connection.execute("SELECT coalesce(max(version), 0) FROM geophoto_migrations").first?.first??.description
+          ?? "0") ?? 0
+    guard applied <= Self.migrations.count else {
+      throw PostgresError(
+        "the database schema (version \(applied)) is newer than this geophoto knows; upgrade geophoto")
+    }
+    for (offset, migration) in Self.migrations.enumerated().dropFirst(applied) {
+      do {
+        try connection.transaction {
+          try connection.execute(migration.sql)
+          try connection.execute(
+            "INSERT INTO geophoto_migrations VALUES ($1, $2)", [String(offset + 1), migration.name])
+        }
+      } catch let error as PostgresError {
+        throw error
+      } catch {
+        throw PostgresError("migration '\(migration.name)' failed: \(error)")
+      }
+    }
+  }
+
+  public func generation() throws(PostgresError) -> Int64 {
+    Int64(
+      try connection.execute("SELECT value FROM index_state WHERE key = 'generation'").first?.first??.description ?? "0"
+    )
+      ?? 0
+  }
+
+  /// Inserts or updates photos in one transaction (keyed by source and source id) and
+  /// advances the generation; returns their ids in order.
+  @discardableResult
+  public func upsert(_ photos: [Photo]) throws -> [Int64] {
+    try connection.transaction {
+      var ids: [Int64] = []
+      for p in photos {
+        let row = try connection.execute(
+          """
+          INSERT INTO photos (source, source_id, path, latitude, longitude, geog, taken_at, title, url, thumbnail_url,
+            attribution)
+          VALUES ($1, $2, $3, $4::float8, $5::float8,
+            CASE WHEN $4 IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint($5::float8, $4::float8), 4326)::geography END,
+            $6, $7, $8, $9, $10)
+          ON CONFLICT (source, source_id) DO UPDATE SET path = excluded.path, latitude = excluded.latitude,
+            longitude = excluded.longitude, geog = excluded.geog, taken_at = excluded.taken_at, title = excluded.title,
+            url = excluded.url, thumbnail_url = excluded.thumbnail_url, attribution = excluded.attribution,
+            updated = now()
+          RETURNING id
+          """,
+          [
+            p.source.rawValue, p.sourceID, p.path, p.coordinate.map { String($0.latitude) },
+            p.coordinate.map { String($0.longitude) }, p.takenAt?.iso8601, p.title, p.url, p.thumbnailURL,
+            p.attribution,
+          ])
+        ids.append(Int64(row.first?.first??.description ?? "0") ?? 0)
+      }
+      try connection.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
+      return ids
+    }
+  }
+
+  /// The `limit` nearest photos, nearest first, ties by id; only within `maximumDistance`
+  /// metres when given. Distances are PostGIS's spherical ones.
+  public func nearest(to c: Coordinate, limit: Int, maximumDistance: Double? = nil) throws(PostgresError) -> [Neighbor]
+  {
+    let point = "ST_SetSRID(ST_MakePoint($2::float8, $1::float8), 4326)::geography"
+    var sql = "SELECT id, ST_Distance(geog, \(point), false) FROM photos WHERE geog IS NOT NULL"
+    var parameters: [String?] = [String(c.latitude), String(c.longitude), String(limit)]
+    if let r = maximumDistance {
+      sql += " AND ST_DWithin(geog, \(point), $4::float8, false)"
+      parameters.append(String(r))
+    }
+    sql += " ORDER BY geog <-> \(point), id LIMIT $3::int"
+    return try connection.execute(sql, parameters).compactMap { row in
+      guard let id = row[0].flatMap({ Int64($0) }), let d = row[1].flatMap({ Double($0) }) else { return nil }
+      return Neighbor(id: id, distance: d)
+    }
+  }
+
+  public func count() throws(PostgresError) -> Int {
+    Int(try connection.execute("SELECT count(*) FROM photos").first?.first??.description ?? "0") ?? 0
+  }
+}
+
+@available(*, unavailable)
+extension PostgresPhotoStore: Sendable {}

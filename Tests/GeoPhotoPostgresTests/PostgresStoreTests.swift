@@ -1,0 +1,101 @@
+import Foundation
+import GeoPhotoCore
+import Testing
+
+@testable import GeoPhotoPostgres
+
+/// Against a real PostgreSQL/PostGIS: `make test` starts a throwaway cluster
+/// (Scripts/with-postgres.sh) and sets the URL.
+let postgresURL = ProcessInfo.processInfo.environment["GEOPHOTO_TEST_POSTGRES_URL"]
+
+/// A fresh schema per test: the tables of one test never meet another's.
+func freshStore() throws -> PostgresPhotoStore {
+  let url = try #require(postgresURL)
+  let admin = try PostgresConnection(url: url)
+  let schema = "t_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+  try admin.execute("CREATE SCHEMA \(schema)")
+  let scoped = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
+  return try PostgresPhotoStore(url: scoped)
+}
+
+@Suite(.enabled(if: postgresURL != nil, "needs PostgreSQL: run through 'make test' (Scripts/with-postgres.sh)"))
+struct PostgresStoreTests {
+  @Test func nearestMatchesABruteForceSphericalOrder() throws {
+    let store = try freshStore()
+    var rng = SystemRandomNumberGenerator()
+    var photos: [Photo] = []
+    for i in 0..<600 {
+      let c = Coordinate(
+        latitude: Double.random(in: 35.5...35.9, using: &rng), longitude: Double.random(in: 139.5...140.0, using: &rng))
+      photos.append(Photo(id: 0, source: .local, sourceID: "/p/\(i).jpg", coordinate: c, title: "p\(i)"))
+    }
+    // A burst at one spot: ties broken by id.
+    for i in 0..<5 {
+      photos.append(
+        Photo(
+          id: 0, source: .local, sourceID: "/burst/\(i).jpg", coordinate: Coordinate(latitude: 35.7, longitude: 139.7),
+          title: "b"))
+    }
+    let ids = try store.upsert(photos)
+    #expect(try store.count() == 605)
+    let coordinates = Dictionary(uniqueKeysWithValues: zip(ids, photos.compactMap(\.coordinate)))
+    for q in [Coordinate(latitude: 35.7, longitude: 139.7), Coordinate(latitude: 35.6, longitude: 139.9)] {
+      let got = try store.nearest(to: q, limit: 20)
+      typealias Hit = (id: Int64, d: Double)
+      let all: [Hit] = coordinates.map { entry -> Hit in (entry.key, GreatCircle.distance(q, entry.value)) }
+      let sorted: [Hit] = all.sorted { a, b in a.d < b.d || (a.d == b.d && a.id < b.id) }
+      let expected = Array(sorted.prefix(20))
+      #expect(got.map { $0.id } == expected.map { $0.id })
+      for (g, e) in zip(got, expected) { #expect(abs(g.distance - e.d) < 0.01) }
+    }
+    let within = try store.nearest(
+      to: Coordinate(latitude: 35.7, longitude: 139.7), limit: 1_000, maximumDistance: 2_000)
+    let inside = coordinates.values.filter {
+      GreatCircle.distance(Coordinate(latitude: 35.7, longitude: 139.7), $0) <= 2_000
+    }
+    #expect(within.count == inside.count)
+  }
+
+  @Test func upsertsUpdateInsteadOfDuplicating() throws {
+    let store = try freshStore()
+    let g0 = try store.generation()
+    let photo = Photo(
+      id: 0, source: .flickr, sourceID: "53001", coordinate: Coordinate(latitude: 1, longitude: 2), title: "a")
+    let first = try store.upsert([photo])
+    var changed = photo
+    changed.title = "b"
+    changed.coordinate = Coordinate(latitude: 3, longitude: 4)
+    let second = try store.upsert([changed])
+    let count = try store.count()
+    #expect(first == second && count == 1)
+    #expect(try store.generation() == g0 + 2)
+    let nearest = try store.nearest(to: Coordinate(latitude: 3, longitude: 4), limit: 1)
+    #expect((nearest.first?.distance ?? 1) < 0.001)
+  }
+
+  @Test func connectionErrorsAreClearAndHideThePassword() throws {
+    do {
+      _ = try PostgresConnection(
+        url: "postgresql://ann:hunter22@/nosuchdb?host=/nonexistent-socket-dir", connectTimeout: 2)
+      Issue.record("connected to nothing")
+    } catch {
+      #expect(error.message.hasPrefix("cannot connect to postgresql://ann:REDACTED@/nosuchdb"))
+      #expect(!error.message.contains("hunter22"))
+    }
+    let url = try #require(postgresURL)
+    do {
+      _ = try PostgresConnection(url: url.replacingOccurrences(of: "/geophoto_test", with: "/missing_db"))
+      Issue.record("connected to a missing database")
+    } catch {
+      #expect(error.message.contains("missing_db"))
+    }
+  }
+}
+
+@Suite struct RedactionTests {
+  @Test func passwordsAreRedacted() {
+    #expect(redactingPassword("postgres://ann:secret@db.example/photos") == "postgres://ann:REDACTED@db.example/photos")
+    #expect(redactingPassword("postgres://ann@db.example/photos") == "postgres://ann@db.example/photos")
+    #expect(redactingPassword("postgres:///photos?host=/tmp") == "postgres:///photos?host=/tmp")
+  }
+}
