@@ -40,6 +40,7 @@ public enum GeoPhotoCommand {
   static let commands: [CommandSpec] = [
     SyncCommand.spec, FetchCommand.spec, NearCommand.spec, ServeCommand.spec, RouteCommand.spec, AlongCommand.spec,
     DirectionsCommand.spec, SnapshotCommand.spec, GeotagCommand.spec, PlacesCommand.spec,
+    MigrateCommand.spec,
     InfoCommand.spec, ForgetCommand.spec,
   ]
 
@@ -104,6 +105,7 @@ public enum GeoPhotoCommand {
       case SnapshotCommand.spec.name: return try SnapshotCommand.run(context)
       case GeotagCommand.spec.name: return try GeotagCommand.run(context)
       case PlacesCommand.spec.name: return try PlacesCommand.run(context)
+      case MigrateCommand.spec.name: return try MigrateCommand.run(context)
       case InfoCommand.spec.name: return try InfoCommand.run(context)
       default: return try ForgetCommand.run(context)
       }

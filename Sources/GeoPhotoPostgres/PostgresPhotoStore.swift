@@ -36,7 +36,17 @@ public final class PostgresPhotoStore {
       CREATE TABLE index_state (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
       INSERT INTO index_state VALUES ('generation', 1);
       """
-    )
+    ),
+    (
+      "photo details",
+      """
+      ALTER TABLE photos ADD COLUMN altitude DOUBLE PRECISION, ADD COLUMN camera_make TEXT, ADD COLUMN camera_model TEXT,
+        ADD COLUMN width INT, ADD COLUMN height INT, ADD COLUMN orientation INT, ADD COLUMN license TEXT,
+        ADD COLUMN location_estimated BOOLEAN NOT NULL DEFAULT false, ADD COLUMN place_name TEXT,
+        ADD COLUMN place_admin1 TEXT, ADD COLUMN place_admin2 TEXT, ADD COLUMN place_cc TEXT,
+        ADD COLUMN place_distance DOUBLE PRECISION;
+      """
+    ),
   ]
 
   /// Connects and brings the schema up to date (creating PostGIS when allowed).
@@ -101,20 +111,31 @@ public final class PostgresPhotoStore {
         let row = try connection.execute(
           """
           INSERT INTO photos (source, source_id, path, latitude, longitude, geog, taken_at, title, url, thumbnail_url,
-            attribution)
+            attribution, altitude, camera_make, camera_model, width, height, orientation, license, location_estimated,
+            place_name, place_admin1, place_admin2, place_cc, place_distance)
           VALUES ($1, $2, $3, $4::float8, $5::float8,
             CASE WHEN $4 IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint($5::float8, $4::float8), 4326)::geography END,
-            $6, $7, $8, $9, $10)
+            $6, $7, $8, $9, $10, $11::float8, $12, $13, $14::int, $15::int, $16::int, $17, $18::boolean, $19, $20, $21,
+            $22, $23::float8)
           ON CONFLICT (source, source_id) DO UPDATE SET path = excluded.path, latitude = excluded.latitude,
             longitude = excluded.longitude, geog = excluded.geog, taken_at = excluded.taken_at, title = excluded.title,
             url = excluded.url, thumbnail_url = excluded.thumbnail_url, attribution = excluded.attribution,
-            updated = now()
+            altitude = excluded.altitude, camera_make = excluded.camera_make, camera_model = excluded.camera_model,
+            width = excluded.width, height = excluded.height, orientation = excluded.orientation,
+            license = excluded.license, location_estimated = excluded.location_estimated,
+            place_name = excluded.place_name, place_admin1 = excluded.place_admin1,
+            place_admin2 = excluded.place_admin2, place_cc = excluded.place_cc,
+            place_distance = excluded.place_distance, updated = now()
           RETURNING id
           """,
           [
             p.source.rawValue, p.sourceID, p.path, p.coordinate.map { String($0.latitude) },
             p.coordinate.map { String($0.longitude) }, p.takenAt?.iso8601, p.title, p.url, p.thumbnailURL,
             p.attribution,
+            p.altitude.map { String($0) }, p.cameraMake, p.cameraModel, p.width.map(String.init),
+            p.height.map(String.init),
+            p.orientation.map(String.init), p.license, p.locationEstimated ? "true" : "false", p.place?.name,
+            p.place?.admin1, p.place?.admin2, p.place?.countryCode, p.place.map { String($0.distance) },
           ])
         ids.append(Int64(row.first?.first??.description ?? "0") ?? 0)
       }
@@ -139,6 +160,48 @@ public final class PostgresPhotoStore {
       guard let id = row[0].flatMap({ Int64($0) }), let d = row[1].flatMap({ Double($0) }) else { return nil }
       return Neighbor(id: id, distance: d)
     }
+  }
+
+  /// Photos for the given ids, in the order of `ids`; ids that no longer exist are skipped.
+  public func photos(ids: [Int64]) throws(PostgresError) -> [Photo] {
+    guard !ids.isEmpty else { return [] }
+    let rows = try connection.execute(
+      """
+      SELECT id, source, source_id, path, latitude, longitude, altitude, taken_at, title, camera_make, camera_model,
+        width, height, orientation, url, thumbnail_url, attribution, license, location_estimated, place_name,
+        place_admin1, place_admin2, place_cc, place_distance
+      FROM photos WHERE id = ANY($1::bigint[])
+      """, ["{" + ids.map(String.init).joined(separator: ",") + "}"])
+    var byID: [Int64: Photo] = [:]
+    for r in rows {
+      guard let id = r[0].flatMap({ Int64($0) }) else { continue }
+      var coordinate: Coordinate?
+      if let lat = r[4].flatMap(Double.init), let lon = r[5].flatMap(Double.init) {
+        coordinate = Coordinate(latitude: lat, longitude: lon)
+      }
+      var place: PlaceName?
+      if let name = r[19] {
+        place = PlaceName(
+          name: name, admin1: r[20] ?? "", admin2: r[21] ?? "", countryCode: r[22] ?? "",
+          distance: r[23].flatMap(Double.init) ?? 0)
+      }
+      byID[id] = Photo(
+        id: id, source: PhotoSource(rawValue: r[1] ?? ""), sourceID: r[2] ?? "", path: r[3], coordinate: coordinate,
+        altitude: r[6].flatMap(Double.init), takenAt: r[7].flatMap(CaptureDate.init(iso8601:)), title: r[8] ?? "",
+        cameraMake: r[9], cameraModel: r[10], width: r[11].flatMap { Int($0) }, height: r[12].flatMap { Int($0) },
+        orientation: r[13].flatMap { Int($0) }, url: r[14], thumbnailURL: r[15], attribution: r[16], license: r[17],
+        locationEstimated: r[18] == "t", place: place)
+    }
+    return ids.compactMap { byID[$0] }
+  }
+
+  /// Photos per source, for checking a migration.
+  public func countsBySource() throws(PostgresError) -> [String: Int] {
+    var counts: [String: Int] = [:]
+    for r in try connection.execute("SELECT source, count(*) FROM photos GROUP BY source") {
+      counts[r[0] ?? ""] = r[1].flatMap { Int($0) } ?? 0
+    }
+    return counts
   }
 
   public func count() throws(PostgresError) -> Int {

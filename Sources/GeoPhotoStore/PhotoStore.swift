@@ -136,6 +136,17 @@ public final class PhotoStore {
     }
   }
 
+  /// Up to `limit` photos (located or not) with ids above `id`, by ascending id: a whole index
+  /// read page by page.
+  public func photos(after id: Int64, limit: Int) throws -> [Photo] {
+    var photos: [Photo] = []
+    try database.forEachRow(
+      "SELECT \(Self.photoColumns) FROM photos WHERE id > ? ORDER BY id LIMIT ?",
+      [.integer(id), .integer(Int64(limit))]
+    ) { photos.append(Self.photo(from: $0)) }
+    return photos
+  }
+
   /// Photos for the given ids, in the order of `ids`; ids that no longer exist are skipped.
   public func photos(ids: [Int64]) throws -> [Photo] {
     try ids.compactMap { try photo(id: $0) }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoEncoding
+import GeoPhotoPostgres
 import GeoPhotoRemote
 import GeoPhotoStore
 
@@ -55,7 +56,13 @@ enum NearCommand {
 
     var annotations: [Annotation] = []
     var empty = true
-    if FileManager.default.fileExists(atPath: config.databasePath) {
+    if config.databasePath.hasPrefix("postgres://") || config.databasePath.hasPrefix("postgresql://") {
+      // A PostGIS index: the database orders by distance (geography <->), ties by id.
+      guard sources == nil, !context.parsed.has("fetch") else {
+        throw RuntimeError("--source and --fetch work with the SQLite index only, for now")
+      }
+      (annotations, empty) = try nearInPostgres(url: config.databasePath, query: query)
+    } else if FileManager.default.fileExists(atPath: config.databasePath) {
       let store = try PhotoStore(url: context.databaseURL, create: false)
       let index = try store.spatialIndex()
       empty = index.isEmpty
@@ -74,6 +81,22 @@ enum NearCommand {
     }
     context.console.out(render(annotations, query: query, format: config.format))
     return ExitStatus.success
+  }
+
+  /// The annotations nearest to the query from a PostGIS index, and whether it is empty.
+  static func nearInPostgres(url: String, query: NearQuery) throws -> ([Annotation], Bool) {
+    let result: Result<([Annotation], Bool), PostgresError> = Result { () throws(PostgresError) in
+      let store = try PostgresPhotoStore(url: url)
+      let found = try store.nearest(to: query.center, limit: query.limit, maximumDistance: query.radius)
+      var distances: [Int64: Double] = [:]
+      for n in found { distances[n.id] = n.distance }
+      let photos = try store.photos(ids: found.map { $0.id })
+      return (photos.compactMap { Annotation(photo: $0, distance: distances[$0.id]) }, try store.count() == 0)
+    }
+    switch result {
+    case .success(let value): return value
+    case .failure(let error): throw RuntimeError(error.description)
+    }
   }
 
   /// `--fetch`: asks each remote source for the area unless it was fetched within
