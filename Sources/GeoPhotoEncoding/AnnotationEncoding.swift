@@ -43,12 +43,7 @@ public enum AnnotationEncoding {
     w.string(a.source.rawValue)
     if coordinate {
       w.key("coordinate")
-      w.beginObject()
-      w.key("latitude")
-      w.rounded(a.coordinate.latitude, places: 7)
-      w.key("longitude")
-      w.rounded(a.coordinate.longitude, places: 7)
-      w.endObject()
+      writeCoordinate(a.coordinate, to: &w)
     }
     w.key("title")
     w.string(a.title)
@@ -150,6 +145,16 @@ public enum AnnotationEncoding {
     w.endArray()
     w.endObject()
     return w.bytes
+  }
+
+  /// `{"latitude", "longitude"}` to 1e-7 degrees (about 1 cm), the shape map clients decode.
+  public static func writeCoordinate(_ c: Coordinate, to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("latitude")
+    w.rounded(c.latitude, places: 7)
+    w.key("longitude")
+    w.rounded(c.longitude, places: 7)
+    w.endObject()
   }
 
   /// A GeoJSON LineString, positions longitude first, to 1e-7 degrees.

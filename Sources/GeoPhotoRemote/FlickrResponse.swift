@@ -249,10 +249,3 @@ final class FlickrXMLParser: NSObject, XMLParserDelegate {
     }
   }
 }
-
-extension Array where Element == UInt8 {
-  func contains(sequence: [UInt8]) -> Bool {
-    guard !sequence.isEmpty, count >= sequence.count else { return false }
-    return firstRange(of: sequence) != nil
-  }
-}

@@ -107,12 +107,7 @@ enum DirectionsCommand {
           w.key("modifier")
           w.string(s.modifier)
           w.key("location")
-          w.beginObject()
-          w.key("latitude")
-          w.rounded(s.location.latitude, places: 7)
-          w.key("longitude")
-          w.rounded(s.location.longitude, places: 7)
-          w.endObject()
+          AnnotationEncoding.writeCoordinate(s.location, to: &w)
           w.endObject()
         }
         w.endArray()

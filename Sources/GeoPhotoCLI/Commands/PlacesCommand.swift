@@ -6,10 +6,16 @@ import GeoPhotoStore
 /// Place names for the commands: naming photos' places in the index, and reading place names
 /// where a coordinate is expected.
 enum PlaceNames {
+  static func gazetteerURL(_ context: CommandContext) -> URL? {
+    Gazetteer.locate(indexDirectory: context.databaseURL.deletingLastPathComponent())
+  }
+
   static func gazetteer(_ context: CommandContext) throws -> Gazetteer? {
-    guard let url = Gazetteer.locate(indexDirectory: context.databaseURL.deletingLastPathComponent()) else {
-      return nil
-    }
+    guard let url = gazetteerURL(context) else { return nil }
+    return try load(url)
+  }
+
+  static func load(_ url: URL) throws -> Gazetteer {
     do {
       return try Gazetteer(contentsOf: url)
     } catch {
@@ -20,10 +26,10 @@ enum PlaceNames {
   /// Names the places of photos that have none yet (or were named with another gazetteer).
   static func assign(_ store: PhotoStore, _ context: CommandContext) throws {
     // Loading the gazetteer costs tens of milliseconds: only when some photo needs it.
-    guard let url = Gazetteer.locate(indexDirectory: context.databaseURL.deletingLastPathComponent()),
-      let identity = Gazetteer.identity(at: url), try store.hasPhotosToPlace(gazetteer: Int64(identity)),
-      let g = try gazetteer(context)
+    guard let url = gazetteerURL(context), let identity = Gazetteer.identity(at: url),
+      try store.hasPhotosToPlace(gazetteer: Int64(identity))
     else { return }
+    let g = try load(url)
     let radius = context.configuration.placeRadius
     let count = try store.assignPlaces(gazetteer: Int64(g.identity)) { c in
       g.nearest(to: c, within: radius).map {
