@@ -204,6 +204,12 @@ public final class PostgresPhotoStore {
     return counts
   }
 
+  /// Whether any photo has a position: an index probe that stops at the first row, unlike
+  /// `count()`, which reads the whole table.
+  public func hasLocatedPhotos() throws(PostgresError) -> Bool {
+    try connection.execute("SELECT EXISTS (SELECT 1 FROM photos WHERE geog IS NOT NULL)").first?.first == "t"
+  }
+
   public func count() throws(PostgresError) -> Int {
     Int(try connection.execute("SELECT count(*) FROM photos").first?.first??.description ?? "0") ?? 0
   }

@@ -19,6 +19,8 @@ struct PostgresEndToEndTests {
     let url = base + "&options=-csearch_path%3D\(schema),public"
 
     let w = try ExampleWorkspace()
+    let before = try Binary.run(["near", "35.68,139.76", "--db", url])
+    #expect(before.status == 0 && before.stdout.isEmpty && before.stderr.contains("has no located photos"))
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     let migrate = try Binary.run(["migrate", "--from", "sqlite:\(w.db.path)", "--to", url], environment: w.env)
     #expect(migrate.status == 0, "stderr: \(migrate.stderr)")
@@ -38,6 +40,10 @@ struct PostgresEndToEndTests {
     for (x, y) in zip(a, b) {
       #expect(abs((x["distance"] as? Double ?? 0) - (y["distance"] as? Double ?? 1e9)) < 0.2)
     }
+
+    // Nothing within 1 km of Null Island, but the index has photos: no hint.
+    let none = try Binary.run(["near", "0,0", "--radius", "1km", "--db", url])
+    #expect(none.status == 0 && none.stdout.isEmpty && !none.stderr.contains("no located photos"))
 
     let bad = try Binary.run(["near", "1,2", "--db", "postgresql://ann:hunter22@/nosuchdb?host=/nonexistent-socket"])
     #expect(bad.status == 1 && bad.stderr.contains("ann:REDACTED@") && !bad.stderr.contains("hunter22"))

@@ -61,14 +61,18 @@ struct PostgresStoreTests {
     let g0 = try store.generation()
     let photo = Photo(
       id: 0, source: .flickr, sourceID: "53001", coordinate: Coordinate(latitude: 1, longitude: 2), title: "a")
+    #expect(try !store.hasLocatedPhotos())
+    try store.upsert([Photo(id: 0, source: .local, sourceID: "/p/unlocated.jpg", title: "no GPS")])
+    #expect(try !store.hasLocatedPhotos())
     let first = try store.upsert([photo])
+    #expect(try store.hasLocatedPhotos())
     var changed = photo
     changed.title = "b"
     changed.coordinate = Coordinate(latitude: 3, longitude: 4)
     let second = try store.upsert([changed])
-    let count = try store.count()
+    let count = try store.countsBySource()["flickr"]
     #expect(first == second && count == 1)
-    #expect(try store.generation() == g0 + 2)
+    #expect(try store.generation() == g0 + 3)
     let nearest = try store.nearest(to: Coordinate(latitude: 3, longitude: 4), limit: 1)
     #expect((nearest.first?.distance ?? 1) < 0.001)
   }

@@ -91,7 +91,9 @@ enum NearCommand {
       var distances: [Int64: Double] = [:]
       for n in found { distances[n.id] = n.distance }
       let photos = try store.photos(ids: found.map { $0.id })
-      return (photos.compactMap { Annotation(photo: $0, distance: distances[$0.id]) }, try store.count() == 0)
+      // Only an empty answer asks whether the index is empty (for the hint).
+      let empty = found.isEmpty ? try !store.hasLocatedPhotos() : false
+      return (photos.compactMap { Annotation(photo: $0, distance: distances[$0.id]) }, empty)
     }
     switch result {
     case .success(let value): return value
