@@ -146,20 +146,37 @@ public final class PostgresPhotoStore {
 
   /// The `limit` nearest photos, nearest first, ties by id; only within `maximumDistance`
   /// metres when given. Distances are PostGIS's spherical ones.
+  ///
+  /// Two index passes, because `ORDER BY geog <-> p, id` would make PostgreSQL sort the whole
+  /// table: the GiST `<->` scan finds the distance of the `limit`-th nearest, then
+  /// `ST_DWithin` fetches everything that close (a millimetre more, so rounding loses no
+  /// tie) and the exact order, ties by id, is taken over those few rows.
   public func nearest(to c: Coordinate, limit: Int, maximumDistance: Double? = nil) throws(PostgresError) -> [Neighbor]
   {
+    let query = Self.nearestQuery(to: c, limit: limit, maximumDistance: maximumDistance)
+    return try connection.execute(query.sql, query.parameters).compactMap { row in
+      guard let id = row[0].flatMap({ Int64($0) }), let d = row[1].flatMap({ Double($0) }) else { return nil }
+      return Neighbor(id: id, distance: d)
+    }
+  }
+
+  static func nearestQuery(to c: Coordinate, limit: Int, maximumDistance: Double?) -> (
+    sql: String, parameters: [String?]
+  ) {
     let point = "ST_SetSRID(ST_MakePoint($2::float8, $1::float8), 4326)::geography"
-    var sql = "SELECT id, ST_Distance(geog, \(point), false) FROM photos WHERE geog IS NOT NULL"
+    var sql = """
+      WITH knn AS MATERIALIZED (
+        SELECT geog <-> \(point) AS d FROM photos WHERE geog IS NOT NULL ORDER BY geog <-> \(point) LIMIT $3::int)
+      SELECT id, ST_Distance(geog, \(point), false) AS d FROM photos
+      WHERE ST_DWithin(geog, \(point), (SELECT max(d) FROM knn) + 0.001, false)
+      """
     var parameters: [String?] = [String(c.latitude), String(c.longitude), String(limit)]
     if let r = maximumDistance {
       sql += " AND ST_DWithin(geog, \(point), $4::float8, false)"
       parameters.append(String(r))
     }
-    sql += " ORDER BY geog <-> \(point), id LIMIT $3::int"
-    return try connection.execute(sql, parameters).compactMap { row in
-      guard let id = row[0].flatMap({ Int64($0) }), let d = row[1].flatMap({ Double($0) }) else { return nil }
-      return Neighbor(id: id, distance: d)
-    }
+    sql += " ORDER BY d, id LIMIT $3::int"
+    return (sql, parameters)
   }
 
   /// Photos for the given ids, in the order of `ids`; ids that no longer exist are skipped.

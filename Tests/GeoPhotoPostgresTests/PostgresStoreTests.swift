@@ -56,6 +56,54 @@ struct PostgresStoreTests {
     #expect(within.count == inside.count)
   }
 
+  @Test func theLimitCutsThroughATieByID() throws {
+    let store = try freshStore()
+    let q = Coordinate(latitude: 48.85, longitude: 2.35)
+    var photos: [Photo] = []
+    var rng = SystemRandomNumberGenerator()
+    for i in 0..<200 {
+      let c = Coordinate(
+        latitude: Double.random(in: 48.7...49.0, using: &rng), longitude: Double.random(in: 2.2...2.5, using: &rng))
+      photos.append(Photo(id: 0, source: .local, sourceID: "/r/\(i).jpg", coordinate: c, title: "r"))
+    }
+    // Nine photos at one spot, interleaved with the others so their ids are not consecutive.
+    let spot = Coordinate(latitude: 48.86, longitude: 2.36)
+    for i in 0..<9 {
+      photos.insert(
+        Photo(id: 0, source: .local, sourceID: "/tie/\(i).jpg", coordinate: spot, title: "t"), at: i * 20)
+    }
+    let ids = try store.upsert(photos)
+    let all = zip(ids, photos).map { (id: $0, d: GreatCircle.distance(q, $1.coordinate!)) }
+    let sorted = all.sorted { $0.d < $1.d || ($0.d == $1.d && $0.id < $1.id) }
+    let spotDistance = GreatCircle.distance(q, spot)
+    let closer = sorted.filter { $0.d < spotDistance - 0.01 }.count
+    // The limit ends inside the tie: the four of the nine with the smallest ids make it.
+    let limit = closer + 4
+    let got = try store.nearest(to: q, limit: limit)
+    #expect(got.map(\.id) == sorted.prefix(limit).map(\.id))
+    #expect(Set(got.suffix(4).map(\.id)) == Set(sorted.filter { abs($0.d - spotDistance) < 0.01 }.prefix(4).map(\.id)))
+  }
+
+  @Test func nearestUsesTheSpatialIndexOnALargeTable() throws {
+    let store = try freshStore()
+    try store.connection.execute(
+      """
+      INSERT INTO photos (source, source_id, latitude, longitude, geog, title)
+      SELECT 'local', 'g' || i, lat, lon, ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography, 'g'
+      FROM (SELECT i, -80 + (i % 160)::float8, -180 + (i / 160) * 0.36 AS lon FROM generate_series(0, 159999) i)
+        AS s(i, lat, lon)
+      """)
+    try store.connection.execute("ANALYZE photos")
+    for radius in [nil, 5_000.0] {
+      let query = PostgresPhotoStore.nearestQuery(
+        to: Coordinate(latitude: 35.68, longitude: 139.76), limit: 50, maximumDistance: radius)
+      let plan = try store.connection.execute("EXPLAIN " + query.sql, query.parameters).compactMap { $0[0] }
+        .joined(separator: "\n")
+      #expect(plan.contains("Order By: (geog <->"), "\(plan)")
+      #expect(!plan.contains("Seq Scan"), "\(plan)")
+    }
+  }
+
   @Test func upsertsUpdateInsteadOfDuplicating() throws {
     let store = try freshStore()
     let g0 = try store.generation()
