@@ -103,20 +103,58 @@ public final class PostgresPhotoStore {
 
   /// Inserts or updates photos in one transaction (keyed by source and source id) and
   /// advances the generation; returns their ids in order.
+  ///
+  /// Rows go in multi-row statements of up to `rowsPerStatement` (one round trip each rather
+  /// than one a photo); a photo listed twice is written once, as its last version.
   @discardableResult
   public func upsert(_ photos: [Photo]) throws -> [Int64] {
-    try connection.transaction {
-      var ids: [Int64] = []
-      for p in photos {
-        let row = try connection.execute(
+    struct Key: Hashable {
+      var source: String
+      var sourceID: String
+    }
+    var latest: [Key: Photo] = [:]
+    var order: [Key] = []
+    for p in photos {
+      let key = Key(source: p.source.rawValue, sourceID: p.sourceID)
+      if latest.updateValue(p, forKey: key) == nil { order.append(key) }
+    }
+    return try connection.transaction {
+      var ids: [Key: Int64] = [:]
+      var start = 0
+      while start < order.count {
+        let chunk = order[start..<min(order.count, start + Self.rowsPerStatement)]
+        start = chunk.endIndex
+        var tuples: [String] = []
+        var parameters: [String?] = []
+        for key in chunk {
+          guard let p = latest[key] else { continue }
+          let base = parameters.count
+          tuples.append(
+            "("
+              + Self.upsertColumnTypes.enumerated().map { "$\(base + $0.offset + 1)::\($0.element)" }
+              .joined(separator: ",") + ")")
+          parameters += [
+            p.source.rawValue, p.sourceID, p.path, p.coordinate.map { String($0.latitude) },
+            p.coordinate.map { String($0.longitude) }, p.takenAt?.iso8601, p.title, p.url, p.thumbnailURL,
+            p.attribution, p.altitude.map { String($0) }, p.cameraMake, p.cameraModel, p.width.map(String.init),
+            p.height.map(String.init), p.orientation.map(String.init), p.license,
+            p.locationEstimated ? "true" : "false",
+            p.place?.name, p.place?.admin1, p.place?.admin2, p.place?.countryCode, p.place.map { String($0.distance) },
+          ]
+        }
+        let rows = try connection.execute(
           """
           INSERT INTO photos (source, source_id, path, latitude, longitude, geog, taken_at, title, url, thumbnail_url,
             attribution, altitude, camera_make, camera_model, width, height, orientation, license, location_estimated,
             place_name, place_admin1, place_admin2, place_cc, place_distance)
-          VALUES ($1, $2, $3, $4::float8, $5::float8,
-            CASE WHEN $4 IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint($5::float8, $4::float8), 4326)::geography END,
-            $6, $7, $8, $9, $10, $11::float8, $12, $13, $14::int, $15::int, $16::int, $17, $18::boolean, $19, $20, $21,
-            $22, $23::float8)
+          SELECT source, source_id, path, latitude, longitude,
+            CASE WHEN latitude IS NULL THEN NULL
+              ELSE ST_SetSRID(ST_MakePoint(longitude, latitude), 4326)::geography END,
+            taken_at, title, url, thumbnail_url, attribution, altitude, camera_make, camera_model, width, height,
+            orientation, license, location_estimated, place_name, place_admin1, place_admin2, place_cc, place_distance
+          FROM (VALUES \(tuples.joined(separator: ","))) AS v(source, source_id, path, latitude, longitude, taken_at,
+            title, url, thumbnail_url, attribution, altitude, camera_make, camera_model, width, height, orientation,
+            license, location_estimated, place_name, place_admin1, place_admin2, place_cc, place_distance)
           ON CONFLICT (source, source_id) DO UPDATE SET path = excluded.path, latitude = excluded.latitude,
             longitude = excluded.longitude, geog = excluded.geog, taken_at = excluded.taken_at, title = excluded.title,
             url = excluded.url, thumbnail_url = excluded.thumbnail_url, attribution = excluded.attribution,
@@ -126,23 +164,26 @@ public final class PostgresPhotoStore {
             place_name = excluded.place_name, place_admin1 = excluded.place_admin1,
             place_admin2 = excluded.place_admin2, place_cc = excluded.place_cc,
             place_distance = excluded.place_distance, updated = now()
-          RETURNING id
-          """,
-          [
-            p.source.rawValue, p.sourceID, p.path, p.coordinate.map { String($0.latitude) },
-            p.coordinate.map { String($0.longitude) }, p.takenAt?.iso8601, p.title, p.url, p.thumbnailURL,
-            p.attribution,
-            p.altitude.map { String($0) }, p.cameraMake, p.cameraModel, p.width.map(String.init),
-            p.height.map(String.init),
-            p.orientation.map(String.init), p.license, p.locationEstimated ? "true" : "false", p.place?.name,
-            p.place?.admin1, p.place?.admin2, p.place?.countryCode, p.place.map { String($0.distance) },
-          ])
-        ids.append(Int64(row.first?.first??.description ?? "0") ?? 0)
+          RETURNING id, source, source_id
+          """, parameters)
+        for row in rows {
+          guard let id = row[0].flatMap({ Int64($0) }), let source = row[1], let sourceID = row[2] else { continue }
+          ids[Key(source: source, sourceID: sourceID)] = id
+        }
       }
       try connection.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
-      return ids
+      return photos.map { ids[Key(source: $0.source.rawValue, sourceID: $0.sourceID)] ?? 0 }
     }
   }
+
+  /// Rows per INSERT: 23 parameters each stay well under PostgreSQL's 65,535.
+  static let rowsPerStatement = 1_000
+
+  /// The SQL types of the upsert's VALUES columns, in order.
+  static let upsertColumnTypes = [
+    "text", "text", "text", "float8", "float8", "text", "text", "text", "text", "text", "float8", "text", "text", "int",
+    "int", "int", "text", "boolean", "text", "text", "text", "text", "float8",
+  ]
 
   /// The `limit` nearest photos, nearest first, ties by id; only within `maximumDistance`
   /// metres when given. Distances are PostGIS's spherical ones.

@@ -125,6 +125,43 @@ struct PostgresStoreTests {
     #expect((nearest.first?.distance ?? 1) < 0.001)
   }
 
+  @Test func everyFieldComesBackAsWritten() throws {
+    let store = try freshStore()
+    let full = Photo(
+      id: 0, source: .commons, sourceID: "File:Tōkyō Station.jpg", path: nil,
+      coordinate: Coordinate(latitude: 35.681236, longitude: 139.767125), altitude: 12.5,
+      takenAt: CaptureDate(iso8601: "2024-05-03T10:15:30+09:00"), title: "Tokyo Station, it's \"Marunouchi\"",
+      cameraMake: "FUJIFILM", cameraModel: "X-T5", width: 6240, height: 4160, orientation: 6,
+      url: "https://commons.wikimedia.org/wiki/File:T.jpg", thumbnailURL: "https://upload.wikimedia.org/t.jpg",
+      attribution: "Ann, {CC BY-SA 4.0}", license: "CC BY-SA 4.0", locationEstimated: true,
+      place: PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "Chiyoda", countryCode: "JP", distance: 1234.5))
+    let bare = Photo(id: 0, source: .local, sourceID: "/photos/no-gps.jpg", path: "/photos/no-gps.jpg", title: "")
+    let ids = try store.upsert([full, bare])
+    var expected = [full, bare]
+    for i in expected.indices { expected[i].id = ids[i] }
+    #expect(try store.photos(ids: ids) == expected)
+  }
+
+  @Test func largeBatchesSpanStatementsAndWriteARepeatedPhotoOnce() throws {
+    let store = try freshStore()
+    let n = PostgresPhotoStore.rowsPerStatement * 2 + 500
+    var photos = (0..<n).map { i in
+      Photo(
+        id: 0, source: .local, sourceID: "/b/\(i).jpg",
+        coordinate: Coordinate(latitude: Double(i % 170) - 85, longitude: Double(i % 360) - 180), title: "v1")
+    }
+    // The same photo again, later in the batch and with a new title: one row, the last version.
+    var again = photos[10]
+    again.title = "v2"
+    photos.append(again)
+    let ids = try store.upsert(photos)
+    #expect(ids.count == n + 1 && ids[10] == ids[n] && Set(ids).count == n && !ids.contains(0))
+    #expect(try store.count() == n)
+    #expect(try store.photos(ids: [ids[10]]).first?.title == "v2")
+    let stored = try store.photos(ids: Array(ids.prefix(n)))
+    #expect(stored.map(\.sourceID) == photos.prefix(n).map(\.sourceID))
+  }
+
   @Test func connectionErrorsAreClearAndHideThePassword() throws {
     do {
       _ = try PostgresConnection(
