@@ -35,11 +35,11 @@ lint:
 format:
 	swift-format format --in-place --recursive Package.swift Sources Tests
 
-## Performance figures beside their anchors (SQLite R*Tree, brute force, exiftool).
+## Performance figures beside their anchors (SQLite R*Tree, brute force, exiftool, PostGIS).
 bench:
 	@Scripts/install-deps.sh bench
 	$(SWIFT) build $(RELEASE)
-	.build/release/geophoto-bench
+	Scripts/with-postgres.sh .build/release/geophoto-bench
 
 ## Regenerates Examples/tokyo from GeoPhotoFixtures.ExamplePhotos.
 examples:

@@ -114,6 +114,7 @@ let package = Package(
       name: "geophoto-bench",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoPlaces",
+        "GeoPhotoPostgres",
       ],
       swiftSettings: strict
     ),

@@ -46,11 +46,7 @@ func benchServe(points: [Coordinate]) throws {
     print("  wrk is not installed (apt-get install wrk): skipped")
     return
   }
-  let db = workDirectory.appendingPathComponent("near-1m/index.sqlite")
-  guard FileManager.default.fileExists(atPath: db.path) else {
-    print("  run the 'near' part first: it builds the 1M index")
-    return
-  }
+  let db = try nearIndex(points: points)
   let output = workDirectory.appendingPathComponent("serve.out")
   _ = FileManager.default.createFile(atPath: output.path, contents: nil)
   let server = Process()

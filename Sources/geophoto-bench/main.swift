@@ -1,7 +1,8 @@
 // geophoto-bench: the figures of README's Performance section, each beside its anchor.
 //
-//   make bench                       everything (about two minutes on 2 cores)
-//   geophoto-bench index|near|sync   one part
+//   make bench                       everything (a few minutes on 2 cores)
+//   geophoto-bench index|near|sync   one part (postgis needs GEOPHOTO_TEST_POSTGRES_URL:
+//                                    Scripts/with-postgres.sh geophoto-bench postgis)
 //
 // Data: SyntheticLibrary (1,000,000 clustered positions, fixed seed) and a folder of 10,000
 // generated JPEGs; both are written under .build/bench and reused by later runs.
@@ -284,8 +285,8 @@ func benchClusters(points: [Coordinate]) {
     "goal ≤ 100 µs; \(features / samples.count) features on average")
 }
 
-func benchNear(points: [Coordinate]) throws {
-  print("geophoto near, end to end (new process each run, index file in the page cache)")
+/// The 1M-photo SQLite index that `near` and `postgis` measure, written on first use.
+func nearIndex(points: [Coordinate]) throws -> URL {
   let db = workDirectory.appendingPathComponent("near-1m/index.sqlite")
   let marker = db.deletingLastPathComponent().appendingPathComponent("complete")
   if !FileManager.default.fileExists(atPath: marker.path) {
@@ -309,16 +310,28 @@ func benchNear(points: [Coordinate]) throws {
     try store.rebuildSpatialIndex()
     _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
   }
+  return db
+}
+
+/// Wall times of `geophoto near --limit 50` over a fixed set of places, three runs each,
+/// after one run to bring the index into the page cache; sorted.
+func nearWalls(database: String) throws -> [UInt64] {
   func run(_ args: [String]) throws -> UInt64 {
-    try runProcess(".build/release/geophoto", args + ["--db", db.path])
+    try runProcess(".build/release/geophoto", args + ["--db", database])
   }
-  _ = try run(["near", "35.68,139.76"])  // page cache
+  _ = try run(["near", "35.68,139.76"])
   var walls: [UInt64] = []
   for q in ["35.68,139.76", "48.8566,2.3522", "-33.8568,151.2153", "0,179.99", "89.95,0", "40.7,-74"] {
     for _ in 0..<3 { walls.append(try run(["near", q, "--limit", "50"])) }
   }
-  walls.sort()
-  let version = try run(["--version"])
+  return walls.sorted()
+}
+
+func benchNear(points: [Coordinate]) throws {
+  print("geophoto near, end to end (new process each run, index file in the page cache)")
+  let db = try nearIndex(points: points)
+  let walls = try nearWalls(database: db.path)
+  let version = try runProcess(".build/release/geophoto", ["--version"])
   row(
     "geophoto near --limit 50, 1M index: median / max",
     String(format: "%.1f / %.1f ms", milliseconds(walls[walls.count / 2]), milliseconds(walls.last ?? 0)),
@@ -368,7 +381,7 @@ func benchSync() throws {
 try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
 let parts =
   CommandLine.arguments.dropFirst().isEmpty
-  ? ["clusters", "index", "near", "serve", "places", "sync"] : Array(CommandLine.arguments.dropFirst())
+  ? ["clusters", "index", "near", "postgis", "serve", "places", "sync"] : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
@@ -382,10 +395,11 @@ for part in parts {
   case "router": try benchRouter(points: points)
   case "places": try benchPlaces(points: points)
   case "near": try benchNear(points: points)
+  case "postgis": try benchPostgres(points: points)
   case "sync": try benchSync()
   default:
     FileHandle.standardError.write(
-      Data("Error: unknown part '\(part)' (index, clusters, near, serve, router, sync)\n".utf8))
+      Data("Error: unknown part '\(part)' (index, clusters, near, postgis, serve, router, places, sync)\n".utf8))
     exit(64)
   }
 }
