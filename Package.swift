@@ -73,7 +73,8 @@ let package = Package(
     ),
     .target(name: "GeoPhotoHTTP", dependencies: ["CGeoPhotoCurl"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
-    .target(name: "GeoPhotoPostgres", dependencies: ["GeoPhotoCore", "CGeoPhotoPQ"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoPostgres", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoPQ"], swiftSettings: strict),
     .target(name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
     .target(
       name: "GeoPhotoSnapshot",
@@ -103,7 +104,9 @@ let package = Package(
     .executableTarget(name: "geophoto", dependencies: ["GeoPhotoCLI"], swiftSettings: strict),
 
     // MARK: Developer tools: fixtures for tests, examples and benchmarks
-    .target(name: "GeoPhotoFixtures", dependencies: ["GeoPhotoExif"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoFixtures", dependencies: ["GeoPhotoExif", "GeoPhotoStore", "GeoPhotoPostgres"],
+      swiftSettings: strict),
     .executableTarget(
       name: "geophoto-fixtures",
       dependencies: ["GeoPhotoFixtures", "GeoPhotoPlaces"],
@@ -140,8 +143,13 @@ let package = Package(
       dependencies: ["GeoPhotoSnapshot", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
     ),
     .testTarget(name: "GeoPhotoPlacesTests", dependencies: ["GeoPhotoPlaces", "GeoPhotoCore"]),
-    .testTarget(name: "GeoPhotoPostgresTests", dependencies: ["GeoPhotoPostgres", "GeoPhotoCore"]),
-    .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore"]),
+    .testTarget(
+      name: "GeoPhotoPostgresTests",
+      dependencies: [
+        "GeoPhotoPostgres", "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoServer", "GeoPhotoFixtures",
+      ]
+    ),
+    .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoExifTests",
       dependencies: ["GeoPhotoExif", "GeoPhotoFixtures"]

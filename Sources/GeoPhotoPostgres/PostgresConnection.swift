@@ -5,13 +5,24 @@ import Foundation
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
   public var sqlState: String?
   public var message: String
+  private var lostConnection: Bool
 
-  public init(sqlState: String? = nil, _ message: String) {
+  public init(sqlState: String? = nil, _ message: String, connectionFailure: Bool = false) {
     self.sqlState = sqlState
     self.message = message
+    self.lostConnection = connectionFailure
   }
 
   public var description: String { message }
+
+  /// Whether the connection itself failed (server gone, restarted, unreachable) rather than
+  /// the statement: the cases a fresh connection may cure.
+  public var isConnectionFailure: Bool {
+    guard !lostConnection else { return true }
+    guard let sqlState else { return false }
+    // Class 08: connection exceptions; 57P01-57P03: the server shut down or is starting.
+    return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+  }
 }
 
 /// `postgres://user:secret@host/db` with the password replaced, for every URL geophoto prints.
@@ -27,23 +38,31 @@ public func redactingPassword(_ url: String) -> String {
 public final class PostgresConnection {
   private let handle: OpaquePointer
   public let url: String
+  /// Rows the last INSERT, UPDATE or DELETE touched.
+  public private(set) var affectedRows = 0
 
   /// Connects, turning libpq's failures into one line: a wrong host, bad credentials, a
   /// missing database. The password never appears in the message.
-  public init(url: String, connectTimeout: Int = 10) throws(PostgresError) {
+  public init(url: String, connectTimeout: Int = 10, statementTimeout: Int? = nil) throws(PostgresError) {
     self.url = url
     let withTimeout = url + (url.contains("?") ? "&" : "?") + "connect_timeout=\(connectTimeout)"
     guard let handle = PQconnectdb(withTimeout) else { throw PostgresError("cannot allocate a PostgreSQL connection") }
     guard PQstatus(handle) == CONNECTION_OK else {
       let detail = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
       PQfinish(handle)
-      throw PostgresError("cannot connect to \(redactingPassword(url)): \(detail.split(separator: "\n").first ?? "")")
+      throw PostgresError(
+        "cannot connect to \(redactingPassword(url)): \(detail.split(separator: "\n").first ?? "")",
+        connectionFailure: true)
     }
     self.handle = handle
     _ = try? execute("SET client_min_messages = warning")
+    if let statementTimeout { try execute("SET statement_timeout = \(statementTimeout * 1000)") }
   }
 
   deinit { PQfinish(handle) }
+
+  /// Whether libpq still considers the connection usable; false once the server went away.
+  public var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
 
   /// Runs one statement with text parameters (`$1`, `$2`…; `nil` is NULL), or a script when
   /// there are none, and returns the rows as text.
@@ -60,12 +79,21 @@ public final class PostgresConnection {
           PQexecParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
         }
       }
-    guard let result else { throw PostgresError("the connection to \(redactingPassword(url)) failed") }
+    guard let result else {
+      throw PostgresError("lost the connection to \(redactingPassword(url))", connectionFailure: true)
+    }
+    affectedRows = Int(String(cString: PQcmdTuples(result))) ?? 0
     defer { PQclear(result) }
     let status = PQresultStatus(result)
     guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+      if !isUsable {
+        // The server went away: say so, and where (libpq's own words are a few lines).
+        let detail = message.split(separator: "\n").first.map(String.init) ?? "the connection was closed"
+        throw PostgresError(
+          sqlState: state, "lost the connection to \(redactingPassword(url)): \(detail)", connectionFailure: true)
+      }
       throw PostgresError(sqlState: state, message.isEmpty ? "the statement failed" : message)
     }
     let rows = Int(PQntuples(result))

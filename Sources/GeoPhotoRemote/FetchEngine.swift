@@ -20,9 +20,9 @@ public struct FetchReport: Equatable, Sendable {
 /// leaves the index as it was. Searched areas are remembered so a repeat within `maxAge`
 /// makes no request.
 public struct FetchEngine {
-  public let store: PhotoStore
+  public let store: any PhotoStore
 
-  public init(store: PhotoStore) { self.store = store }
+  public init(store: any PhotoStore) { self.store = store }
 
   /// Fetches unless an earlier search covers the area and is at most `maxAge` seconds old.
   public func fetch(
@@ -37,21 +37,20 @@ public struct FetchEngine {
       return report
     }
     let photos = try provider.search(center: center, radius: radius, limit: limit)
-    let stamp = PhotoStore.timestamp()
+    let stamp = indexTimestamp()
     try store.write {
       for photo in photos {
-        let existed =
-          try store.database.queryInt64(
-            "SELECT id FROM photos WHERE source = ? AND source_id = ?",
-            [.text(photo.source.rawValue), .text(photo.sourceID)]) != nil
-        try store.upsert(PhotoRecord(photo: photo), now: stamp)
-        if existed { report.updated += 1 } else { report.added += 1 }
+        if try store.upsert(PhotoRecord(photo: photo), now: stamp).inserted {
+          report.added += 1
+        } else {
+          report.updated += 1
+        }
       }
       try store.recordFetchedArea(
         provider: provider.source, center: center, radius: radius, photos: photos.count, at: now)
     }
     report.photos = photos.count
-    try store.rebuildSpatialIndexIfStale()
+    try store.refreshDerivedIndexes()
     return report
   }
 }

@@ -46,7 +46,7 @@ public final class IndexSnapshot: Sendable {
   }
 
   /// Reads the located photos of `store` and builds their indexes.
-  public convenience init(store: PhotoStore, privacyZones: [PrivacyZone] = []) throws {
+  public convenience init(store: any PhotoStore, privacyZones: [PrivacyZone] = []) throws {
     let (generation, photos) = try store.locatedPhotos()
     self.init(generation: generation, photos: photos, privacyZones: privacyZones)
   }
@@ -59,18 +59,31 @@ public final class IndexSnapshot: Sendable {
 /// Holds the current snapshot and replaces it when the index changes.
 ///
 /// A background thread checks the index generation every `interval` seconds with its own
-/// connection; when it moved (a `sync` or `fetch` ran) it builds a new snapshot off to the side
-/// and swaps it in. Requests in flight keep the snapshot they started with.
+/// connection; when it moved (a `sync` or `fetch` ran, here or on another host sharing the
+/// database) it builds a new snapshot off to the side and swaps it in. Requests in flight
+/// keep the snapshot they started with. A failed check (the database restarting) keeps the
+/// current snapshot and tries again at the next tick.
 public final class SnapshotHolder: Sendable {
+  /// Opens the index for one check; nil when there is none yet.
+  public typealias Opener = @Sendable () throws -> (any PhotoStore)?
+
   private let current: Mutex<IndexSnapshot>
   private let running = Mutex(true)
-  let databaseURL: URL
+  let open: Opener
   let privacyZones: [PrivacyZone]
 
-  public init(databaseURL: URL, privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty) {
-    self.databaseURL = databaseURL
+  public init(privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty, open: @escaping Opener) {
+    self.open = open
     self.privacyZones = privacyZones
     current = Mutex(initial)
+  }
+
+  /// A holder for the SQLite index at `databaseURL`, which may not exist yet.
+  public convenience init(databaseURL: URL, privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty) {
+    self.init(privacyZones: privacyZones, initial: initial) {
+      guard FileManager.default.fileExists(atPath: databaseURL.path) else { return nil }
+      return try SQLitePhotoStore(url: databaseURL, create: false)
+    }
   }
 
   public var snapshot: IndexSnapshot { current.withLock { $0 } }
@@ -78,8 +91,7 @@ public final class SnapshotHolder: Sendable {
   /// Loads the index now if it changed; returns the new snapshot's generation when it did.
   @discardableResult
   public func refresh() throws -> Int64? {
-    guard FileManager.default.fileExists(atPath: databaseURL.path) else { return nil }
-    let store = try PhotoStore(url: databaseURL, create: false)
+    guard let store = try open() else { return nil }
     let generation = try store.generation()
     guard generation != snapshot.generation else { return nil }
     let fresh = try IndexSnapshot(store: store, privacyZones: privacyZones)

@@ -34,4 +34,10 @@ public struct KnownFile: Hashable, Sendable {
   public var id: Int64
   public var path: String
   public var state: FileState
+
+  public init(id: Int64, path: String, state: FileState) {
+    self.id = id
+    self.path = path
+    self.state = state
+  }
 }

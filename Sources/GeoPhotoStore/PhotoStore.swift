@@ -1,458 +1,139 @@
 public import Foundation
 public import GeoPhotoCore
 
-/// The photo index: one SQLite file (the source of truth) plus the spatial index persisted
-/// beside it.
+/// The photo index as every command sees it, whatever holds it: an embedded SQLite file
+/// (`SQLitePhotoStore`, the default) or a shared PostgreSQL/PostGIS database.
 ///
-/// Every write goes through `write(_:)`, which runs in one transaction and advances the
-/// index *generation* whenever photo rows changed; readers (`near`, the server) compare
-/// generations to know when their spatial index is stale.
-public final class PhotoStore {
-  public let database: Database
-  public let url: URL
-  private var photosChanged = false
-  private var inWrite = false
+/// Both keep the same rows with the same rules: photos keyed by (source, source id), a
+/// *generation* that advances whenever photo rows change (readers compare it to know when
+/// their in-memory index is stale), and writes that land whole or not at all.
+///
+/// A store is used by one thread at a time; open one per thread.
+public protocol PhotoStore: AnyObject {
+  /// Where the index is, for messages: a path, or a URL without its password.
+  var location: String { get }
 
-  /// An error opening the index, worded for the user.
-  public struct OpenError: Error, CustomStringConvertible {
-    public var description: String
-  }
-
-  /// Opens the index at `url`, creating it (and its directory) when `create` is true.
-  public init(url: URL, create: Bool) throws {
-    self.url = url
-    let path = url.path
-    if create {
-      try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    } else if !FileManager.default.fileExists(atPath: path) {
-      throw OpenError(description: "no index at \(path)")
-    }
-    do {
-      database = try Database(path: path, mode: create ? .readWriteCreate : .readWrite)
-      try Schema.migrator.migrate(database)
-    } catch let error as SQLiteError {
-      switch error.code {
-      case .notADatabase, .corrupt:
-        throw OpenError(description: "\(path) is not a geophoto index (\(error.message))")
-      case .cantOpen, .readOnly:
-        throw OpenError(description: "cannot open the index \(path): \(error.message)")
-      default:
-        throw OpenError(description: "cannot open the index \(path): \(error.message)")
-      }
-    }
-  }
-
-  /// Where the persisted spatial index lives: next to the database.
-  public var spatialIndexURL: URL {
-    url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".kdtree")
-  }
-
-  // MARK: - Reading
+  // MARK: Reading
 
   /// Advances whenever the set of photos or their data changes.
-  public func generation() throws -> Int64 {
-    try database.queryInt64("SELECT value FROM index_state WHERE key = 'generation'") ?? 0
-  }
-
-  /// The generation and identity of this database, as spatial index files record them.
-  public func stamp() throws -> SpatialIndexFile.Stamp {
-    SpatialIndexFile.Stamp(
-      generation: try generation(),
-      identity: try database.queryInt64("SELECT value FROM index_state WHERE key = 'identity'") ?? 0)
-  }
-
-  public struct Counts: Equatable, Sendable {
-    public var photos: Int
-    public var located: Int
-    public var problems: Int
-  }
-
-  public func counts() throws -> Counts {
-    let statement = try database.cachedStatement(
-      """
-      SELECT count(*), count(latitude), count(problem) FROM photos
-      """)
-    try statement.bind([])
-    defer { statement.reset() }
-    _ = try statement.step()
-    return Counts(
-      photos: Int(statement.int64(0)), located: Int(statement.int64(1)),
-      problems: Int(statement.int64(2)))
-  }
-
+  func generation() throws -> Int64
+  func counts() throws -> PhotoCounts
   /// Photos per source: how many, and how many of them have a location.
-  public func countsBySource() throws -> [(source: PhotoSource, photos: Int, located: Int)] {
-    var result: [(PhotoSource, Int, Int)] = []
-    try database.forEachRow("SELECT source, count(*), count(latitude) FROM photos GROUP BY source ORDER BY source") {
-      result.append((PhotoSource(rawValue: $0.text(0)), Int($0.int64(1)), Int($0.int64(2))))
-    }
-    return result
-  }
-
-  private static let photoColumns = """
-    id, source, source_id, path, latitude, longitude, altitude, taken_at, title,
-    camera_make, camera_model, width, height, orientation, url, thumbnail_url, attribution, license,
-    location_estimated, place_name, place_admin1, place_admin2, place_cc, place_distance
-    """
-
-  private static func photo(from row: Statement) -> Photo {
-    var coordinate: Coordinate?
-    if let lat = row.optionalDouble(4), let lon = row.optionalDouble(5) {
-      coordinate = Coordinate(latitude: lat, longitude: lon)
-    }
-    return Photo(
-      id: row.int64(0), source: PhotoSource(rawValue: row.text(1)), sourceID: row.text(2),
-      path: row.optionalText(3), coordinate: coordinate, altitude: row.optionalDouble(6),
-      takenAt: row.optionalText(7).flatMap(CaptureDate.init(iso8601:)), title: row.text(8),
-      cameraMake: row.optionalText(9), cameraModel: row.optionalText(10),
-      width: row.optionalInt(11), height: row.optionalInt(12), orientation: row.optionalInt(13),
-      url: row.optionalText(14), thumbnailURL: row.optionalText(15), attribution: row.optionalText(16),
-      license: row.optionalText(17), locationEstimated: row.int64(18) != 0,
-      place: row.optionalText(19).map {
-        PlaceName(
-          name: $0, admin1: row.text(20), admin2: row.text(21), countryCode: row.text(22), distance: row.double(23))
-      })
-  }
-
+  func countsBySource() throws -> [(source: PhotoSource, photos: Int, located: Int)]
+  /// Whether any photo has a location: a probe that stops at the first.
+  func hasLocatedPhotos() throws -> Bool
   /// The photo with this id, if any.
-  public func photo(id: Int64) throws -> Photo? {
-    var found: Photo?
-    try database.forEachRow(
-      "SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [.integer(id)]
-    ) { found = Self.photo(from: $0) }
-    return found
-  }
-
-  /// Every photo with a location, by ascending id, read in one transaction so the list and
-  /// the returned generation belong together.
-  public func locatedPhotos() throws -> (generation: Int64, photos: [Photo]) {
-    try database.transaction(immediate: false) {
-      var photos: [Photo] = []
-      try database.forEachRow(
-        "SELECT \(Self.photoColumns) FROM photos WHERE latitude IS NOT NULL ORDER BY id"
-      ) { photos.append(Self.photo(from: $0)) }
-      return (try generation(), photos)
-    }
-  }
-
-  /// Up to `limit` photos (located or not) with ids above `id`, by ascending id: a whole index
-  /// read page by page.
-  public func photos(after id: Int64, limit: Int) throws -> [Photo] {
-    var photos: [Photo] = []
-    try database.forEachRow(
-      "SELECT \(Self.photoColumns) FROM photos WHERE id > ? ORDER BY id LIMIT ?",
-      [.integer(id), .integer(Int64(limit))]
-    ) { photos.append(Self.photo(from: $0)) }
-    return photos
-  }
-
+  func photo(id: Int64) throws -> Photo?
   /// Photos for the given ids, in the order of `ids`; ids that no longer exist are skipped.
-  public func photos(ids: [Int64]) throws -> [Photo] {
-    try ids.compactMap { try photo(id: $0) }
-  }
-
+  func photos(ids: [Int64]) throws -> [Photo]
+  /// Every located photo by ascending id, with the generation they belong to (read together).
+  func locatedPhotos() throws -> (generation: Int64, photos: [Photo])
+  /// Up to `limit` rows (located or not) with ids above `id`, by ascending id: a whole index
+  /// read page by page, file state included.
+  func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
   /// Every local file the index knows under `root` (an absolute, normalised directory path).
-  public func knownFiles(under root: String) throws -> [KnownFile] {
-    let prefix = root.hasSuffix("/") ? root : root + "/"
-    // Paths under the root sort between "root/" and "root0" ('0' follows '/').
-    let upper = String(prefix.dropLast()) + "0"
-    var files: [KnownFile] = []
-    try database.forEachRow(
-      """
-      SELECT id, source_id, file_size, modified_ns, content_hash FROM photos
-      WHERE source = 'local' AND source_id >= ? AND source_id < ?
-      """, [.text(prefix), .text(upper)]
-    ) { row in
-      files.append(
-        KnownFile(
-          id: row.int64(0), path: row.text(1),
-          state: FileState(
-            size: row.int64(2), modifiedNanoseconds: row.int64(3),
-            contentHash: row.text(4))))
-    }
-    return files
-  }
-
+  func knownFiles(under root: String) throws -> [KnownFile]
   /// Roots synced before, with the time of their last sync.
-  public func syncRoots() throws -> [(path: String, lastSynced: String)] {
-    var roots: [(String, String)] = []
-    try database.forEachRow("SELECT path, last_synced FROM sync_roots ORDER BY path") {
-      roots.append(($0.text(0), $0.text(1)))
-    }
-    return roots
-  }
-
-  // MARK: - Writing
-
-  /// Runs `body` in one write transaction; advances the generation when photos changed.
-  ///
-  /// A failure anywhere rolls the whole transaction back: the index stays as it was.
-  public func write<T>(_ body: () throws -> T) throws -> T {
-    precondition(!inWrite, "write transactions do not nest")
-    inWrite = true
-    photosChanged = false
-    defer { inWrite = false }
-    return try database.transaction {
-      let result = try body()
-      if photosChanged {
-        try database.execute(
-          "UPDATE index_state SET value = value + 1 WHERE key = 'generation'", [])
-      }
-      return result
-    }
-  }
-
-  private func noteChange() {
-    precondition(inWrite, "photo rows change only inside write(_:)")
-    if database.changes > 0 { photosChanged = true }
-  }
-
-  private static func values(_ record: PhotoRecord, now: String) -> [SQLValue] {
-    let p = record.photo
-    return [
-      .text(p.source.rawValue), .text(p.sourceID), SQLValue(p.path),
-      SQLValue(p.coordinate?.latitude), SQLValue(p.coordinate?.longitude), SQLValue(p.altitude),
-      SQLValue(p.takenAt?.iso8601), .text(p.title), SQLValue(p.cameraMake),
-      SQLValue(p.cameraModel), SQLValue(p.width), SQLValue(p.height), SQLValue(p.orientation),
-      SQLValue(record.file?.size), SQLValue(record.file?.modifiedNanoseconds),
-      SQLValue(record.file?.contentHash), SQLValue(record.problem), .text(now), SQLValue(p.url),
-      SQLValue(p.thumbnailURL), SQLValue(p.attribution), SQLValue(p.license),
-    ]
-  }
-
-  /// Inserts a photo, or updates the row with the same (source, source id); returns its id.
-  @discardableResult
-  public func upsert(_ record: PhotoRecord, now: String) throws -> Int64 {
-    try database.execute(
-      """
-      INSERT INTO photos (source, source_id, path, latitude, longitude, altitude, taken_at, title,
-        camera_make, camera_model, width, height, orientation, file_size, modified_ns,
-        content_hash, problem, updated, first_seen, url, thumbnail_url, attribution, license)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, ?19, ?20,
-        ?21, ?22)
-      ON CONFLICT (source, source_id) DO UPDATE SET
-        path = excluded.path,
-        latitude = CASE WHEN excluded.latitude IS NULL AND location_estimated = 1 THEN latitude ELSE excluded.latitude END,
-        longitude = CASE WHEN excluded.latitude IS NULL AND location_estimated = 1 THEN longitude ELSE excluded.longitude END,
-        location_estimated = CASE WHEN excluded.latitude IS NULL THEN location_estimated ELSE 0 END,
-        place_gazetteer = CASE WHEN excluded.latitude IS latitude AND excluded.longitude IS longitude
-          THEN place_gazetteer ELSE NULL END,
-        altitude = excluded.altitude, taken_at = excluded.taken_at, title = excluded.title,
-        camera_make = excluded.camera_make, camera_model = excluded.camera_model,
-        width = excluded.width, height = excluded.height, orientation = excluded.orientation,
-        file_size = excluded.file_size, modified_ns = excluded.modified_ns,
-        content_hash = excluded.content_hash, problem = excluded.problem,
-        updated = excluded.updated, url = excluded.url, thumbnail_url = excluded.thumbnail_url,
-        attribution = excluded.attribution, license = excluded.license
-      """, Self.values(record, now: now))
-    noteChange()
-    return try database.queryInt64(
-      "SELECT id FROM photos WHERE source = ? AND source_id = ?",
-      [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]) ?? 0
-  }
-
-  /// Rewrites the row `id` with new data, keeping its id and first-seen time (a moved or
-  /// edited file).
-  public func update(id: Int64, with record: PhotoRecord, now: String) throws {
-    var values = Self.values(record, now: now)
-    values.append(.integer(id))
-    try database.execute(
-      """
-      UPDATE photos SET source = ?1, source_id = ?2, path = ?3,
-        latitude = CASE WHEN ?4 IS NULL AND location_estimated = 1 THEN latitude ELSE ?4 END,
-        longitude = CASE WHEN ?4 IS NULL AND location_estimated = 1 THEN longitude ELSE ?5 END,
-        location_estimated = CASE WHEN ?4 IS NULL THEN location_estimated ELSE 0 END,
-        place_gazetteer = CASE WHEN ?4 IS latitude AND ?5 IS longitude THEN place_gazetteer ELSE NULL END,
-        altitude = ?6, taken_at = ?7, title = ?8, camera_make = ?9, camera_model = ?10,
-        width = ?11, height = ?12, orientation = ?13, file_size = ?14, modified_ns = ?15,
-        content_hash = ?16, problem = ?17, updated = ?18, url = ?19, thumbnail_url = ?20,
-        attribution = ?21, license = ?22
-      WHERE id = ?23
-      """, values)
-    noteChange()
-  }
-
-  /// Removes every local photo under `root`; returns how many.
-  public func forgetLocalPhotos(under root: String) throws -> Int {
-    let prefix = root.hasSuffix("/") ? root : root + "/"
-    try database.execute(
-      "DELETE FROM photos WHERE source = 'local' AND source_id >= ? AND source_id < ?",
-      [.text(prefix), .text(String(prefix.dropLast()) + "0")])
-    let removed = database.changes
-    noteChange()
-    try database.execute(
-      "DELETE FROM sync_roots WHERE path = ? OR (path >= ? AND path < ?)",
-      [.text(root), .text(prefix), .text(String(prefix.dropLast()) + "0")])
-    return removed
-  }
-
-  /// Places a photo without a recorded location at an estimated one (kept, marked as estimated,
-  /// until the file itself gains GPS).
-  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws {
-    try database.execute(
-      """
-      UPDATE photos SET latitude = ?, longitude = ?, location_estimated = 1, place_gazetteer = NULL, updated = ?
-      WHERE id = ? AND (latitude IS NULL OR location_estimated = 1)
-      """,
-      [.real(c.latitude), .real(c.longitude), .text(now), .integer(id)])
-    noteChange()
-  }
-
-  /// Whether some located photo has not been placed with the gazetteer `identity` yet.
-  public func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool {
-    try database.queryInt64(
-      """
-      SELECT EXISTS (SELECT 1 FROM photos WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?))
-      """, [.integer(identity)]) == 1
-  }
-
-  /// Names the place of every located photo not yet placed with the gazetteer `identity`
-  /// (new photos, moved ones, or all of them after a new gazetteer); returns how many.
-  public func assignPlaces(gazetteer identity: Int64, _ lookup: (Coordinate) -> PlaceName?) throws -> Int {
-    var pending: [(Int64, Coordinate)] = []
-    try database.forEachRow(
-      """
-      SELECT id, latitude, longitude FROM photos
-      WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?)
-      """, [.integer(identity)]
-    ) { pending.append(($0.int64(0), Coordinate(latitude: $0.double(1), longitude: $0.double(2)))) }
-    guard !pending.isEmpty else { return 0 }
-    try write {
-      for (id, c) in pending {
-        let p = lookup(c)
-        try database.execute(
-          """
-          UPDATE photos SET place_name = ?, place_admin1 = ?, place_admin2 = ?, place_cc = ?, place_distance = ?,
-            place_gazetteer = ? WHERE id = ?
-          """,
-          [
-            SQLValue(p?.name), SQLValue(p?.admin1), SQLValue(p?.admin2), SQLValue(p?.countryCode),
-            SQLValue(p?.distance),
-            .integer(identity), .integer(id),
-          ])
-        noteChange()
-      }
-    }
-    return pending.count
-  }
-
+  func syncRoots() throws -> [(path: String, lastSynced: String)]
   /// Local photos with no location or an estimated one, under `root` or everywhere.
-  public func photosToGeotag(under root: String?) throws -> [Photo] {
-    var photos: [Photo] = []
-    var sql =
-      "SELECT \(Self.photoColumns) FROM photos WHERE source = 'local' AND (latitude IS NULL OR location_estimated = 1) AND problem IS NULL"
-    var values: [SQLValue] = []
-    if let root {
-      let prefix = root.hasSuffix("/") ? root : root + "/"
-      sql += " AND source_id >= ? AND source_id < ?"
-      values = [.text(prefix), .text(String(prefix.dropLast()) + "0")]
-    }
-    try database.forEachRow(sql + " ORDER BY taken_at, id", values) { photos.append(Self.photo(from: $0)) }
-    return photos
-  }
-
-  public func delete(id: Int64) throws {
-    try database.execute("DELETE FROM photos WHERE id = ?", [.integer(id)])
-    noteChange()
-  }
-
-  /// Remembers that `provider` was searched around `center` out to `radius` metres.
-  public func recordFetchedArea(
-    provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int
-  ) throws {
-    try database.execute(
-      "INSERT INTO fetched_areas (provider, latitude, longitude, radius, fetched_at, photos) VALUES (?, ?, ?, ?, ?, ?)",
-      [
-        .text(provider.rawValue), .real(center.latitude), .real(center.longitude), .real(radius), .integer(Int64(time)),
-        .integer(Int64(photos)),
-      ])
-  }
-
+  func photosToGeotag(under root: String?) throws -> [Photo]
   /// Whether an earlier search of `provider`, at `since` or later, covered the whole circle
   /// around `center` with `radius` metres.
-  public func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool {
-    var covered = false
-    try database.forEachRow(
-      "SELECT latitude, longitude, radius FROM fetched_areas WHERE provider = ? AND fetched_at >= ?",
-      [.text(provider.rawValue), .integer(Int64(since))]
-    ) { row in
-      let c = Coordinate(latitude: row.double(0), longitude: row.double(1))
-      // Allow a centimetre of rounding: the same query must always count as covered.
-      if GreatCircle.distance(c, center) + radius <= row.double(2) + 0.01 { covered = true }
-    }
-    return covered
-  }
+  func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool
 
-  /// Ids of the located photos from `sources`, to filter spatial queries by source.
-  public func locatedIDs(from sources: Set<PhotoSource>) throws -> Set<Int64> {
-    var ids = Set<Int64>()
-    for source in sources {
-      try database.forEachRow(
-        "SELECT id FROM photos WHERE source = ? AND latitude IS NOT NULL", [.text(source.rawValue)]
-      ) { ids.insert($0.int64(0)) }
-    }
-    return ids
-  }
+  /// The `limit` located photos nearest to `center`, nearest first, ties by id: only within
+  /// `maximumDistance` metres and only from `sources` when given. Distances are great-circle
+  /// metres on the mean-radius sphere, so both stores give the same answer on the same rows.
+  func nearest(to center: Coordinate, limit: Int, maximumDistance: Double?, sources: Set<PhotoSource>?) throws
+    -> [Neighbor]
+  /// A spatial index over (at least) every located photo from `sources` within `distance`
+  /// metres of the polyline `route`, for searches along it. A store may return its whole
+  /// index; ids are photo ids.
+  func spatialIndex(along route: [Coordinate], within distance: Double, sources: Set<PhotoSource>?) throws
+    -> SpatialIndex
 
-  public func recordSyncRoot(_ path: String, now: String) throws {
-    try database.execute(
-      """
-      INSERT INTO sync_roots (path, last_synced) VALUES (?, ?)
-      ON CONFLICT (path) DO UPDATE SET last_synced = excluded.last_synced
-      """, [.text(path), .text(now)])
-  }
+  // MARK: Writing
 
-  /// The current time as stored in `first_seen` and `updated`.
-  public static func timestamp(_ date: Date = Date()) -> String {
-    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-    return CaptureDate(secondsSinceEpoch: seconds, utcOffsetMinutes: 0).iso8601
-  }
-
-  // MARK: - Spatial index
-
-  /// The spatial index for the current generation: loaded from its file when that is fresh,
-  /// otherwise rebuilt from the photos table (and saved for the next process).
-  public func spatialIndex() throws -> SpatialIndex {
-    if let index = SpatialIndexFile.read(from: spatialIndexURL, stamp: try stamp()) {
-      return index
-    }
-    return try rebuildSpatialIndex()
-  }
-
-  /// Rebuilds and saves the spatial index unless its file already matches the generation.
-  public func rebuildSpatialIndexIfStale() throws {
-    if SpatialIndexFile.stamp(at: spatialIndexURL) != (try stamp()) {
-      try rebuildSpatialIndex()
-    }
-  }
-
-  /// Builds the spatial index from the located photos and persists it. The points and the
-  /// generation are read in one transaction, so the file always matches its generation.
+  /// Runs `body` in one write transaction; advances the generation when photos changed.
+  /// A failure anywhere rolls the whole transaction back. Transactions do not nest.
+  func write<T>(_ body: () throws -> T) throws -> T
+  /// Inserts a photo, or updates the row with the same (source, source id). A known
+  /// position that is estimated survives an update without one.
   @discardableResult
-  public func rebuildSpatialIndex() throws -> SpatialIndex {
-    var ids: [Int64] = []
-    var points: [Double] = []
-    let current: SpatialIndexFile.Stamp = try database.transaction(immediate: false) {
-      let g = try stamp()
-      try database.forEachRow(
-        "SELECT id, latitude, longitude FROM photos WHERE latitude IS NOT NULL"
-      ) { row in
-        ids.append(row.int64(0))
-        let v = GreatCircle.unitVector(
-          Coordinate(latitude: row.double(1), longitude: row.double(2)))
-        points.append(v.x)
-        points.append(v.y)
-        points.append(v.z)
-      }
-      return g
-    }
-    let index = SpatialIndex(building: ids, vectors: points)
-    // A read-only location only costs the next process a rebuild.
-    try? SpatialIndexFile.write(index, stamp: current, to: spatialIndexURL)
-    return index
+  func upsert(_ record: PhotoRecord, now: String) throws -> Upserted
+  /// Rewrites the row `id` with new data, keeping its id and first-seen time (a moved or
+  /// edited file).
+  func update(id: Int64, with record: PhotoRecord, now: String) throws
+  func delete(id: Int64) throws
+  /// Removes every local photo under `root` and the roots at or below it; returns how many photos.
+  func forgetLocalPhotos(under root: String) throws -> Int
+  /// Places a photo without a recorded location at an estimated one (kept, marked as
+  /// estimated, until the file itself gains GPS).
+  func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws
+  func recordSyncRoot(_ path: String, now: String) throws
+  /// Remembers that `provider` was searched around `center` out to `radius` metres.
+  func recordFetchedArea(provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int) throws
+
+  /// Whether some located photo has not been placed with the gazetteer `identity` yet.
+  func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool
+  /// Names the place of every located photo not yet placed with the gazetteer `identity`
+  /// (new photos, moved ones, or all of them after a new gazetteer); returns how many.
+  func assignPlaces(gazetteer identity: Int64, _ lookup: (Coordinate) -> PlaceName?) throws -> Int
+
+  /// Brings derived data up to date after writes (the SQLite store's kd-tree file); a
+  /// no-op where the database keeps its own index.
+  func refreshDerivedIndexes() throws
+}
+
+/// How many photos an index holds.
+public struct PhotoCounts: Equatable, Sendable {
+  public var photos: Int
+  public var located: Int
+  /// Files a sync could not read (kept with the reason, so the next sync does not retry them).
+  public var problems: Int
+
+  public init(photos: Int, located: Int, problems: Int) {
+    self.photos = photos
+    self.located = located
+    self.problems = problems
   }
 }
 
-@available(*, unavailable)
-extension PhotoStore: Sendable {}
+/// What an upsert did.
+public struct Upserted: Equatable, Sendable {
+  public var id: Int64
+  /// True when the photo was new; false when an existing row was updated.
+  public var inserted: Bool
+
+  public init(id: Int64, inserted: Bool) {
+    self.id = id
+    self.inserted = inserted
+  }
+}
+
+/// An error opening an index, worded for the user.
+public struct StoreOpenError: Error, CustomStringConvertible, Sendable {
+  public var description: String
+
+  public init(_ description: String) { self.description = description }
+}
+
+/// The current time as stores keep it in `first_seen` and `updated`: UTC, to the second.
+public func indexTimestamp(_ date: Date = Date()) -> String {
+  let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+  return CaptureDate(secondsSinceEpoch: seconds, utcOffsetMinutes: 0).iso8601
+}
+
+/// The upper end of a prefix range: paths under `prefix` (ending in "/") sort at or above it
+/// and below the result, because '0' follows '/'.
+public func pathRangeEnd(_ prefix: String) -> String { String(prefix.dropLast()) + "0" }
+
+/// `root` with one trailing slash, the prefix of every path under it.
+public func directoryPrefix(_ root: String) -> String { root.hasSuffix("/") ? root : root + "/" }
+
+extension PhotoStore {
+  /// The `limit` nearest located photos from every source.
+  public func nearest(to center: Coordinate, limit: Int, maximumDistance: Double? = nil) throws -> [Neighbor] {
+    try nearest(to: center, limit: limit, maximumDistance: maximumDistance, sources: nil)
+  }
+}

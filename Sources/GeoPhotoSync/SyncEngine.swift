@@ -41,14 +41,14 @@ public struct SyncRefusal: Error, CustomStringConvertible {
 /// - A missing, unreadable or suddenly empty root that the index holds photos under stops the
 ///   sync before anything changes: an unmounted disk must never empty the index.
 public final class SyncEngine {
-  let store: PhotoStore
+  let store: any PhotoStore
   public var jobs: Int
   public var batchSize = 1_000
   /// Called with one line per warning: the path and the reason.
   public var warn: (String, String) -> Void = { _, _ in }
   public var progress: ((SyncProgress) -> Void)?
 
-  public init(store: PhotoStore, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+  public init(store: any PhotoStore, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.store = store
     self.jobs = max(1, jobs)
   }
@@ -134,7 +134,7 @@ public final class SyncEngine {
     }
 
     // 3. Read new and changed files in parallel, write them batch by batch.
-    let now = PhotoStore.timestamp()
+    let now = indexTimestamp()
     var done = 0
     for batchStart in stride(from: 0, to: toRead.count, by: batchSize) {
       let batch = Array(toRead[batchStart..<min(toRead.count, batchStart + batchSize)])
@@ -154,9 +154,11 @@ public final class SyncEngine {
             missing[origin.path] = nil
             try store.update(id: origin.id, with: record, now: now)
             summary.moved += 1
-          } else {
-            try store.upsert(record, now: now)
+          } else if try store.upsert(record, now: now).inserted {
             summary.added += 1
+          } else {
+            // Another sync of the same folder wrote it first.
+            summary.updated += 1
           }
           if record.photo.coordinate == nil { summary.withoutLocation += 1 }
           if let problem = record.problem { report(path, problem, &summary) }
@@ -173,7 +175,7 @@ public final class SyncEngine {
       for root in canonical { try store.recordSyncRoot(root, now: now) }
     }
     summary.removed = gone.count
-    try store.rebuildSpatialIndexIfStale()
+    try store.refreshDerivedIndexes()
     summary.elapsed = seconds(since: started)
     return summary
   }

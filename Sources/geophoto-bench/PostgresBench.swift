@@ -70,10 +70,10 @@ protocol NearClient {
 
 /// The SQLite path of `near`: the kd-tree file, then the rows.
 final class SQLiteNear: NearClient {
-  let store: PhotoStore
+  let store: SQLitePhotoStore
   let index: SpatialIndex
   init(_ url: URL) throws {
-    store = try PhotoStore(url: url, create: false)
+    store = try SQLitePhotoStore(url: url, create: false)
     index = try store.spatialIndex()
   }
   func nearest(to c: Coordinate) throws -> [Photo] {

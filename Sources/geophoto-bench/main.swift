@@ -291,7 +291,7 @@ func nearIndex(points: [Coordinate]) throws -> URL {
   let marker = db.deletingLastPathComponent().appendingPathComponent("complete")
   if !FileManager.default.fileExists(atPath: marker.path) {
     try? FileManager.default.removeItem(at: db.deletingLastPathComponent())
-    let store = try PhotoStore(url: db, create: true)
+    let store = try SQLitePhotoStore(url: db, create: true)
     let (_, load) = try timed {
       try store.write {
         let insert = try store.database.makeStatement(

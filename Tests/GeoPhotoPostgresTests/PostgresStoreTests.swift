@@ -1,5 +1,7 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoFixtures
+import GeoPhotoStore
 import Testing
 
 @testable import GeoPhotoPostgres
@@ -10,12 +12,7 @@ let postgresURL = ProcessInfo.processInfo.environment["GEOPHOTO_TEST_POSTGRES_UR
 
 /// A fresh schema per test: the tables of one test never meet another's.
 func freshStore() throws -> PostgresPhotoStore {
-  let url = try #require(postgresURL)
-  let admin = try PostgresConnection(url: url)
-  let schema = "t_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-  try admin.execute("CREATE SCHEMA \(schema)")
-  let scoped = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
-  return try PostgresPhotoStore(url: scoped)
+  try PostgresPhotoStore(url: try scratchPostgresURL())
 }
 
 @Suite(.enabled(if: postgresURL != nil, "needs PostgreSQL: run through 'make test' (Scripts/with-postgres.sh)"))
@@ -86,18 +83,18 @@ struct PostgresStoreTests {
 
   @Test func nearestUsesTheSpatialIndexOnALargeTable() throws {
     let store = try freshStore()
-    try store.connection.execute(
+    try store.query(
       """
       INSERT INTO photos (source, source_id, latitude, longitude, geog, title)
       SELECT 'local', 'g' || i, lat, lon, ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography, 'g'
       FROM (SELECT i, -80 + (i % 160)::float8, -180 + (i / 160) * 0.36 AS lon FROM generate_series(0, 159999) i)
         AS s(i, lat, lon)
       """)
-    try store.connection.execute("ANALYZE photos")
+    try store.query("ANALYZE photos")
     for radius in [nil, 5_000.0] {
       let query = PostgresPhotoStore.nearestQuery(
         to: Coordinate(latitude: 35.68, longitude: 139.76), limit: 50, maximumDistance: radius)
-      let plan = try store.connection.execute("EXPLAIN " + query.sql, query.parameters).compactMap { $0[0] }
+      let plan = try store.query("EXPLAIN " + query.sql, query.parameters).compactMap { $0[0] }
         .joined(separator: "\n")
       #expect(plan.contains("Order By: (geog <->"), "\(plan)")
       #expect(!plan.contains("Seq Scan"), "\(plan)")
@@ -118,7 +115,7 @@ struct PostgresStoreTests {
     changed.title = "b"
     changed.coordinate = Coordinate(latitude: 3, longitude: 4)
     let second = try store.upsert([changed])
-    let count = try store.countsBySource()["flickr"]
+    let count = try store.countsBySource().first { $0.source == .flickr }?.photos
     #expect(first == second && count == 1)
     #expect(try store.generation() == g0 + 3)
     let nearest = try store.nearest(to: Coordinate(latitude: 3, longitude: 4), limit: 1)

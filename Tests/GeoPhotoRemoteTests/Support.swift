@@ -63,7 +63,7 @@ final class TemporaryIndex {
   let store: PhotoStore
   init() throws {
     url = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-remote-\(UUID().uuidString)")
-    store = try PhotoStore(url: url.appendingPathComponent("index.sqlite"), create: true)
+    store = try SQLitePhotoStore(url: url.appendingPathComponent("index.sqlite"), create: true)
   }
   deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -24,7 +24,7 @@ final class LiveServer {
     let photos = directory.appendingPathComponent("photos")
     try ExamplePhotos.write(to: photos)
     let db = directory.appendingPathComponent("index.sqlite")
-    store = try PhotoStore(url: db, create: true)
+    store = try SQLitePhotoStore(url: db, create: true)
     try Self.index(photos, into: store)
     holder = SnapshotHolder(databaseURL: db)
     try holder.refresh()

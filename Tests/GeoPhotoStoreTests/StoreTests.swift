@@ -69,63 +69,17 @@ func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t",
   }
 }
 
-@Suite struct PhotoStoreTests {
-  @Test func generationAdvancesOnlyWhenPhotosChange() throws {
-    let dir = try TemporaryDirectory()
-    let store = try PhotoStore(url: dir.url.appendingPathComponent("i.sqlite"), create: true)
-    let g0 = try store.generation()
-    let id = try store.write { try store.upsert(record("/p/a.jpg", 35.68, 139.76), now: "n") }
-    let g1 = try store.generation()
-    #expect(g1 == g0 + 1)
-    try store.write { try store.recordSyncRoot("/p", now: "n") }
-    #expect(try store.generation() == g1)
-    try store.write { try store.delete(id: 999_999) }
-    #expect(try store.generation() == g1)
-    try store.write { try store.delete(id: id) }
-    #expect(try store.generation() == g1 + 1)
-  }
-
-  @Test func upsertKeepsIDsAndFailedWritesChangeNothing() throws {
-    let dir = try TemporaryDirectory()
-    let store = try PhotoStore(url: dir.url.appendingPathComponent("i.sqlite"), create: true)
-    let id = try store.write { try store.upsert(record("/p/a.jpg", 1, 2, title: "first"), now: "n") }
-    let again = try store.write { try store.upsert(record("/p/a.jpg", 3, 4, title: "second"), now: "n") }
-    #expect(id == again)
-    #expect(try store.photo(id: id)?.title == "second")
-    let g = try store.generation()
-    struct Boom: Error {}
-    #expect(throws: Boom.self) {
-      try store.write {
-        try store.upsert(record("/p/b.jpg", 5, 6), now: "n")
-        throw Boom()
-      }
-    }
-    #expect(try store.counts().photos == 1)
-    #expect(try store.generation() == g)
-  }
-
-  @Test func knownFilesAreScopedToTheirRoot() throws {
-    let dir = try TemporaryDirectory()
-    let store = try PhotoStore(url: dir.url.appendingPathComponent("i.sqlite"), create: true)
-    try store.write {
-      for p in ["/a/x.jpg", "/a/sub/y.jpg", "/ab/z.jpg", "/a0.jpg", "/b/w.jpg"] {
-        try store.upsert(record(p, nil, nil), now: "n")
-      }
-    }
-    #expect(try store.knownFiles(under: "/a").map(\.path).sorted() == ["/a/sub/y.jpg", "/a/x.jpg"])
-    #expect(try store.write { try store.forgetLocalPhotos(under: "/a") } == 2)
-    #expect(try store.counts().photos == 3)
-  }
-
+/// What only the SQLite store has: its file, and the kd-tree kept beside it.
+@Suite struct SQLiteStoreTests {
   @Test func spatialIndexIsPersistedAndRefreshed() throws {
     let dir = try TemporaryDirectory()
     let url = dir.url.appendingPathComponent("i.sqlite")
-    let store = try PhotoStore(url: url, create: true)
+    let store = try SQLitePhotoStore(url: url, create: true)
     try store.write {
       try store.upsert(record("/p/a.jpg", 35.68, 139.76), now: "n")
       try store.upsert(record("/p/b.jpg", nil, nil), now: "n")
     }
-    try store.rebuildSpatialIndexIfStale()
+    try store.refreshDerivedIndexes()
     #expect(SpatialIndexFile.stamp(at: store.spatialIndexURL) == (try store.stamp()))
     let loaded = try #require(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()))
     #expect(loaded.count == 1)
@@ -140,7 +94,7 @@ func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t",
     #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) == nil)
     #expect(try store.spatialIndex().count == 2)
     try Data("junk".utf8).write(to: store.spatialIndexURL)
-    let fresh = try PhotoStore(url: url, create: false)
+    let fresh = try SQLitePhotoStore(url: url, create: false)
     #expect(try fresh.spatialIndex().nearest(to: Coordinate(latitude: 35.7, longitude: 139.8), limit: 1).count == 1)
   }
 
@@ -148,21 +102,21 @@ func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t",
     let dir = try TemporaryDirectory()
     let url = dir.url.appendingPathComponent("i.sqlite")
     do {
-      let first = try PhotoStore(url: url, create: true)
+      let first = try SQLitePhotoStore(url: url, create: true)
       try first.write { try first.upsert(record("/p/far.jpg", -40, -70), now: "n") }
-      try first.rebuildSpatialIndexIfStale()
+      try first.refreshDerivedIndexes()
     }
     // The database is deleted and made again; its tree file stays behind.
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-    let second = try PhotoStore(url: url, create: true)
+    let second = try SQLitePhotoStore(url: url, create: true)
     let id = try second.write {
       try second.upsert(record("/p/unlocated.jpg", nil, nil), now: "n")
       return try second.upsert(record("/p/near.jpg", 35, 139), now: "n")
     }
-    #expect(id == 2)
+    #expect(id.id == 2)
     #expect(try second.generation() == 2)  // the same generation as the old file
     let found = try second.spatialIndex().nearest(to: Coordinate(latitude: -40, longitude: -70), limit: 5)
-    #expect(found.map(\.id) == [id])
+    #expect(found.map(\.id) == [id.id])
   }
 
   @Test func notADatabaseIsAClearError() throws {
@@ -170,18 +124,18 @@ func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t",
     let url = dir.url.appendingPathComponent("notes.txt")
     try Data(String(repeating: "this is not sqlite\n", count: 100).utf8).write(to: url)
     do {
-      _ = try PhotoStore(url: url, create: false)
+      _ = try SQLitePhotoStore(url: url, create: false)
       Issue.record("opened a text file as an index")
-    } catch let error as PhotoStore.OpenError {
+    } catch let error as StoreOpenError {
       #expect(error.description.contains("is not a geophoto index"))
     }
-    #expect(throws: PhotoStore.OpenError.self) {
-      try PhotoStore(url: dir.url.appendingPathComponent("missing.sqlite"), create: false)
+    #expect(throws: StoreOpenError.self) {
+      try SQLitePhotoStore(url: dir.url.appendingPathComponent("missing.sqlite"), create: false)
     }
   }
 
   @Test func timestampsAreUTC() {
-    #expect(PhotoStore.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
-    #expect(PhotoStore.timestamp(Date(timeIntervalSince1970: 1_709_251_199)) == "2024-02-29T23:59:59Z")
+    #expect(indexTimestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+    #expect(indexTimestamp(Date(timeIntervalSince1970: 1_709_251_199)) == "2024-02-29T23:59:59Z")
   }
 }

@@ -9,14 +9,15 @@ import Testing
 final class Workspace {
   let root: URL
   let photos: URL
-  let store: PhotoStore
+  let store: any PhotoStore
   var warnings: [(String, String)] = []
 
-  init() throws {
+  /// A photo folder and an empty index of `kind`.
+  init(_ kind: StoreKind = .sqlite) throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-sync-\(UUID().uuidString)")
     photos = root.appendingPathComponent("photos")
     try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-    store = try PhotoStore(url: root.appendingPathComponent("index.sqlite"), create: true)
+    store = try makeScratchStore(kind, in: root)
   }
   deinit { try? FileManager.default.removeItem(at: root) }
 
@@ -47,8 +48,9 @@ final class Workspace {
 }
 
 @Suite struct SyncTests {
-  @Test func addUnchangedModifyMoveDelete() throws {
-    let w = try Workspace()
+  @Test(arguments: StoreKind.available)
+  func addUnchangedModifyMoveDelete(kind: StoreKind) throws {
+    let w = try Workspace(kind)
     let old = Date(timeIntervalSince1970: 1_700_000_000)
     try w.photo("a.jpg", 35.68, 139.76, title: "Tokyo", modified: old)
     try w.photo("b.JPEG", 34.70, 135.50, title: "Osaka")
@@ -100,8 +102,9 @@ final class Workspace {
     #expect(w.warnings.isEmpty)
   }
 
-  @Test func identicalCopiesAreTwoPhotos() throws {
-    let w = try Workspace()
+  @Test(arguments: StoreKind.available)
+  func identicalCopiesAreTwoPhotos(kind: StoreKind) throws {
+    let w = try Workspace(kind)
     try w.photo("one.jpg", 10, 20, title: "same")
     try FileManager.default.copyItem(
       at: w.photos.appendingPathComponent("one.jpg"), to: w.photos.appendingPathComponent("two.jpg"))
@@ -111,8 +114,9 @@ final class Workspace {
     #expect((s.removed, s.moved, s.unchanged) == (1, 0, 1))
   }
 
-  @Test func missingOrEmptiedRootChangesNothing() throws {
-    let w = try Workspace()
+  @Test(arguments: StoreKind.available)
+  func missingOrEmptiedRootChangesNothing(kind: StoreKind) throws {
+    let w = try Workspace(kind)
     try w.photo("a.jpg", 1, 2)
     try w.photo("b.jpg", 3, 4)
     _ = try w.sync()
@@ -141,8 +145,9 @@ final class Workspace {
     #expect(try w.store.counts().photos == 2)
   }
 
-  @Test func badFilesWarnAndTheSyncGoesOn() throws {
-    let w = try Workspace()
+  @Test(arguments: StoreKind.available)
+  func badFilesWarnAndTheSyncGoesOn(kind: StoreKind) throws {
+    let w = try Workspace(kind)
     try w.photo("good.jpg", 35, 139)
     let fm = FileManager.default
     try Data().write(to: w.photos.appendingPathComponent("empty.jpg"))
@@ -187,14 +192,14 @@ final class Workspace {
     #expect(s.added == s.scanned)
   }
 
-  @Test func locatedCorpusPhotosAnswerNear() throws {
+  @Test(arguments: StoreKind.available)
+  func locatedCorpusPhotosAnswerNear(kind: StoreKind) throws {
     guard FileManager.default.fileExists(atPath: corpora.path) else { return }
-    let w = try Workspace()
+    let w = try Workspace(kind)
     _ = try w.sync([corpora.appendingPathComponent("exif-samples/jpg/gps").path])
-    let index = try w.store.spatialIndex()
-    #expect(index.count == 9)
+    #expect(try w.store.counts().located == 9)
     // DSCN0010 is the photo nearest to its own position (manifest values).
-    let nearest = index.nearest(to: Coordinate(latitude: 43.4674483333333, longitude: 11.8851266666639), limit: 1)
+    let nearest = try w.store.nearest(to: Coordinate(latitude: 43.4674483333333, longitude: 11.8851266666639), limit: 1)
     let photo = try #require(try w.store.photo(id: nearest[0].id))
     #expect(photo.path?.hasSuffix("DSCN0010.jpg") == true)
     #expect(nearest[0].distance < 0.01)
@@ -205,8 +210,9 @@ let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
   .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
 
 @Suite struct SidecarAndFormatTests {
-  @Test func sidecarsWinAndTheirEditsAreNoticed() throws {
-    let w = try Workspace()
+  @Test(arguments: StoreKind.available)
+  func sidecarsWinAndTheirEditsAreNoticed(kind: StoreKind) throws {
+    let w = try Workspace(kind)
     let old = Date(timeIntervalSince1970: 1_700_000_000)
     try w.photo("IMG_1.JPG", 35.0, 139.0, title: "From EXIF", modified: old)
     func sidecar(_ lat: String, _ title: String) throws {

@@ -39,7 +39,7 @@ enum FetchCommand {
     }
     let providers = try RemoteSources.providers(wanted: wanted, context: context)
     guard !providers.isEmpty else { throw RuntimeError("no remote source to fetch from") }
-    let store = try PhotoStore(url: context.databaseURL, create: true)
+    guard let store = try context.openStore(create: true) else { return ExitStatus.failure }
     let engine = FetchEngine(store: store)
     let now = Int(Date().timeIntervalSince1970)
     var failed = false

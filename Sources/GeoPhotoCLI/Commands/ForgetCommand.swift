@@ -16,14 +16,11 @@ enum ForgetCommand {
   static func run(_ context: CommandContext) throws -> Int32 {
     let roots = context.parsed.positionals
     guard !roots.isEmpty else { throw UsageError("Missing expected argument '<dir> ...'") }
-    guard FileManager.default.fileExists(atPath: context.configuration.databasePath) else {
-      throw RuntimeError("no index at \(context.configuration.databasePath)")
-    }
-    let store = try PhotoStore(url: context.databaseURL, create: false)
+    let store = try context.openExistingStore()
     let removed = try store.write {
       try roots.reduce(0) { $0 + (try store.forgetLocalPhotos(under: SyncEngine.canonicalRoot($1))) }
     }
-    try store.rebuildSpatialIndexIfStale()
+    try store.refreshDerivedIndexes()
     context.console.out("removed \(removed) photos from the index\n")
     return ExitStatus.success
   }

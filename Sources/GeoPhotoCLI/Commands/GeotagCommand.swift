@@ -72,10 +72,7 @@ enum GeotagCommand {
     } catch {
       throw RuntimeError("\(trackPath): \(error.description)")
     }
-    guard FileManager.default.fileExists(atPath: context.configuration.databasePath) else {
-      throw RuntimeError("no index at \(context.configuration.databasePath); run 'geophoto sync DIR' first")
-    }
-    let store = try PhotoStore(url: context.databaseURL, create: false)
+    let store = try context.openExistingStore()
     let root = parsed.positionals.first.map(SyncEngine.canonicalRoot)
     let photos = try store.photosToGeotag(under: root)
 
@@ -96,12 +93,12 @@ enum GeotagCommand {
       }
     }
     if !parsed.has("dry-run") && !placed.isEmpty {
-      let now = PhotoStore.timestamp()
+      let now = indexTimestamp()
       try store.write {
         for (photo, c) in placed { try store.setEstimatedLocation(id: photo.id, c, now: now) }
       }
       try PlaceNames.assign(store, context)
-      try store.rebuildSpatialIndexIfStale()
+      try store.refreshDerivedIndexes()
     }
     let verb = parsed.has("dry-run") ? "would place" : "placed"
     var summary = "\(verb) \(placed.count) of \(photos.count) photos without a recorded location"

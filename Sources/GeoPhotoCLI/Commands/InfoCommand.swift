@@ -11,15 +11,13 @@ enum InfoCommand {
     guard context.parsed.positionals.isEmpty else {
       throw UsageError("Unexpected argument '\(context.parsed.positionals[0])'")
     }
-    let path = context.configuration.databasePath
-    guard FileManager.default.fileExists(atPath: path) else {
-      context.console.out("index: \(path) (not created yet; run 'geophoto sync DIR')\n")
+    guard let store = try context.openStore(create: false) else {
+      context.console.out("index: \(context.configuration.databasePath) (not created yet; run 'geophoto sync DIR')\n")
       return ExitStatus.success
     }
-    let store = try PhotoStore(url: context.databaseURL, create: false)
     let counts = try store.counts()
     var out = """
-      index: \(path)
+      index: \(store.location)
       photos: \(counts.photos) (\(counts.located) with a location, \(counts.photos - counts.located) without)
 
       """

@@ -30,25 +30,24 @@ enum MigrateCommand {
       throw UsageError("'--to' must be a postgres:// URL")
     }
     let path = Configuration.expandTilde(String(from.dropFirst("sqlite:".count)), environment: context.environment)
-    let source = try PhotoStore(url: URL(fileURLWithPath: path), create: false)
-    let target: PostgresPhotoStore
-    do {
-      target = try PostgresPhotoStore(url: to)
-    } catch {
-      throw RuntimeError(error.description)
-    }
+    let source = try SQLitePhotoStore(url: URL(fileURLWithPath: path), create: false)
+    let target = try PostgresPhotoStore(url: to)
     var last: Int64 = 0
     var copied = 0
     while true {
-      let batch = try source.photos(after: last, limit: 1_000)
+      let batch = try source.records(after: last, limit: 1_000)
       guard let end = batch.last?.id else { break }
-      try target.upsert(batch)
+      try target.upsert(batch.map(\.record))
       copied += batch.count
       last = end
     }
+    for root in try source.syncRoots() {
+      try target.recordSyncRoot(root.path, now: root.lastSynced)
+    }
     var expected: [String: Int] = [:]
     for entry in try source.countsBySource() { expected[entry.source.rawValue] = entry.photos }
-    let found = try target.countsBySource()
+    var found: [String: Int] = [:]
+    for entry in try target.countsBySource() { found[entry.source.rawValue] = entry.photos }
     let missing = expected.filter { (found[$0.key] ?? 0) < $0.value }
     guard missing.isEmpty else {
       throw RuntimeError(

@@ -1,7 +1,6 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoEncoding
-import GeoPhotoPostgres
 import GeoPhotoRemote
 import GeoPhotoStore
 
@@ -56,49 +55,24 @@ enum NearCommand {
 
     var annotations: [Annotation] = []
     var empty = true
-    if config.databasePath.hasPrefix("postgres://") || config.databasePath.hasPrefix("postgresql://") {
-      // A PostGIS index: the database orders by distance (geography <->), ties by id.
-      guard sources == nil, !context.parsed.has("fetch") else {
-        throw RuntimeError("--source and --fetch work with the SQLite index only, for now")
-      }
-      (annotations, empty) = try nearInPostgres(url: config.databasePath, query: query)
-    } else if FileManager.default.fileExists(atPath: config.databasePath) {
-      let store = try PhotoStore(url: context.databaseURL, create: false)
-      let index = try store.spatialIndex()
-      empty = index.isEmpty
-      let allowed = try sources.map { try store.locatedIDs(from: $0) }
-      let neighbors = index.nearest(
-        to: center, limit: query.limit, maximumDistance: query.radius,
-        where: allowed.map { ids in { ids.contains($0) } })
+    var location = config.databasePath
+    if let store = try context.openStore(create: false) {
+      location = store.location
+      let neighbors = try store.nearest(
+        to: center, limit: query.limit, maximumDistance: query.radius, sources: sources)
       let distances = Dictionary(neighbors.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
       annotations = try store.photos(ids: neighbors.map(\.id)).compactMap {
         Annotation(photo: $0, distance: distances[$0.id])
       }
+      // Only an empty answer asks whether the index is empty (for the hint).
+      empty = neighbors.isEmpty ? try !store.hasLocatedPhotos() : false
     }
     if empty {
       context.console.err(
-        "hint: the index at \(config.databasePath) has no located photos; run 'geophoto sync DIR' first\n")
+        "hint: the index at \(location) has no located photos; run 'geophoto sync DIR' first\n")
     }
     context.console.out(render(annotations, query: query, format: config.format))
     return ExitStatus.success
-  }
-
-  /// The annotations nearest to the query from a PostGIS index, and whether it is empty.
-  static func nearInPostgres(url: String, query: NearQuery) throws -> ([Annotation], Bool) {
-    let result: Result<([Annotation], Bool), PostgresError> = Result { () throws(PostgresError) in
-      let store = try PostgresPhotoStore(url: url)
-      let found = try store.nearest(to: query.center, limit: query.limit, maximumDistance: query.radius)
-      var distances: [Int64: Double] = [:]
-      for n in found { distances[n.id] = n.distance }
-      let photos = try store.photos(ids: found.map { $0.id })
-      // Only an empty answer asks whether the index is empty (for the hint).
-      let empty = found.isEmpty ? try !store.hasLocatedPhotos() : false
-      return (photos.compactMap { Annotation(photo: $0, distance: distances[$0.id]) }, empty)
-    }
-    switch result {
-    case .success(let value): return value
-    case .failure(let error): throw RuntimeError(error.description)
-    }
   }
 
   /// `--fetch`: asks each remote source for the area unless it was fetched within
@@ -107,7 +81,7 @@ enum NearCommand {
     let wanted = sources?.subtracting([.local])
     if let wanted, wanted.isEmpty { return }
     let config = context.configuration
-    let store = try PhotoStore(url: context.databaseURL, create: true)
+    guard let store = try context.openStore(create: true) else { return }
     let engine = FetchEngine(store: store)
     let radius = config.radius ?? config.fetchRadius
     let now = Int(Date().timeIntervalSince1970)

@@ -7,7 +7,7 @@ import GeoPhotoStore
 /// where a coordinate is expected.
 enum PlaceNames {
   static func gazetteerURL(_ context: CommandContext) -> URL? {
-    Gazetteer.locate(indexDirectory: context.databaseURL.deletingLastPathComponent())
+    Gazetteer.locate(indexDirectory: context.indexDirectory)
   }
 
   static func gazetteer(_ context: CommandContext) throws -> Gazetteer? {
@@ -24,7 +24,7 @@ enum PlaceNames {
   }
 
   /// Names the places of photos that have none yet (or were named with another gazetteer).
-  static func assign(_ store: PhotoStore, _ context: CommandContext) throws {
+  static func assign(_ store: any PhotoStore, _ context: CommandContext) throws {
     // Loading the gazetteer costs tens of milliseconds: only when some photo needs it.
     guard let url = gazetteerURL(context), let identity = Gazetteer.identity(at: url),
       try store.hasPhotosToPlace(gazetteer: Int64(identity))
@@ -38,7 +38,7 @@ enum PlaceNames {
           distance: $0.distance)
       }
     }
-    if count > 0 { try store.rebuildSpatialIndexIfStale() }
+    if count > 0 { try store.refreshDerivedIndexes() }
   }
 
   /// A coordinate (`35.68,139.76`) or a place name (`Tokyo`, `Kyoto, JP`); an ambiguous name
@@ -111,8 +111,9 @@ enum PlacesCommand {
     } catch {
       throw RuntimeError(error.description)
     }
-    let store = try PhotoStore(url: context.databaseURL, create: true)
-    let target = context.databaseURL.deletingLastPathComponent().appendingPathComponent(Gazetteer.importedName)
+    guard let store = try context.openStore(create: true) else { return ExitStatus.failure }
+    let target = context.indexDirectory.appendingPathComponent(Gazetteer.importedName)
+    try FileManager.default.createDirectory(at: context.indexDirectory, withIntermediateDirectories: true)
     try Data(bytes).write(to: target, options: .atomic)
     try PlaceNames.assign(store, context)
     context.console.out("imported \(places.count) places into \(target.path); photos named again\n")

@@ -165,15 +165,13 @@ enum AlongCommand {
     let sources = try RemoteSources.selected(context.parsed)
     let route = try readRoute(p[0]).map(\.coordinate)
     var annotations: [Annotation] = []
-    if FileManager.default.fileExists(atPath: context.configuration.databasePath) {
-      let store = try PhotoStore(url: context.databaseURL, create: false)
-      let index = try store.spatialIndex()
-      let allowed = try sources.map { try store.locatedIDs(from: $0) }
-      var coordinates: [Int64: Coordinate] = [:]
+    if let store = try context.openStore(create: false) {
+      let index = try store.spatialIndex(along: route, within: within, sources: sources)
+      var coordinates: [Int64: Coordinate?] = [:]
       let found = RouteSearch.points(along: route, within: within, index: index) { id in
-        if let allowed, !allowed.contains(id) { return nil }
         if let c = coordinates[id] { return c }
-        let c = try? store.photo(id: id)?.coordinate
+        let photo = try? store.photo(id: id)
+        let c = photo.flatMap { p in sources.map { $0.contains(p.source) } ?? true ? p.coordinate : nil }
         coordinates[id] = c
         return c
       }

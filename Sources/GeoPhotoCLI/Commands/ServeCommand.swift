@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GeoPhotoHTTPD
+import GeoPhotoPostgres
 import GeoPhotoServer
 
 enum ServeCommand {
@@ -51,12 +52,20 @@ enum ServeCommand {
     }
     let config = context.configuration
     let console = context.console
-    let holder = SnapshotHolder(databaseURL: context.databaseURL, privacyZones: config.privacyZones)
-    if FileManager.default.fileExists(atPath: config.databasePath) {
+    let holder: SnapshotHolder
+    if context.usesPostgres {
+      // One small pool for the whole process; the first load also checks the URL and schema.
+      let pool = PostgresPool(url: config.databasePath)
+      holder = SnapshotHolder(privacyZones: config.privacyZones) { try PostgresPhotoStore(pool: pool) }
       try holder.refresh()
     } else {
-      console.err(
-        "note: no index at \(config.databasePath) yet; run 'geophoto sync DIR' (it is picked up when it appears)\n")
+      holder = SnapshotHolder(databaseURL: context.databaseURL, privacyZones: config.privacyZones)
+      if FileManager.default.fileExists(atPath: config.databasePath) {
+        try holder.refresh()
+      } else {
+        console.err(
+          "note: no index at \(config.databasePath) yet; run 'geophoto sync DIR' (it is picked up when it appears)\n")
+      }
     }
 
     var api = APIConfiguration()

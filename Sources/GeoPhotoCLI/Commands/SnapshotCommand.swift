@@ -78,15 +78,13 @@ enum SnapshotCommand {
     }
 
     var content = SnapshotContent()
-    let store: PhotoStore? =
-      FileManager.default.fileExists(atPath: context.configuration.databasePath)
-      ? try PhotoStore(url: context.databaseURL, create: false) : nil
+    let store = try context.openStore(create: false)
     if let file = parsed.value("route") {
       content.route = try readRoute(file).map(\.coordinate)
       var within = 200.0
       if let text = parsed.value("within") { within = try InputParser.distance(text) }
       if let store {
-        let index = try store.spatialIndex()
+        let index = try store.spatialIndex(along: content.route, within: within, sources: nil)
         let hits = RouteSearch.points(along: content.route, within: within, index: index) {
           try? store.photo(id: $0)?.coordinate
         }
@@ -97,7 +95,7 @@ enum SnapshotCommand {
     } else if let text = parsed.value("near") {
       let center = try PlaceNames.coordinate(text, context)
       if let store {
-        let found = try store.spatialIndex().nearest(to: center, limit: limit)
+        let found = try store.nearest(to: center, limit: limit, maximumDistance: nil, sources: nil)
         content.pins = try store.photos(ids: found.map(\.id)).compactMap { p in p.coordinate.map { ($0, p.title) } }
       }
       if content.pins.isEmpty {
@@ -121,7 +119,7 @@ enum SnapshotCommand {
             Coordinate(latitude: s, longitude: e), Coordinate(latitude: n, longitude: w),
           ]
           .map { GreatCircle.distance(center, $0) }.max() ?? 0
-        let inside = try store.spatialIndex().nearest(to: center, limit: 100_000, maximumDistance: radius + 1)
+        let inside = try store.nearest(to: center, limit: 100_000, maximumDistance: radius + 1, sources: nil)
         let photos = try store.photos(ids: inside.map(\.id)).filter { $0.coordinate.map(box.contains) ?? false }
         content.pins = photos.prefix(limit).compactMap { p in p.coordinate.map { ($0, p.title) } }
       }

@@ -26,7 +26,7 @@ enum SyncCommand {
     let roots = context.parsed.positionals
     guard !roots.isEmpty else { throw UsageError("Missing expected argument '<dir> ...'") }
     let console = context.console
-    let store = try PhotoStore(url: context.databaseURL, create: true)
+    guard let store = try context.openStore(create: true) else { return ExitStatus.failure }
     let engine = SyncEngine(
       store: store, jobs: context.configuration.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     engine.batchSize = context.configuration.batchSize

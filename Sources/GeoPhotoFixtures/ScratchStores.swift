@@ -1,0 +1,94 @@
+public import Foundation
+import GeoPhotoPostgres
+public import GeoPhotoStore
+
+/// The kinds of index the store-level tests run against: SQLite always, PostgreSQL/PostGIS
+/// when `make test` started a cluster for them (Scripts/with-postgres.sh).
+public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+  case sqlite
+  case postgres
+
+  /// The kinds this run can test; CI always has both.
+  public static var available: [StoreKind] { postgresTestURL == nil ? [.sqlite] : allCases }
+
+  public var description: String { rawValue }
+}
+
+/// The test cluster's URL, when there is one.
+public let postgresTestURL = ProcessInfo.processInfo.environment["GEOPHOTO_TEST_POSTGRES_URL"]
+
+/// `url` with a new, empty schema first on its search path: the tables of one test never
+/// meet another's, though all share the cluster.
+public func scratchPostgresURL(on url: String? = postgresTestURL) throws -> String {
+  guard let url else { throw ScratchError("no PostgreSQL for the tests: run through 'make test'") }
+  let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+  try PostgresConnection(url: url).execute("CREATE SCHEMA \(schema)")
+  return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
+}
+
+/// A new, empty index of `kind`; a SQLite file goes in `directory`.
+public func makeScratchStore(_ kind: StoreKind, in directory: URL) throws -> any PhotoStore {
+  switch kind {
+  case .sqlite:
+    return try SQLitePhotoStore(
+      url: directory.appendingPathComponent("index-\(UUID().uuidString).sqlite"), create: true)
+  case .postgres: return try PostgresPhotoStore(url: try scratchPostgresURL())
+  }
+}
+
+/// A second store on the same index, as another process would open it.
+public func reopen(_ store: any PhotoStore) throws -> any PhotoStore {
+  if let sqlite = store as? SQLitePhotoStore { return try SQLitePhotoStore(url: sqlite.url, create: false) }
+  if let postgres = store as? PostgresPhotoStore { return try PostgresPhotoStore(url: postgres.pool.url) }
+  throw ScratchError("unknown store \(type(of: store))")
+}
+
+public struct ScratchError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// A PostgreSQL/PostGIS cluster of a test's own (Scripts/postgres-cluster.sh), for tests that
+/// stop and restart the server, which would upset every other test on the shared cluster.
+/// Removed when released.
+public final class PrivateCluster {
+  public let directory: URL
+  public let url: String
+  private let script: URL
+
+  public init() throws {
+    script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Scripts/postgres-cluster.sh")
+    // Short: a Unix socket path must fit in 107 bytes.
+    directory = URL(fileURLWithPath: "/tmp/gp-\(UUID().uuidString.prefix(8).lowercased())")
+    url = try Self.run(script, "start", directory.path).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  deinit { _ = try? Self.run(script, "remove", directory.path) }
+
+  /// Stops the server at once: every connection is cut.
+  public func stop() throws { _ = try Self.run(script, "stop", directory.path) }
+  public func start() throws { _ = try Self.run(script, "start", directory.path) }
+  /// Stops the server at once and starts it again.
+  public func restart() throws { _ = try Self.run(script, "restart", directory.path) }
+
+  @discardableResult
+  static func run(_ script: URL, _ arguments: String...) throws -> String {
+    let process = Process()
+    process.executableURL = script
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw ScratchError(
+        "postgres-cluster.sh \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

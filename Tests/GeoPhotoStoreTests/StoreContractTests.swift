@@ -1,0 +1,285 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoFixtures
+import Testing
+
+@testable import GeoPhotoStore
+
+/// The rules every index follows, run against each kind: SQLite, and PostgreSQL/PostGIS when
+/// the test cluster is up (always under `make test`). Expected values come from the test's
+/// own data (brute-force distances, the rows it wrote), never from the store under test.
+@Suite struct StoreContractTests {
+  static let now = "2026-05-01T12:00:00Z"
+
+  func remote(_ id: String, _ source: PhotoSource, _ lat: Double, _ lon: Double) -> PhotoRecord {
+    PhotoRecord(
+      photo: Photo(
+        id: 0, source: source, sourceID: id, coordinate: Coordinate(latitude: lat, longitude: lon), title: id,
+        url: "https://example.org/\(id)", attribution: "Ann"))
+  }
+
+  @Test(arguments: StoreKind.available)
+  func generationAdvancesOnlyWhenPhotosChange(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    let g0 = try store.generation()
+    let first = try store.write { try store.upsert(record("/p/a.jpg", 35.68, 139.76), now: Self.now) }
+    #expect(first.inserted)
+    let g1 = try store.generation()
+    #expect(g1 == g0 + 1)
+    try store.write { try store.recordSyncRoot("/p", now: Self.now) }
+    #expect(try store.generation() == g1)
+    try store.write { try store.delete(id: 999_999) }
+    #expect(try store.generation() == g1)
+    try store.write { try store.delete(id: first.id) }
+    #expect(try store.generation() == g1 + 1)
+    #expect(try store.counts() == PhotoCounts(photos: 0, located: 0, problems: 0))
+  }
+
+  @Test(arguments: StoreKind.available)
+  func upsertKeepsIDsAndFailedWritesChangeNothing(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    let a = try store.write { try store.upsert(record("/p/a.jpg", 1, 2, title: "first"), now: Self.now) }
+    let again = try store.write { try store.upsert(record("/p/a.jpg", 3, 4, title: "second"), now: Self.now) }
+    #expect(a.id == again.id && a.inserted && !again.inserted)
+    #expect(try store.photo(id: a.id)?.title == "second")
+    #expect(try store.photo(id: a.id)?.coordinate == Coordinate(latitude: 3, longitude: 4))
+    let g = try store.generation()
+    struct Boom: Error {}
+    #expect(throws: Boom.self) {
+      try store.write {
+        try store.upsert(record("/p/b.jpg", 5, 6), now: Self.now)
+        try store.delete(id: a.id)
+        throw Boom()
+      }
+    }
+    #expect(try store.counts().photos == 1)
+    #expect(try store.photo(id: a.id) != nil)
+    #expect(try store.generation() == g)
+    // Another connection sees the same rows.
+    let other = try reopen(store)
+    #expect(try other.photo(id: a.id)?.title == "second" && other.generation() == g)
+  }
+
+  @Test(arguments: StoreKind.available)
+  func knownFilesAndForgettingAreScopedToTheirRoot(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    // '/a0', '/a-b', '/a.b' and '/A' sort near '/a/' in some collations, never under it.
+    let paths = [
+      "/a/x.jpg", "/a/sub/y.jpg", "/ab/z.jpg", "/a0.jpg", "/a-b/v.jpg", "/a.b/u.jpg", "/A/t.jpg", "/b/w.jpg",
+    ]
+    try store.write {
+      for (i, p) in paths.enumerated() { try store.upsert(record(p, nil, nil, hash: "h\(i)"), now: Self.now) }
+      try store.recordSyncRoot("/a", now: Self.now)
+      try store.recordSyncRoot("/a/sub", now: Self.now)
+      try store.recordSyncRoot("/ab", now: Self.now)
+    }
+    let known = try store.knownFiles(under: "/a")
+    #expect(known.map(\.path).sorted() == ["/a/sub/y.jpg", "/a/x.jpg"])
+    #expect(
+      known.first { $0.path == "/a/x.jpg" }?.state == FileState(size: 10, modifiedNanoseconds: 5, contentHash: "h0"))
+    #expect(try store.syncRoots().map(\.path) == ["/a", "/a/sub", "/ab"])
+    #expect(try store.syncRoots().first?.lastSynced == Self.now)
+    #expect(try store.write { try store.forgetLocalPhotos(under: "/a") } == 2)
+    #expect(try store.counts().photos == paths.count - 2)
+    #expect(try store.syncRoots().map(\.path) == ["/ab"])
+  }
+
+  @Test(arguments: StoreKind.available)
+  func anEstimatedPositionLastsUntilTheFileHasGPS(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    var early = record("/trip/1.jpg", nil, nil)
+    early.photo.takenAt = CaptureDate(iso8601: "2024-05-03T09:00:00+09:00")
+    var late = record("/trip/2.jpg", nil, nil)
+    late.photo.takenAt = CaptureDate(iso8601: "2024-05-03T10:00:00+09:00")
+    let undated = record("/trip/0.jpg", nil, nil)
+    let (a, b, c) = try store.write {
+      (
+        try store.upsert(late, now: Self.now).id, try store.upsert(early, now: Self.now).id,
+        try store.upsert(undated, now: Self.now).id
+      )
+    }
+    try store.write { try store.upsert(record("/elsewhere/3.jpg", nil, nil), now: Self.now) }
+    // Undated first, then by date.
+    #expect(try store.photosToGeotag(under: "/trip").map(\.id) == [c, b, a])
+    #expect(try store.photosToGeotag(under: nil).count == 4)
+
+    let g = try store.generation()
+    let spot = Coordinate(latitude: 35.0, longitude: 135.0)
+    try store.write { try store.setEstimatedLocation(id: a, spot, now: Self.now) }
+    #expect(try store.generation() == g + 1)
+    #expect(try store.photo(id: a)?.locationEstimated == true)
+    #expect(try store.nearest(to: spot, limit: 1).first?.id == a)
+    // A sync that reads the file again (still without GPS) keeps the estimate...
+    try store.write { try store.upsert(late, now: Self.now) }
+    #expect(try store.photo(id: a)?.coordinate == spot)
+    try store.write { try store.update(id: a, with: late, now: Self.now) }
+    #expect(try store.photo(id: a)?.coordinate == spot)
+    // ...until the file gains its own position, which replaces it.
+    var tagged = late
+    tagged.photo.coordinate = Coordinate(latitude: 34, longitude: 134)
+    try store.write { try store.upsert(tagged, now: Self.now) }
+    let photo = try #require(try store.photo(id: a))
+    #expect(photo.coordinate == Coordinate(latitude: 34, longitude: 134) && !photo.locationEstimated)
+    // A recorded position is never overwritten by an estimate.
+    try store.write { try store.setEstimatedLocation(id: a, spot, now: Self.now) }
+    #expect(try store.photo(id: a)?.coordinate == Coordinate(latitude: 34, longitude: 134))
+    #expect(try store.photosToGeotag(under: "/trip").map(\.id) == [c, b])
+  }
+
+  @Test(arguments: StoreKind.available)
+  func placesAreNamedOnceAndAgainWhenAPhotoMoves(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    let (a, _) = try store.write {
+      (
+        try store.upsert(record("/p/a.jpg", 35.68, 139.76), now: Self.now).id,
+        try store.upsert(record("/p/b.jpg", 48.85, 2.35), now: Self.now).id
+      )
+    }
+    try store.write { try store.upsert(record("/p/none.jpg", nil, nil), now: Self.now) }
+    let lookup: (Coordinate) -> PlaceName? = { c in
+      c.latitude > 40 ? nil : PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 12.5)
+    }
+    #expect(try store.hasPhotosToPlace(gazetteer: 7))
+    #expect(try store.assignPlaces(gazetteer: 7, lookup) == 2)
+    #expect(try !store.hasPhotosToPlace(gazetteer: 7))
+    #expect(try store.assignPlaces(gazetteer: 7, lookup) == 0)
+    #expect(try store.photo(id: a)?.place?.name == "Tokyo" && store.photo(id: a)?.place?.distance == 12.5)
+    // Unchanged data keeps its place; a new position asks again; a new gazetteer renames all.
+    try store.write { try store.upsert(record("/p/a.jpg", 35.68, 139.76, title: "renamed"), now: Self.now) }
+    #expect(try !store.hasPhotosToPlace(gazetteer: 7))
+    try store.write { try store.upsert(record("/p/a.jpg", 35.7, 139.7), now: Self.now) }
+    #expect(try store.assignPlaces(gazetteer: 7, lookup) == 1)
+    #expect(try store.assignPlaces(gazetteer: 8, lookup) == 2)
+  }
+
+  @Test(arguments: StoreKind.available)
+  func nearestMatchesBruteForceWithSourcesAndRadius(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    var rng = SystemRandomNumberGenerator()
+    var written: [(id: Int64, source: PhotoSource, c: Coordinate)] = []
+    try store.write {
+      for i in 0..<300 {
+        let c = Coordinate(
+          latitude: Double.random(in: 35.5...35.9, using: &rng), longitude: Double.random(in: 139.5...140, using: &rng))
+        let source: PhotoSource = [.local, .flickr, .commons][i % 3]
+        let r =
+          source == .local
+          ? record("/n/\(i).jpg", c.latitude, c.longitude) : remote("\(i)", source, c.latitude, c.longitude)
+        written.append((try store.upsert(r, now: Self.now).id, source, c))
+      }
+      // A burst at one spot: ties broken by id.
+      for i in 0..<4 {
+        let c = Coordinate(latitude: 35.7, longitude: 139.7)
+        written.append(
+          (try store.upsert(record("/burst/\(i).jpg", c.latitude, c.longitude), now: Self.now).id, .local, c))
+      }
+    }
+    try store.refreshDerivedIndexes()
+    let q = Coordinate(latitude: 35.7, longitude: 139.7)
+    func expected(_ limit: Int, _ radius: Double?, _ sources: Set<PhotoSource>?) -> [Int64] {
+      var hits: [(id: Int64, d: Double)] = []
+      for w in written where sources?.contains(w.source) ?? true {
+        let d = GreatCircle.distance(q, w.c)
+        if let radius, d > radius { continue }
+        hits.append((w.id, d))
+      }
+      hits.sort { a, b in a.d < b.d || (a.d == b.d && a.id < b.id) }
+      return hits.prefix(limit).map { $0.id }
+    }
+    for (limit, radius, sources) in [
+      (20, nil, nil), (10, 3_000.0, nil), (15, nil, Set([PhotoSource.flickr])),
+      (500, 5_000.0, Set([PhotoSource.local, .commons])), (3, nil, Set([PhotoSource.local])),
+    ] as [(Int, Double?, Set<PhotoSource>?)] {
+      let got = try store.nearest(to: q, limit: limit, maximumDistance: radius, sources: sources)
+      #expect(got.map(\.id) == expected(limit, radius, sources), "limit \(limit) radius \(String(describing: radius))")
+    }
+    #expect(try store.nearest(to: q, limit: 5, maximumDistance: nil, sources: [.flickr]).count == 5)
+    #expect(try store.nearest(to: q, limit: 0).isEmpty)
+    #expect(try store.hasLocatedPhotos())
+    #expect(try store.countsBySource().map(\.source) == [.commons, .flickr, .local])
+  }
+
+  @Test(arguments: StoreKind.available)
+  func theIndexAlongARouteHoldsEveryPhotoNearIt(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    let route = [Coordinate(latitude: 35.0, longitude: 135.0), Coordinate(latitude: 35.0, longitude: 135.1)]
+    var near: [Int64] = []
+    try store.write {
+      for i in 0..<50 {
+        // Every 200 m along the line, 150 m north of it: within 200 m of the route.
+        let c = Coordinate(latitude: 35.0 + 150 / 111_195, longitude: 135.0 + Double(i) * 0.002)
+        near.append(try store.upsert(record("/r/\(i).jpg", c.latitude, c.longitude), now: Self.now).id)
+      }
+      try store.upsert(record("/far/x.jpg", 36, 135.05), now: Self.now)
+      try store.upsert(remote("f1", .flickr, 35.0, 135.05), now: Self.now)
+    }
+    try store.refreshDerivedIndexes()
+    let index = try store.spatialIndex(along: route, within: 200, sources: [.local])
+    for id in near {
+      let c = try #require(try store.photo(id: id)?.coordinate)
+      #expect(index.nearest(to: c, limit: 1).first?.id == id)
+    }
+    #expect(index.count >= near.count)
+  }
+
+  @Test(arguments: StoreKind.available)
+  func recordsAndLocatedPhotosReadTheWholeIndex(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    var unreadable = record("/p/broken.jpg", nil, nil, hash: "hb")
+    unreadable.problem = "not a JPEG"
+    var full = record("/p/full.jpg", -33.8568, 151.2153, title: "Opera House, \"Sydney\"", hash: "hf")
+    full.photo.altitude = 4.5
+    full.photo.takenAt = CaptureDate(iso8601: "2024-01-02T03:04:05+11:00")
+    full.photo.cameraMake = "Canon"
+    full.photo.cameraModel = "EOS R5"
+    full.photo.width = 8192
+    full.photo.height = 5464
+    full.photo.orientation = 6
+    let ids = try store.write {
+      [
+        try store.upsert(full, now: Self.now).id, try store.upsert(unreadable, now: Self.now).id,
+        try store.upsert(remote("File:A.jpg", .commons, 1, 2), now: Self.now).id,
+      ]
+    }
+    #expect(try store.counts() == PhotoCounts(photos: 3, located: 2, problems: 1))
+    let all = try store.records(after: 0, limit: 10)
+    #expect(all.map(\.id) == ids.sorted())
+    var expectedFull = full
+    expectedFull.photo.id = ids[0]
+    #expect(all.first { $0.id == ids[0] }?.record == expectedFull)
+    #expect(all.first { $0.id == ids[1] }?.record.problem == "not a JPEG")
+    #expect(try store.records(after: ids[0], limit: 1).map(\.id) == [ids[1]])
+    let located = try store.locatedPhotos()
+    #expect(located.generation == (try store.generation()))
+    #expect(located.photos.map(\.id) == [ids[0], ids[2]])
+    #expect(try store.photos(ids: [ids[2], 999_999, ids[0]]).map(\.id) == [ids[2], ids[0]])
+  }
+
+  @Test(arguments: StoreKind.available)
+  func fetchedAreasCoverSmallerCirclesInside(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    let center = Coordinate(latitude: 35.68, longitude: 139.76)
+    try store.write {
+      try store.recordFetchedArea(provider: .flickr, center: center, radius: 5_000, photos: 12, at: 1_000)
+    }
+    #expect(try store.hasFetched(provider: .flickr, center: center, radius: 5_000, since: 900))
+    // About 2 km east: a circle 50 m short of the edge is inside, 50 m past it pokes out.
+    let east = Coordinate(latitude: 35.68, longitude: 139.76 + 2_000 / (111_195 * cos(35.68 * .pi / 180)))
+    let room = 5_000 - GreatCircle.distance(center, east)
+    #expect(try store.hasFetched(provider: .flickr, center: east, radius: room - 50, since: 900))
+    #expect(try !store.hasFetched(provider: .flickr, center: east, radius: room + 50, since: 900))
+    #expect(try !store.hasFetched(provider: .commons, center: center, radius: 10, since: 900))
+    #expect(try !store.hasFetched(provider: .flickr, center: center, radius: 10, since: 1_001))
+    // Not a photo change.
+    #expect(try store.generation() == 1)
+  }
+}
