@@ -43,6 +43,19 @@ public func reopen(_ store: any PhotoStore) throws -> any PhotoStore {
   throw ScratchError("unknown store \(type(of: store))")
 }
 
+/// Opens the same index again at each call, as a server's reload check does.
+public func reopener(for store: any PhotoStore) -> @Sendable () throws -> (any PhotoStore)? {
+  if let sqlite = store as? SQLitePhotoStore {
+    let url = sqlite.url
+    return { try SQLitePhotoStore(url: url, create: false) }
+  }
+  if let postgres = store as? PostgresPhotoStore {
+    let pool = PostgresPool(url: postgres.pool.url)
+    return { try PostgresPhotoStore(pool: pool) }
+  }
+  return { nil }
+}
+
 public struct ScratchError: Error, CustomStringConvertible {
   public var description: String
   public init(_ description: String) { self.description = description }

@@ -29,10 +29,11 @@ import Testing
     }
   }
 
-  func fetch(_ server: FixtureHTTPServer, timeout: Double = 5, limit: Int = 1 << 20, log: LogLines? = nil) throws
-    -> (TemporaryIndex, Result<FetchReport, any Error>)
-  {
-    let index = try TemporaryIndex()
+  func fetch(
+    _ server: FixtureHTTPServer, timeout: Double = 5, limit: Int = 1 << 20, log: LogLines? = nil,
+    kind: StoreKind = .sqlite
+  ) throws -> (TemporaryIndex, Result<FetchReport, any Error>) {
+    let index = try TemporaryIndex(kind)
     let flickr = FlickrProvider(
       apiKey: testKey, endpoint: server.baseURL + "/", context: try context(timeout: timeout, limit: limit, log: log))
     let result = Result {
@@ -54,9 +55,10 @@ import Testing
     #expect(try index.store.counts().photos == 4)
   }
 
-  @Test func serverErrorThenSuccess() throws {
+  @Test(arguments: StoreKind.available)
+  func serverErrorThenSuccess(kind: StoreKind) throws {
     let s = try server { .text("<html><body>Internal error</body></html>", status: 500, contentType: "text/html") }
-    let (index, result) = try fetch(s)
+    let (index, result) = try fetch(s, kind: kind)
     #expect(try result.get().added == 4)
     #expect(s.requests.count == 4)
     #expect(try index.store.counts().photos == 4)
@@ -87,13 +89,14 @@ import Testing
     try expectFailureLeavesNothing(index, result, "timed out")
   }
 
-  @Test func truncatedBody() throws {
+  @Test(arguments: StoreKind.available)
+  func truncatedBody(kind: StoreKind) throws {
     let s = try server(always: true) {
       var r = Fixture.response("flickr-page2.jsonp")
       r.truncateAfter = 50
       return r
     }
-    let (index, result) = try fetch(s)
+    let (index, result) = try fetch(s, kind: kind)
     try expectFailureLeavesNothing(index, result, "cut short")
   }
 
@@ -126,9 +129,10 @@ import Testing
     #expect(s.requests.count == 2)  // not retried
   }
 
-  @Test func refetchUpdatesInsteadOfDuplicating() throws {
+  @Test(arguments: StoreKind.available)
+  func refetchUpdatesInsteadOfDuplicating(kind: StoreKind) throws {
     let s = try server { Fixture.response("flickr-page2.jsonp") }
-    let index = try TemporaryIndex()
+    let index = try TemporaryIndex(kind)
     let flickr = FlickrProvider(apiKey: testKey, endpoint: s.baseURL + "/", context: try context())
     let engine = FetchEngine(store: index.store)
     let first = try engine.fetch(flickr, center: tokyo, radius: 1_000, limit: .max, now: 1_000)

@@ -60,10 +60,11 @@ func flickrServer(format: FlickrProvider.Format) throws -> FixtureHTTPServer {
 
 final class TemporaryIndex {
   let url: URL
-  let store: PhotoStore
-  init() throws {
+  let store: any PhotoStore
+  init(_ kind: StoreKind = .sqlite) throws {
     url = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-remote-\(UUID().uuidString)")
-    store = try SQLitePhotoStore(url: url.appendingPathComponent("index.sqlite"), create: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    store = try makeScratchStore(kind, in: url)
   }
   deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -13,20 +13,19 @@ import Testing
 /// port, spoken to with geophoto's own libcurl client.
 final class LiveServer {
   let directory: URL
-  let store: PhotoStore
+  let store: any PhotoStore
   let holder: SnapshotHolder
   let server: HTTPServer
   let log = AccessLines()
   var base: String { "http://127.0.0.1:\(server.port)" }
 
-  init(configure: (inout APIConfiguration) -> Void = { _ in }) throws {
+  init(_ kind: StoreKind = .sqlite, configure: (inout APIConfiguration) -> Void = { _ in }) throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-live-\(UUID().uuidString)")
     let photos = directory.appendingPathComponent("photos")
     try ExamplePhotos.write(to: photos)
-    let db = directory.appendingPathComponent("index.sqlite")
-    store = try SQLitePhotoStore(url: db, create: true)
+    store = try makeScratchStore(kind, in: directory)
     try Self.index(photos, into: store)
-    holder = SnapshotHolder(databaseURL: db)
+    holder = SnapshotHolder(open: reopener(for: store))
     try holder.refresh()
     var configuration = APIConfiguration()
     configure(&configuration)
@@ -48,14 +47,14 @@ final class LiveServer {
   }
 
   /// Indexes the example JPEGs the way `sync` stores them (path as source id).
-  static func index(_ folder: URL, into store: PhotoStore) throws {
+  static func index(_ folder: URL, into store: any PhotoStore) throws {
     try store.write {
       for spec in ExamplePhotos.all {
         let path = folder.appendingPathComponent(spec.fileName).path
         let photo = Photo(
           id: 0, source: .local, sourceID: path, path: path, coordinate: spec.coordinate, takenAt: spec.takenAt,
           title: spec.title ?? spec.fileName)
-        try store.upsert(PhotoRecord(photo: photo), now: "now")
+        try store.upsert(PhotoRecord(photo: photo), now: indexTimestamp())
       }
     }
   }
@@ -74,8 +73,9 @@ final class AccessLines: Sendable {
 }
 
 @Suite(.serialized) struct LiveTests {
-  @Test func answersOverRealSockets() throws {
-    let live = try LiveServer()
+  @Test(arguments: StoreKind.available)
+  func answersOverRealSockets(kind: StoreKind) throws {
+    let live = try LiveServer(kind)
     let client = try live.client()
     let near = try client.get(live.base + "/v1/near?lat=35.68&lon=139.76&limit=3")
     #expect(near.status == 200)
@@ -114,8 +114,9 @@ final class AccessLines: Sendable {
     #expect(failures.withLock { $0 } == 0)
   }
 
-  @Test func picksUpIndexChangesWithoutRestart() throws {
-    let live = try LiveServer()
+  @Test(arguments: StoreKind.available)
+  func picksUpIndexChangesWithoutRestart(kind: StoreKind) throws {
+    let live = try LiveServer(kind)
     let client = try live.client()
     func health() throws -> (Int, Int) {
       let object =
@@ -131,7 +132,7 @@ final class AccessLines: Sendable {
           photo: Photo(
             id: 0, source: .local, sourceID: "/new.jpg", path: "/new.jpg",
             coordinate: Coordinate(latitude: 1, longitude: 2),
-            title: "new")), now: "now")
+            title: "new")), now: indexTimestamp())
     }
     let deadline = Date().addingTimeInterval(10)
     var seen = (generation, photos)
