@@ -1,6 +1,7 @@
 public import Foundation
 import GeoPhotoPostgres
 public import GeoPhotoStore
+import Glibc
 
 /// The kinds of index the store-level tests run against: SQLite always, PostgreSQL/PostGIS
 /// when `make test` started a cluster for them (Scripts/with-postgres.sh).
@@ -85,23 +86,32 @@ public final class PrivateCluster {
   /// Stops the server at once and starts it again.
   public func restart() throws { _ = try Self.run(script, "restart", directory.path) }
 
+  /// Runs the script with its output in files and waits with waitpid: the server it starts
+  /// outlives the script and must hold nothing of ours open.
   @discardableResult
   static func run(_ script: URL, _ arguments: String...) throws -> String {
-    let process = Process()
-    process.executableURL = script
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw ScratchError(
-        "postgres-cluster.sh \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("gp-cluster-\(UUID().uuidString)")
+    let err = out.appendingPathExtension("err")
+    defer {
+      try? FileManager.default.removeItem(at: out)
+      try? FileManager.default.removeItem(at: err)
     }
-    return String(decoding: data, as: UTF8.self)
+    let command = ([script.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+      .joined(separator: " ")
+    let shell = "\(command) >'\(out.path)' 2>'\(err.path)' </dev/null"
+    var pid: pid_t = 0
+    let parts: [String] = ["/bin/sh", "-c", shell]
+    let argv: [UnsafeMutablePointer<CChar>?] = parts.map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else {
+      throw ScratchError("cannot run \(script.path)")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    guard status == 0 else {
+      let errors = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+      throw ScratchError("postgres-cluster.sh \(arguments.joined(separator: " ")) failed: \(errors)")
+    }
+    return (try? String(contentsOf: out, encoding: .utf8)) ?? ""
   }
 }

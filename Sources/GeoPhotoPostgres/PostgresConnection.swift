@@ -62,7 +62,8 @@ public final class PostgresConnection {
   deinit { PQfinish(handle) }
 
   /// Whether libpq still considers the connection usable; false once the server went away.
-  public var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+  public var isUsable: Bool { !broken && PQstatus(handle) == CONNECTION_OK }
+  private var broken = false
 
   /// Runs one statement with text parameters (`$1`, `$2`…; `nil` is NULL), or a script when
   /// there are none, and returns the rows as text.
@@ -88,13 +89,19 @@ public final class PostgresConnection {
     guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
-      if !isUsable {
+      // No SQLSTATE means libpq itself failed: the socket, not the statement (a write to a
+      // closed socket can leave PQstatus OK until the next read).
+      if state == nil || !isUsable {
+        broken = true
         // The server went away: say so, and where (libpq's own words are a few lines).
         let detail = message.split(separator: "\n").first.map(String.init) ?? "the connection was closed"
         throw PostgresError(
           sqlState: state, "lost the connection to \(redactingPassword(url)): \(detail)", connectionFailure: true)
       }
-      throw PostgresError(sqlState: state, message.isEmpty ? "the statement failed" : message)
+      let error = PostgresError(sqlState: state, message.isEmpty ? "the statement failed" : message)
+      // The server ending the session (a shutdown, a restart): this connection is done.
+      if error.isConnectionFailure { broken = true }
+      throw error
     }
     let rows = Int(PQntuples(result))
     let columns = Int(PQnfields(result))
