@@ -160,7 +160,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GeoPhotoCLITests",
-      dependencies: ["GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures", "GeoPhotoHTTP"]
+      dependencies: ["GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures", "GeoPhotoHTTP", "GeoPhotoSync"]
     ),
   ],
   swiftLanguageModes: [.v6]

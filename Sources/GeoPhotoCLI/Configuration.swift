@@ -53,7 +53,7 @@ struct Configuration: Equatable, Sendable {
 
   /// Every key the configuration file accepts, with its environment variable.
   static let keys: [(key: String, environment: String, help: String)] = [
-    ("db", "GEOPHOTO_DB", "the index file"),
+    ("db", "GEOPHOTO_DB", "the index: a SQLite file or a postgres:// URL"),
     ("near.limit", "GEOPHOTO_LIMIT", "results of 'near' (default 20)"),
     ("near.radius", "GEOPHOTO_RADIUS", "search radius of 'near' (default: unlimited)"),
     ("near.format", "GEOPHOTO_FORMAT", "output of 'near': table, json, geojson or csv"),
@@ -159,7 +159,16 @@ struct Configuration: Equatable, Sendable {
     switch key {
     case "db":
       guard !value.isEmpty else { throw InvalidSetting("the index path is empty") }
-      databasePath = Self.expandTilde(value, environment: environment)
+      if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") {
+        databasePath = value
+      } else if value.hasPrefix("sqlite:") {
+        databasePath = Self.expandTilde(String(value.dropFirst("sqlite:".count)), environment: environment)
+      } else if let scheme = value.range(of: "://"), !value[..<scheme.lowerBound].contains("/") {
+        throw InvalidSetting(
+          "'\(value[..<scheme.upperBound])…' is not an index geophoto knows: use a file path or a postgres:// URL")
+      } else {
+        databasePath = Self.expandTilde(value, environment: environment)
+      }
     case "near.limit": limit = try wholeNumber(value, 1...100_000, "limit")
     case "near.radius": radius = try parse { () throws(InputParser.Failure) in try InputParser.distance(value) }
     case "near.format":

@@ -66,8 +66,9 @@ func json(_ text: String) throws -> [String: Any] {
     #expect(!FileManager.default.fileExists(atPath: w.db.path))  // a query creates no index
   }
 
-  @Test func syncThenNearAsJSON() throws {
-    let w = try ExampleWorkspace()
+  @Test(arguments: StoreKind.available)
+  func syncThenNearAsJSON(kind: StoreKind) throws {
+    let w = try ExampleWorkspace(kind)
     let sync = try Binary.run(["sync", w.photos.path], environment: w.env)
     #expect(sync.status == 0)
     #expect(sync.stdout.contains("scanned 13, added 13"))
@@ -289,8 +290,9 @@ func photoCount(_ db: URL) throws -> Int {
 }
 
 @Suite struct RouteCommandsEndToEndTests {
-  @Test func routeShowAlongAndSnapshot() throws {
-    let w = try ExampleWorkspace()
+  @Test(arguments: StoreKind.available)
+  func routeShowAlongAndSnapshot(kind: StoreKind) throws {
+    let w = try ExampleWorkspace(kind)
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     let route = w.root.appendingPathComponent("walk.csv")
     try "\u{FEFF}lat,lon\r\n35.6812,139.7671\r\n35.6800, 139.7505\r\n\r\n35.6736,139.7560\r\n35.6655,139.7707\r\n"
@@ -336,8 +338,9 @@ func photoCount(_ db: URL) throws -> Int {
 }
 
 @Suite struct GeotagEndToEndTests {
-  @Test func placesUnlocatedPhotosFromATrack() throws {
-    let w = try ExampleWorkspace(withPhotos: false)
+  @Test(arguments: StoreKind.available)
+  func placesUnlocatedPhotosFromATrack(kind: StoreKind) throws {
+    let w = try ExampleWorkspace(kind, withPhotos: false)
     // Three photos without GPS taken at 10:00:30, 10:30:00 and 13:00:00 in Tokyo (+09:00),
     // one without a zone.
     func photo(_ name: String, _ h: Int, _ m: Int, _ s: Int, offset: Int?) throws {

@@ -39,9 +39,10 @@ enum RemoteFixture {
     return env
   }
 
-  @Test func fetchThenNearAnswersWithRemotePhotosInOrder() throws {
+  @Test(arguments: StoreKind.available)
+  func fetchThenNearAnswersWithRemotePhotosInOrder(kind: StoreKind) throws {
     let server = try RemoteFixture.server()
-    let w = try ExampleWorkspace(withPhotos: false)
+    let w = try ExampleWorkspace(kind, withPhotos: false)
     let environment = env(w, server, key: key)
     let fetch = try Binary.run(
       ["fetch", "35.68,139.76", "--radius", "3km", "--source", "flickr"], environment: environment)

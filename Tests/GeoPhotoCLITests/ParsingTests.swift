@@ -47,6 +47,23 @@ import Testing
     #expect(x.databasePath == "/data/geophoto/index.sqlite")
   }
 
+  @Test func theIndexIsAFileOrAPostgresURL() throws {
+    let base = ["HOME": "/h", "XDG_CONFIG_HOME": "/nonexistent"]
+    func resolve(_ db: String) throws -> String {
+      try Configuration.resolve(ParsedArguments(), environment: base.merging(["GEOPHOTO_DB": db]) { $1 }).databasePath
+    }
+    #expect(try resolve("postgres://ann:pw@db.example/photos") == "postgres://ann:pw@db.example/photos")
+    #expect(try resolve("postgresql:///photos?host=/run/pg") == "postgresql:///photos?host=/run/pg")
+    #expect(try resolve("sqlite:~/trip.sqlite") == "/h/trip.sqlite")
+    #expect(try resolve("./odd://name.sqlite") == "./odd://name.sqlite")
+    do {
+      _ = try resolve("mysql://ann@db/photos")
+      Issue.record("accepted a MySQL URL")
+    } catch {
+      #expect("\(error)".contains("GEOPHOTO_DB") && "\(error)".contains("'mysql://…' is not an index geophoto knows"))
+    }
+  }
+
   @Test func environmentBeatsDefaultsAndFlagsBeatEnvironment() throws {
     var parsed = ParsedArguments()
     let env = ["HOME": "/h", "XDG_CONFIG_HOME": "/nonexistent", "GEOPHOTO_DB": "~/x.sqlite", "GEOPHOTO_RADIUS": "2km"]

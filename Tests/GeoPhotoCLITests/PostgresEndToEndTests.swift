@@ -1,4 +1,6 @@
 import Foundation
+import GeoPhotoFixtures
+import GeoPhotoSync
 import Testing
 
 @Suite(
@@ -47,5 +49,63 @@ struct PostgresEndToEndTests {
 
     let bad = try Binary.run(["near", "1,2", "--db", "postgresql://ann:hunter22@/nosuchdb?host=/nonexistent-socket"])
     #expect(bad.status == 1 && bad.stderr.contains("ann:REDACTED@") && !bad.stderr.contains("hunter22"))
+  }
+}
+
+@Suite(.enabled(if: postgresTestURL != nil, "needs PostgreSQL: run through 'make test' (Scripts/with-postgres.sh)"))
+struct PostgresCommandsEndToEndTests {
+  /// Runs SQL on the test cluster as its superuser.
+  func admin(_ sql: String) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["psql", try #require(postgresTestURL), "-qc", sql]
+    try p.run()
+    p.waitUntilExit()
+    try #require(p.terminationStatus == 0, "psql failed: \(sql)")
+  }
+
+  @Test func infoSourcesAndForgetOnPostgres() throws {
+    let w = try ExampleWorkspace(.postgres)
+    // A password in the URL (ignored by the test cluster's trust rule) is never printed.
+    let url = w.database.replacingOccurrences(of: "postgresql://geophoto@", with: "postgresql://geophoto:s3cret-pw@")
+    let env = ["GEOPHOTO_DB": url]
+    let sync = try Binary.run(["sync", w.photos.path], environment: env)
+    #expect(sync.status == 0 && sync.stdout.contains("added 13"), "\(sync.stderr)")
+    let info = try Binary.run(["info"], environment: env)
+    #expect(info.status == 0)
+    #expect(info.stdout.hasPrefix("index: postgresql://geophoto:REDACTED@/geophoto_test"))
+    #expect(info.stdout.contains("photos: 13 (12 with a location, 1 without)"))
+    #expect(info.stdout.contains("synced folders:\n  \(SyncEngine.canonicalRoot(w.photos.path)) (last sync 20"))
+    #expect(!info.stdout.contains("s3cret-pw"))
+
+    let local = try Binary.run(["near", "35.68,139.76", "--source", "local", "-n", "3", "-f", "csv"], environment: env)
+    #expect(local.status == 0 && local.stdout.split(separator: "\r\n").count == 4)
+    let flickr = try Binary.run(["near", "35.68,139.76", "--source", "flickr"], environment: env)
+    #expect(flickr.status == 0 && flickr.stdout.isEmpty)
+
+    let forget = try Binary.run(["forget", w.photos.path], environment: env)
+    #expect(forget.status == 0 && forget.stdout == "removed 13 photos from the index\n")
+    let empty = try Binary.run(["near", "35.68,139.76"], environment: env)
+    #expect(empty.stderr.contains("the index at postgresql://geophoto:REDACTED@") && !empty.stderr.contains("s3cret"))
+  }
+
+  @Test func wrongRoleAndMissingPostGISAreClearErrors() throws {
+    let base = try #require(postgresTestURL)
+    let role = "nobody_\(UUID().uuidString.prefix(6).lowercased())"
+    let unknown = try Binary.run(
+      ["near", "1,2", "--db", base.replacingOccurrences(of: "//geophoto@", with: "//\(role):pw@")])
+    #expect(unknown.status == 1)
+    #expect(unknown.stderr.hasPrefix("Error: cannot connect to postgresql://\(role):REDACTED@"))
+    #expect(unknown.stderr.contains("role \"\(role)\" does not exist"))
+
+    // An ordinary user in a database without PostGIS cannot create the extension.
+    let database = "nogis_\(UUID().uuidString.prefix(6).lowercased())"
+    try admin("CREATE ROLE \(role) LOGIN")
+    try admin("CREATE DATABASE \(database) OWNER \(role)")
+    let url = base.replacingOccurrences(of: "//geophoto@/geophoto_test", with: "//\(role)@/\(database)")
+    let sync = try Binary.run(["sync", "/nonexistent", "--db", url])
+    #expect(sync.status == 1)
+    #expect(sync.stderr.contains("PostGIS is not available in postgresql://\(role)@/\(database)"))
+    #expect(sync.stderr.contains("CREATE EXTENSION postgis;"))
   }
 }

@@ -27,8 +27,9 @@ import Testing
     return (response.status, Data(response.body))
   }
 
-  @Test func servesAndStopsCleanlyOnSIGTERM() throws {
-    let w = try ExampleWorkspace()
+  @Test(arguments: StoreKind.available)
+  func servesAndStopsCleanlyOnSIGTERM(kind: StoreKind) throws {
+    let w = try ExampleWorkspace(kind)
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     let (running, base) = try start(w)
     let (status, body) = try fetch(base + "/healthz")

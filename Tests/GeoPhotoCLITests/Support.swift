@@ -84,14 +84,18 @@ final class ExampleWorkspace {
   let photos: URL
   let db: URL
 
-  init(withPhotos: Bool = true) throws {
+  /// What GEOPHOTO_DB names: the SQLite file `db`, or an empty PostgreSQL schema.
+  let database: String
+
+  init(_ kind: StoreKind = .sqlite, withPhotos: Bool = true) throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-cli-\(UUID().uuidString)")
     photos = root.appendingPathComponent("tokyo")
     db = root.appendingPathComponent("index/index.sqlite")
+    database = kind == .sqlite ? db.path : try scratchPostgresURL()
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     if withPhotos { try ExamplePhotos.write(to: photos) }
   }
   deinit { try? FileManager.default.removeItem(at: root) }
 
-  var env: [String: String] { ["GEOPHOTO_DB": db.path] }
+  var env: [String: String] { ["GEOPHOTO_DB": database] }
 }

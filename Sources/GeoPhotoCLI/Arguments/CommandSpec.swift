@@ -29,8 +29,9 @@ struct CommandSpec: Sendable {
 
   static let helpOption = Option(long: "help", short: "h", valueName: nil, help: "Show help information.")
   static let dbOption = Option(
-    long: "db", valueName: "path",
-    help: "The index file (also GEOPHOTO_DB).", defaultText: "~/.local/share/geophoto/index.sqlite", setting: "db")
+    long: "db", valueName: "path|url",
+    help: "The index: a SQLite file, or postgres://user@host/db for a shared PostGIS database (also GEOPHOTO_DB).",
+    defaultText: "~/.local/share/geophoto/index.sqlite", setting: "db")
   static let configOption = Option(
     long: "config", valueName: "path",
     help: "The configuration file (also GEOPHOTO_CONFIG).", defaultText: "~/.config/geophoto/config")
