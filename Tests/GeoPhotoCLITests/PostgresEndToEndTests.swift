@@ -31,6 +31,10 @@ struct PostgresEndToEndTests {
     // Again: nothing is copied twice.
     let again = try Binary.run(["migrate", "--from", "sqlite:\(w.db.path)", "--to", url], environment: w.env)
     #expect(again.status == 0 && again.stdout.contains("(local 13)"))
+    // File states and synced folders came along: a sync against the database reads nothing again.
+    let resync = try Binary.run(["sync", w.photos.path, "--db", url], environment: w.env)
+    #expect(
+      resync.status == 0 && resync.stdout.contains("added 0, updated 0") && resync.stdout.contains("unchanged 13"))
 
     let sqlite = try json(try Binary.run(["near", "35.68,139.76", "-f", "json"], environment: w.env).stdout)
     let postgres = try json(try Binary.run(["near", "35.68,139.76", "-f", "json", "--db", url]).stdout)
