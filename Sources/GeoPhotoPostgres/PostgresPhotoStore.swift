@@ -64,9 +64,10 @@ public final class PostgresPhotoStore: PhotoStore {
         ADD COLUMN place_gazetteer BIGINT,
         ADD CONSTRAINT photos_position_range
           CHECK (latitude IS NULL OR (latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180));
-      -- Paths under a folder are a byte-order range whatever the database's collation.
-      CREATE INDEX photos_paths ON photos (source, source_id COLLATE "C");
-      CREATE TABLE sync_roots (path TEXT PRIMARY KEY, last_synced TIMESTAMPTZ NOT NULL);
+      -- Paths under a folder are a byte-order range whatever the database's locale: the key's
+      -- own index serves those ranges.
+      ALTER TABLE photos ALTER COLUMN source_id TYPE TEXT COLLATE "C";
+      CREATE TABLE sync_roots (path TEXT COLLATE "C" PRIMARY KEY, last_synced TIMESTAMPTZ NOT NULL);
       CREATE TABLE fetched_areas (
         provider TEXT NOT NULL,
         latitude DOUBLE PRECISION NOT NULL,
@@ -93,7 +94,18 @@ public final class PostgresPhotoStore: PhotoStore {
 
   public var location: String { redactingPassword(pool.url) }
 
+  /// The schema version the database is at: 0 before geophoto's first migration.
+  static func schemaVersion(_ connection: PostgresConnection) throws(PostgresError) -> Int {
+    guard try connection.execute("SELECT to_regclass('geophoto_migrations')").first?.first ?? nil != nil else {
+      return 0
+    }
+    let text = try connection.execute("SELECT coalesce(max(version), 0) FROM geophoto_migrations").first?.first
+    return Int((text ?? nil) ?? "0") ?? 0
+  }
+
   static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
+    // Up to date: nothing to write, so a read-only role or a read replica serves as well.
+    if try schemaVersion(connection) == Self.migrations.count { return }
     // One migrator at a time, whichever process gets there first.
     try connection.execute("SELECT pg_advisory_lock(7420001)")
     defer { _ = try? connection.execute("SELECT pg_advisory_unlock(7420001)") }
@@ -110,10 +122,7 @@ public final class PostgresPhotoStore: PhotoStore {
     }
     try connection.execute(
       "CREATE TABLE IF NOT EXISTS geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
-    let applied =
-      Int(
-        try connection.execute("SELECT coalesce(max(version), 0) FROM geophoto_migrations").first?.first??.description
-          ?? "0") ?? 0
+    let applied = try schemaVersion(connection)
     guard applied <= Self.migrations.count else {
       throw PostgresError(
         "the database schema (version \(applied)) is newer than this geophoto knows; upgrade geophoto")
@@ -300,7 +309,7 @@ public final class PostgresPhotoStore: PhotoStore {
     return try query(
       """
       SELECT id, source_id, file_size, modified_ns, content_hash FROM photos
-      WHERE source = 'local' AND source_id COLLATE "C" >= $1 AND source_id COLLATE "C" < $2
+      WHERE source = 'local' AND source_id >= $1 AND source_id < $2
       """, [prefix, pathRangeEnd(prefix)]
     ).map { r in
       KnownFile(
@@ -315,7 +324,7 @@ public final class PostgresPhotoStore: PhotoStore {
     try query(
       """
       SELECT path, to_char(last_synced AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM sync_roots
-      ORDER BY path COLLATE "C"
+      ORDER BY path
       """
     ).map { ($0[0] ?? "", $0[1] ?? "") }
   }
@@ -328,7 +337,7 @@ public final class PostgresPhotoStore: PhotoStore {
     var parameters: [String?] = []
     if let root {
       let prefix = directoryPrefix(root)
-      sql += " AND source_id COLLATE \"C\" >= $1 AND source_id COLLATE \"C\" < $2"
+      sql += " AND source_id >= $1 AND source_id < $2"
       parameters = [prefix, pathRangeEnd(prefix)]
     }
     // As SQLite orders: photos without a date first, then by date, then by id.
@@ -503,11 +512,11 @@ public final class PostgresPhotoStore: PhotoStore {
   public func forgetLocalPhotos(under root: String) throws -> Int {
     let prefix = directoryPrefix(root)
     _ = try change(
-      "DELETE FROM photos WHERE source = 'local' AND source_id COLLATE \"C\" >= $1 AND source_id COLLATE \"C\" < $2",
+      "DELETE FROM photos WHERE source = 'local' AND source_id >= $1 AND source_id < $2",
       [prefix, pathRangeEnd(prefix)])
     let removed = transaction?.affectedRows ?? 0
     try query(
-      "DELETE FROM sync_roots WHERE path = $1 OR (path COLLATE \"C\" >= $2 AND path COLLATE \"C\" < $3)",
+      "DELETE FROM sync_roots WHERE path = $1 OR (path >= $2 AND path < $3)",
       [root, prefix, pathRangeEnd(prefix)])
     return removed
   }

@@ -365,6 +365,21 @@ func benchSync() throws {
     "first sync (reads every file)", format(first, "ms"),
     String(format: "%.0f files/s (goal ≥ 5,000)", Double(count) / first * 1000))
   row("second sync (nothing changed)", format(second, "ms"), "goal well under 1 s")
+  if postgresTestURL != nil {
+    // The same folder into PostGIS (a fresh schema each time): one upsert round trip a photo.
+    var pgFirsts: [UInt64] = []
+    var pgSeconds: [UInt64] = []
+    for _ in 0..<3 {
+      let url = try scratchPostgresURL()
+      pgFirsts.append(try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", url]))
+      pgSeconds.append(try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", url]))
+    }
+    let pgFirst = milliseconds(pgFirsts.min() ?? 0)
+    row(
+      "  into PostGIS: first / unchanged sync",
+      String(format: "%.0f / %.0f ms", pgFirst, milliseconds(pgSeconds.min() ?? 0)),
+      String(format: "%.0f files/s; %.1f× the SQLite first sync", Double(count) / pgFirst * 1000, pgFirst / first))
+  }
   let exiftool = "/usr/bin/exiftool"
   if FileManager.default.isExecutableFile(atPath: exiftool) {
     let t = try runProcess(exiftool, ["-n", "-r", "-GPSLatitude", "-GPSLongitude", folder.path])

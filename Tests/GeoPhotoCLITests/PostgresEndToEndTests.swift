@@ -87,6 +87,19 @@ struct PostgresCommandsEndToEndTests {
     let flickr = try Binary.run(["near", "35.68,139.76", "--source", "flickr"], environment: env)
     #expect(flickr.status == 0 && flickr.stdout.isEmpty)
 
+    // A role that may only read (a read replica's, say) answers without touching the schema.
+    let reader = "reader_\(UUID().uuidString.prefix(6).lowercased())"
+    let schema = try #require(url.split(separator: "%3D").last?.split(separator: ",").first.map(String.init))
+    try admin("CREATE ROLE \(reader) LOGIN")
+    try admin("GRANT USAGE ON SCHEMA \(schema) TO \(reader)")
+    try admin("GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(reader)")
+    let readOnly = try Binary.run(
+      [
+        "near", "35.68,139.76", "-f", "csv", "--db",
+        w.database.replacingOccurrences(of: "//geophoto@", with: "//\(reader)@"),
+      ])
+    #expect(readOnly.status == 0 && readOnly.stdout.split(separator: "\r\n").count == 13, "\(readOnly.stderr)")
+
     let forget = try Binary.run(["forget", w.photos.path], environment: env)
     #expect(forget.status == 0 && forget.stdout == "removed 13 photos from the index\n")
     let empty = try Binary.run(["near", "35.68,139.76"], environment: env)

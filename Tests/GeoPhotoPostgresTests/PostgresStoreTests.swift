@@ -159,6 +159,31 @@ struct PostgresStoreTests {
     #expect(stored.map(\.sourceID) == photos.prefix(n).map(\.sourceID))
   }
 
+  @Test func folderRangesIgnoreTheDatabaseLocale() throws {
+    // In an ICU en-US database "/A/t.jpg" sorts between "/a/" and "/a0": a range in the
+    // database's own collation would count it as under "/a".
+    let url = try #require(postgresURL)
+    let name = "icu_\(UUID().uuidString.prefix(8).lowercased())"
+    try PostgresConnection(url: url).execute(
+      "CREATE DATABASE \(name) LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8' TEMPLATE template0")
+    let store = try PostgresPhotoStore(url: url.replacingOccurrences(of: "/geophoto_test", with: "/\(name)"))
+    let now = "2026-05-01T12:00:00Z"
+    try store.write {
+      for path in ["/a/x.jpg", "/A/t.jpg", "/a-b/v.jpg", "/a0.jpg", "/a/sub/y.jpg"] {
+        try store.upsert(
+          PhotoRecord(
+            photo: Photo(id: 0, source: .local, sourceID: path, path: path, title: ""),
+            file: FileState(size: 1, modifiedNanoseconds: 1, contentHash: "h")), now: now)
+      }
+      try store.recordSyncRoot("/a", now: now)
+      try store.recordSyncRoot("/A", now: now)
+    }
+    #expect(try store.knownFiles(under: "/a").map(\.path).sorted() == ["/a/sub/y.jpg", "/a/x.jpg"])
+    #expect(try store.photosToGeotag(under: "/a").count == 2)
+    #expect(try store.write { try store.forgetLocalPhotos(under: "/a") } == 2)
+    #expect(try store.syncRoots().map(\.path) == ["/A"])
+  }
+
   @Test func connectionErrorsAreClearAndHideThePassword() throws {
     do {
       _ = try PostgresConnection(
