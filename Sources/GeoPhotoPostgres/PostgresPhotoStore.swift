@@ -96,7 +96,10 @@ public final class PostgresPhotoStore: PhotoStore {
 
   /// The schema version the database is at: 0 before geophoto's first migration.
   static func schemaVersion(_ connection: PostgresConnection) throws(PostgresError) -> Int {
-    guard try connection.execute("SELECT to_regclass('geophoto_migrations')").first?.first ?? nil != nil else {
+    // Looked up in the schema geophoto's tables are created in (the first of the search path),
+    // not wherever the search path would find a table of that name.
+    let table = "SELECT to_regclass(quote_ident(current_schema()) || '.geophoto_migrations')"
+    guard try connection.execute(table).first?.first ?? nil != nil else {
       return 0
     }
     let text = try connection.execute("SELECT coalesce(max(version), 0) FROM geophoto_migrations").first?.first

@@ -1,5 +1,6 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoFixtures
 import GeoPhotoPostgres
 import GeoPhotoStore
 import Synchronization
@@ -11,10 +12,11 @@ import Synchronization
 /// sets GEOPHOTO_TEST_POSTGRES_URL; without it the part says so and is skipped.
 func benchPostgres(points: [Coordinate]) throws {
   print("PostGIS: the same 1M photos in PostgreSQL (local cluster on a Unix socket, 2 cores shared)")
-  guard let url = ProcessInfo.processInfo.environment["GEOPHOTO_TEST_POSTGRES_URL"] else {
+  guard postgresTestURL != nil else {
     print("  no PostgreSQL (run through 'make bench', which starts one): skipped")
     return
   }
+  let url = try scratchPostgresURL()
   let db = try nearIndex(points: points)
   let copy = try runProcess(".build/release/geophoto", ["migrate", "--from", "sqlite:\(db.path)", "--to", url])
   row(

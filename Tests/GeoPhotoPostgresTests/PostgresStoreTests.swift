@@ -159,6 +159,19 @@ struct PostgresStoreTests {
     #expect(stored.map(\.sourceID) == photos.prefix(n).map(\.sourceID))
   }
 
+  @Test func tablesFurtherDownTheSearchPathAreNotMistakenForOurs() throws {
+    let url = try #require(postgresURL)
+    let admin = try PostgresConnection(url: url)
+    let (a, b) = ("sp_\(UUID().uuidString.prefix(8).lowercased())", "sp_\(UUID().uuidString.prefix(8).lowercased())")
+    try admin.execute("CREATE SCHEMA \(a); CREATE SCHEMA \(b)")
+    let first = try PostgresPhotoStore(url: url + "&options=-csearch_path%3D\(a),public")
+    try first.upsert([Photo(id: 0, source: .flickr, sourceID: "1", title: "in a")])
+    // b comes first, a behind it: geophoto makes its own tables in b.
+    let second = try PostgresPhotoStore(url: url + "&options=-csearch_path%3D\(b),\(a),public")
+    #expect(try second.count() == 0 && first.count() == 1)
+    #expect(try admin.execute("SELECT to_regclass('\(b).photos') IS NOT NULL") == [["t"]])
+  }
+
   @Test func folderRangesIgnoreTheDatabaseLocale() throws {
     // In an ICU en-US database "/A/t.jpg" sorts between "/a/" and "/a0": a range in the
     // database's own collation would count it as under "/a".
