@@ -67,19 +67,48 @@ public final class PostgresConnection {
 
   /// Runs one statement with text parameters (`$1`, `$2`…; `nil` is NULL), or a script when
   /// there are none, and returns the rows as text.
+  ///
+  /// `prepared` statements are parsed and planned once per connection and then only executed:
+  /// for the hot write statements (a sync's upserts), not for queries whose best plan depends
+  /// on their values.
   @discardableResult
-  public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
+  public func execute(_ sql: String, _ parameters: [String?] = [], prepared: Bool = false) throws(PostgresError)
+    -> [[String?]]
+  {
     let cStrings = parameters.map { $0.map { strdup($0) } ?? nil }
     defer { for p in cStrings { free(p) } }
+    var name: String?
+    if prepared && !parameters.isEmpty {
+      name = try preparedName(for: sql, parameterCount: parameters.count)
+    }
     // Without parameters the simple protocol runs scripts of several statements (migrations).
     let result: OpaquePointer? =
       parameters.isEmpty
       ? PQexec(handle, sql)
       : cStrings.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-          PQexecParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
+          if let name {
+            return PQexecPrepared(handle, name, Int32(parameters.count), values.baseAddress, nil, nil, 0)
+          }
+          return PQexecParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
         }
       }
+    return try rows(of: result)
+  }
+
+  /// Statements prepared on this connection, by SQL.
+  private var preparedNames: [String: String] = [:]
+
+  private func preparedName(for sql: String, parameterCount: Int) throws(PostgresError) -> String {
+    if let name = preparedNames[sql] { return name }
+    let name = "geophoto_\(preparedNames.count + 1)"
+    _ = try rows(of: PQprepare(handle, name, sql, Int32(parameterCount), nil))
+    preparedNames[sql] = name
+    return name
+  }
+
+  /// The rows of a finished result (which it frees), or its error.
+  private func rows(of result: OpaquePointer?) throws(PostgresError) -> [[String?]] {
     guard let result else {
       throw PostgresError("lost the connection to \(redactingPassword(url))", connectionFailure: true)
     }

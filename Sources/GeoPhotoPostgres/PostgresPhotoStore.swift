@@ -156,9 +156,10 @@ public final class PostgresPhotoStore: PhotoStore {
   }
 
   /// Runs a statement that changes photo rows; the generation advances if it touched any.
-  private func change(_ sql: String, _ parameters: [String?]) throws -> [[String?]] {
+  /// `prepared` for the statements a sync runs once a file.
+  private func change(_ sql: String, _ parameters: [String?], prepared: Bool = false) throws -> [[String?]] {
     guard let transaction else { preconditionFailure("photo rows change only inside write(_:)") }
-    let rows = try transaction.execute(sql, parameters)
+    let rows = try transaction.execute(sql, parameters, prepared: prepared)
     if transaction.affectedRows > 0 { photosChanged = true }
     return rows
   }
@@ -483,7 +484,7 @@ public final class PostgresPhotoStore: PhotoStore {
 
   @discardableResult
   public func upsert(_ record: PhotoRecord, now: String) throws -> Upserted {
-    let row = try change(Self.upsertSQL, Self.parameters(record, now: now)).first ?? []
+    let row = try change(Self.upsertSQL, Self.parameters(record, now: now), prepared: true).first ?? []
     guard row.count == 2, let id = row[0].flatMap({ Int64($0) }) else {
       throw PostgresError("the upsert of \(record.photo.sourceID) returned no id")
     }
@@ -505,11 +506,11 @@ public final class PostgresPhotoStore: PhotoStore {
         content_hash = $16, problem = $17, updated = $18::timestamptz, url = $19, thumbnail_url = $20,
         attribution = $21, license = $22
       WHERE id = $23::bigint
-      """, Self.parameters(record, now: now) + [String(id)])
+      """, Self.parameters(record, now: now) + [String(id)], prepared: true)
   }
 
   public func delete(id: Int64) throws {
-    _ = try change("DELETE FROM photos WHERE id = $1::bigint", [String(id)])
+    _ = try change("DELETE FROM photos WHERE id = $1::bigint", [String(id)], prepared: true)
   }
 
   public func forgetLocalPhotos(under root: String) throws -> Int {
@@ -530,7 +531,7 @@ public final class PostgresPhotoStore: PhotoStore {
       UPDATE photos SET latitude = $1::float8, longitude = $2::float8, geog = \(Self.geography(1, 2)),
         location_estimated = true, place_gazetteer = NULL, updated = $3::timestamptz
       WHERE id = $4::bigint AND (latitude IS NULL OR location_estimated)
-      """, [String(c.latitude), String(c.longitude), now, String(id)])
+      """, [String(c.latitude), String(c.longitude), now, String(id)], prepared: true)
   }
 
   public func recordSyncRoot(_ path: String, now: String) throws {
