@@ -27,10 +27,22 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 
 /// `postgres://user:secret@host/db` with the password replaced, for every URL geophoto prints.
 public func redactingPassword(_ url: String) -> String {
-  guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else { return url }
-  let userInfo = url[scheme.upperBound..<at]
-  guard let colon = userInfo.firstIndex(of: ":") else { return url }
-  return String(url[..<colon]) + ":REDACTED" + String(url[at...])
+  var text = url
+  if let scheme = text.range(of: "://") {
+    // The user information ends at the last '@' before the path, query or fragment.
+    let end = text[scheme.upperBound...].firstIndex { "/?#".contains($0) } ?? text.endIndex
+    let authority = text[scheme.upperBound..<end]
+    if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+      text = String(text[..<colon]) + ":REDACTED" + String(text[at...])
+    }
+  }
+  // libpq also takes the password as a query parameter.
+  if let question = text.firstIndex(of: "?") {
+    let parameters = text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
+      .map { $0.lowercased().hasPrefix("password=") ? "password=REDACTED" : String($0) }
+    text = String(text[...question]) + parameters.joined(separator: "&")
+  }
+  return text
 }
 
 /// One connection through libpq, closed when released. Not for concurrent use: one per

@@ -221,5 +221,12 @@ struct PostgresStoreTests {
     #expect(redactingPassword("postgres://ann:secret@db.example/photos") == "postgres://ann:REDACTED@db.example/photos")
     #expect(redactingPassword("postgres://ann@db.example/photos") == "postgres://ann@db.example/photos")
     #expect(redactingPassword("postgres:///photos?host=/tmp") == "postgres:///photos?host=/tmp")
+    #expect(
+      redactingPassword("postgresql://db:5432/photos?user=ann&password=s3cret&sslmode=require")
+        == "postgresql://db:5432/photos?user=ann&password=REDACTED&sslmode=require")
+    #expect(
+      redactingPassword("postgres://db:5432/photos?application_name=a@b")
+        == "postgres://db:5432/photos?application_name=a@b")
+    #expect(redactingPassword("postgres://ann:p@ss@db/photos") == "postgres://ann:REDACTED@db/photos")
   }
 }
