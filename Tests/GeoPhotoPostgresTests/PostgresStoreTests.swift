@@ -172,6 +172,40 @@ struct PostgresStoreTests {
     #expect(try admin.execute("SELECT to_regclass('\(b).photos') IS NOT NULL") == [["t"]])
   }
 
+  @Test func anIndexFromTheFirstReleaseIsUpgradedInPlace() throws {
+    let url = try scratchPostgresURL()
+    let old = try PostgresConnection(url: url)
+    // The schema as the first two migrations left it, with a photo in it.
+    try old.execute("CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public")
+    try old.execute("CREATE TABLE geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
+    for (i, m) in PostgresSchema.migrations.prefix(2).enumerated() {
+      try old.execute(m.sql)
+      try old.execute("INSERT INTO geophoto_migrations VALUES ($1, $2)", [String(i + 1), m.name])
+    }
+    try old.execute(
+      """
+      INSERT INTO photos (source, source_id, path, latitude, longitude, geog, title)
+      VALUES ('local', '/p/a.jpg', '/p/a.jpg', 1, 2, ST_SetSRID(ST_MakePoint(2, 1), 4326)::geography, 'kept')
+      """)
+    let store = try PostgresPhotoStore(url: url)
+    #expect(try PostgresSchema.schemaVersion(old) == PostgresSchema.migrations.count)
+    #expect(try store.knownFiles(under: "/p").map(\.path) == ["/p/a.jpg"])
+    #expect(try store.nearest(to: Coordinate(latitude: 1, longitude: 2), limit: 1).count == 1)
+    #expect(try store.photos(ids: [1]).first?.title == "kept")
+  }
+
+  @Test func aSchemaFromANewerGeophotoIsRefused() throws {
+    let url = try scratchPostgresURL()
+    _ = try PostgresPhotoStore(url: url)
+    try PostgresConnection(url: url).execute("INSERT INTO geophoto_migrations VALUES (99, 'from the future')")
+    do {
+      _ = try PostgresPhotoStore(url: url)
+      Issue.record("opened a schema from a newer geophoto")
+    } catch {
+      #expect("\(error)".contains("schema (version 99) is newer than this geophoto knows"))
+    }
+  }
+
   @Test func folderRangesIgnoreTheDatabaseLocale() throws {
     // In an ICU en-US database "/A/t.jpg" sorts between "/a/" and "/a0": a range in the
     // database's own collation would count it as under "/a".

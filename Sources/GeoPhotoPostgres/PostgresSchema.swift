@@ -1,0 +1,115 @@
+/// The PostgreSQL schema, one migration per released change, applied in order and recorded in
+/// `geophoto_migrations`. Never edit a shipped migration: append a new one.
+enum PostgresSchema {
+  static let migrations: [(name: String, sql: String)] = [
+    (
+      "photos",
+      """
+      CREATE TABLE photos (
+        id BIGSERIAL PRIMARY KEY,
+        source TEXT NOT NULL,
+        source_id TEXT NOT NULL,
+        path TEXT,
+        latitude DOUBLE PRECISION,
+        longitude DOUBLE PRECISION,
+        geog geography(Point, 4326),
+        taken_at TEXT,
+        title TEXT NOT NULL,
+        url TEXT,
+        thumbnail_url TEXT,
+        attribution TEXT,
+        updated TIMESTAMPTZ NOT NULL DEFAULT now(),
+        UNIQUE (source, source_id),
+        CHECK ((latitude IS NULL) = (longitude IS NULL))
+      );
+      CREATE INDEX photos_geog ON photos USING gist (geog);
+      CREATE TABLE index_state (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
+      INSERT INTO index_state VALUES ('generation', 1);
+      """
+    ),
+    (
+      "photo details",
+      """
+      ALTER TABLE photos ADD COLUMN altitude DOUBLE PRECISION, ADD COLUMN camera_make TEXT, ADD COLUMN camera_model TEXT,
+        ADD COLUMN width INT, ADD COLUMN height INT, ADD COLUMN orientation INT, ADD COLUMN license TEXT,
+        ADD COLUMN location_estimated BOOLEAN NOT NULL DEFAULT false, ADD COLUMN place_name TEXT,
+        ADD COLUMN place_admin1 TEXT, ADD COLUMN place_admin2 TEXT, ADD COLUMN place_cc TEXT,
+        ADD COLUMN place_distance DOUBLE PRECISION;
+      """
+    ),
+    (
+      "sync and fetch",
+      """
+      ALTER TABLE photos ADD COLUMN file_size BIGINT, ADD COLUMN modified_ns BIGINT, ADD COLUMN content_hash TEXT,
+        ADD COLUMN problem TEXT, ADD COLUMN first_seen TIMESTAMPTZ NOT NULL DEFAULT now(),
+        ADD COLUMN place_gazetteer BIGINT,
+        ADD CONSTRAINT photos_position_range
+          CHECK (latitude IS NULL OR (latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180));
+      -- Paths under a folder are a byte-order range whatever the database's locale: the key's
+      -- own index serves those ranges.
+      ALTER TABLE photos ALTER COLUMN source_id TYPE TEXT COLLATE "C";
+      CREATE TABLE sync_roots (path TEXT COLLATE "C" PRIMARY KEY, last_synced TIMESTAMPTZ NOT NULL);
+      CREATE TABLE fetched_areas (
+        provider TEXT NOT NULL,
+        latitude DOUBLE PRECISION NOT NULL,
+        longitude DOUBLE PRECISION NOT NULL,
+        radius DOUBLE PRECISION NOT NULL,
+        fetched_at BIGINT NOT NULL,
+        photos INT NOT NULL
+      );
+      CREATE INDEX fetched_areas_by_provider ON fetched_areas (provider, fetched_at);
+      """
+    ),
+  ]
+
+  /// The schema version the database is at: 0 before geophoto's first migration.
+  static func schemaVersion(_ connection: PostgresConnection) throws(PostgresError) -> Int {
+    // Looked up in the schema geophoto's tables are created in (the first of the search path),
+    // not wherever the search path would find a table of that name.
+    let table = "SELECT to_regclass(quote_ident(current_schema()) || '.geophoto_migrations')"
+    guard try connection.execute(table).first?.first ?? nil != nil else {
+      return 0
+    }
+    let text = try connection.execute("SELECT coalesce(max(version), 0) FROM geophoto_migrations").first?.first
+    return Int((text ?? nil) ?? "0") ?? 0
+  }
+
+  static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
+    // Up to date: nothing to write, so a read-only role or a read replica serves as well.
+    if try schemaVersion(connection) == migrations.count { return }
+    // One migrator at a time, whichever process gets there first.
+    try connection.execute("SELECT pg_advisory_lock(7420001)")
+    defer { _ = try? connection.execute("SELECT pg_advisory_unlock(7420001)") }
+    do {
+      if try connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'postgis'").isEmpty {
+        try connection.execute("CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public")
+      }
+    } catch {
+      guard !error.isConnectionFailure else { throw error }
+      throw PostgresError(
+        sqlState: error.sqlState,
+        "PostGIS is not available in \(redactingPassword(connection.url)): install it (Debian: postgresql-15-postgis-3) "
+          + "and run 'CREATE EXTENSION postgis;' as a superuser (\(error.message.split(separator: "\n").first ?? ""))")
+    }
+    try connection.execute(
+      "CREATE TABLE IF NOT EXISTS geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
+    let applied = try schemaVersion(connection)
+    guard applied <= migrations.count else {
+      throw PostgresError(
+        "the database schema (version \(applied)) is newer than this geophoto knows; upgrade geophoto")
+    }
+    for (offset, migration) in migrations.enumerated().dropFirst(applied) {
+      do {
+        try connection.transaction {
+          try connection.execute(migration.sql)
+          try connection.execute(
+            "INSERT INTO geophoto_migrations VALUES ($1, $2)", [String(offset + 1), migration.name])
+        }
+      } catch let error as PostgresError {
+        throw error
+      } catch {
+        throw PostgresError("migration '\(migration.name)' failed: \(error)")
+      }
+    }
+  }
+}
