@@ -5,6 +5,7 @@
 #   Scripts/postgres-cluster.sh start DIR    initdb (first time) and start; prints the URL
 #   Scripts/postgres-cluster.sh stop DIR     stop at once (connections are cut)
 #   Scripts/postgres-cluster.sh restart DIR  stop at once, then start again
+#   Scripts/postgres-cluster.sh reload DIR   reread pg_hba.conf and the settings
 #   Scripts/postgres-cluster.sh remove DIR   stop and delete the folder
 #
 # Run as root, the cluster belongs to the postgres user (PostgreSQL refuses to run as root).
@@ -36,6 +37,7 @@ case "$action" in
   start) start ;;
   stop) stop ;;
   restart) stop; start >/dev/null ;;
+  reload) "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" reload >/dev/null ;;
   remove) stop; rm -rf "$dir" ;;
   *) echo "unknown action '$action'" >&2; exit 64 ;;
 esac

@@ -83,6 +83,15 @@ public final class PrivateCluster {
   /// Stops the server at once: every connection is cut.
   public func stop() throws { _ = try Self.run(script, "stop", directory.path) }
   public func start() throws { _ = try Self.run(script, "start", directory.path) }
+  /// Makes `role` log in with `password` (scram-sha-256) while everyone else is trusted.
+  public func requirePassword(role: String, password: String) throws {
+    try PostgresConnection(url: url).execute("CREATE ROLE \(role) LOGIN PASSWORD '\(password)'")
+    let hba = directory.appendingPathComponent("data/pg_hba.conf")
+    let rules = try String(contentsOf: hba, encoding: .utf8)
+    try ("local all \(role) scram-sha-256\n" + rules).write(to: hba, atomically: false, encoding: .utf8)
+    _ = try Self.run(script, "reload", directory.path)
+  }
+
   /// Stops the server at once and starts it again.
   public func restart() throws { _ = try Self.run(script, "restart", directory.path) }
 

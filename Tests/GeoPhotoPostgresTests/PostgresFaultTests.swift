@@ -82,6 +82,25 @@ struct PostgresRestartTests {
     #expect(try store.counts().photos == 30 && duplicates(store) == 0)
   }
 
+  @Test func aWrongPasswordIsOneLineWithoutThePassword() throws {
+    let cluster = try PrivateCluster()
+    try cluster.requirePassword(role: "ann", password: "right-horse")
+    let base = cluster.url.replacingOccurrences(of: "//geophoto@", with: "//ann:%@@")
+    do {
+      _ = try PostgresPhotoStore(url: base.replacingOccurrences(of: "%@", with: "wrong-battery"))
+      Issue.record("logged in with a wrong password")
+    } catch {
+      let text = "\(error)"
+      #expect(text.hasPrefix("cannot connect to postgresql://ann:REDACTED@/geophoto_test"))
+      #expect(text.contains("password authentication failed for user \"ann\""))
+      #expect(!text.contains("wrong-battery") && !text.contains("\n"))
+    }
+    // The right one gets in, once a superuser has made PostGIS and let ann create tables.
+    try PostgresConnection(url: cluster.url).execute("CREATE EXTENSION postgis; GRANT CREATE ON SCHEMA public TO ann")
+    let store = try PostgresPhotoStore(url: base.replacingOccurrences(of: "%@", with: "right-horse"))
+    #expect(try store.counts().photos == 0)
+  }
+
   @Test func aServerKeepsServingThroughARestartAndThenSeesNewPhotos() throws {
     let cluster = try PrivateCluster()
     let writer = try PostgresPhotoStore(url: cluster.url)
