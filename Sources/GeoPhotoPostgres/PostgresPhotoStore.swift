@@ -345,38 +345,93 @@ public final class PostgresPhotoStore: PhotoStore {
     ]
   }
 
-  /// Insert or update by key; an estimated position survives an update that brings none, and a
-  /// moved position is placed again. Returns the id and whether the row is new.
-  private static let upsertSQL = """
-    INSERT INTO photos AS p (source, source_id, path, latitude, longitude, geog, altitude, taken_at, title, camera_make,
-      camera_model, width, height, orientation, file_size, modified_ns, content_hash, problem, first_seen, updated, url,
-      thumbnail_url, attribution, license)
-    VALUES ($1, $2, $3, $4::float8, $5::float8, \(geography(4, 5)), $6::float8, $7, $8, $9, $10, $11::int, $12::int,
-      $13::int, $14::bigint, $15::bigint, $16, $17, $18::timestamptz, $18::timestamptz, $19, $20, $21, $22)
-    ON CONFLICT (source, source_id) DO UPDATE SET
-      path = excluded.path,
-      latitude = CASE WHEN excluded.latitude IS NULL AND p.location_estimated THEN p.latitude ELSE excluded.latitude END,
-      longitude = CASE WHEN excluded.latitude IS NULL AND p.location_estimated THEN p.longitude ELSE excluded.longitude END,
-      geog = CASE WHEN excluded.latitude IS NULL AND p.location_estimated THEN p.geog ELSE excluded.geog END,
-      location_estimated = excluded.latitude IS NULL AND p.location_estimated,
-      place_gazetteer = CASE WHEN excluded.latitude IS NOT DISTINCT FROM p.latitude
-        AND excluded.longitude IS NOT DISTINCT FROM p.longitude THEN p.place_gazetteer END,
-      altitude = excluded.altitude, taken_at = excluded.taken_at, title = excluded.title,
-      camera_make = excluded.camera_make, camera_model = excluded.camera_model, width = excluded.width,
-      height = excluded.height, orientation = excluded.orientation, file_size = excluded.file_size,
-      modified_ns = excluded.modified_ns, content_hash = excluded.content_hash, problem = excluded.problem,
-      updated = excluded.updated, url = excluded.url, thumbnail_url = excluded.thumbnail_url,
-      attribution = excluded.attribution, license = excluded.license
-    RETURNING id, xmax = 0
-    """
+  /// Insert or update `rows` photos by key; an estimated position survives an update that
+  /// brings none, and a moved position is placed again. Returns each row's id, whether it is
+  /// new, and its key.
+  static func upsertSQL(rows: Int) -> String {
+    let tuples = (0..<rows).map { row -> String in
+      let b = row * 22
+      return """
+        ($\(b + 1), $\(b + 2), $\(b + 3), $\(b + 4)::float8, $\(b + 5)::float8, \(geography(b + 4, b + 5)), \
+        $\(b + 6)::float8, $\(b + 7), $\(b + 8), $\(b + 9), $\(b + 10), $\(b + 11)::int, $\(b + 12)::int, \
+        $\(b + 13)::int, $\(b + 14)::bigint, $\(b + 15)::bigint, $\(b + 16), $\(b + 17), $\(b + 18)::timestamptz, \
+        $\(b + 18)::timestamptz, $\(b + 19), $\(b + 20), $\(b + 21), $\(b + 22))
+        """
+    }
+    return """
+      INSERT INTO photos AS p (source, source_id, path, latitude, longitude, geog, altitude, taken_at, title,
+        camera_make, camera_model, width, height, orientation, file_size, modified_ns, content_hash, problem, first_seen,
+        updated, url, thumbnail_url, attribution, license)
+      VALUES \(tuples.joined(separator: ",\n"))
+      ON CONFLICT (source, source_id) DO UPDATE SET
+        path = excluded.path,
+        latitude = CASE WHEN excluded.latitude IS NULL AND p.location_estimated THEN p.latitude ELSE excluded.latitude END,
+        longitude = CASE WHEN excluded.latitude IS NULL AND p.location_estimated THEN p.longitude
+          ELSE excluded.longitude END,
+        geog = CASE WHEN excluded.latitude IS NULL AND p.location_estimated THEN p.geog ELSE excluded.geog END,
+        location_estimated = excluded.latitude IS NULL AND p.location_estimated,
+        place_gazetteer = CASE WHEN excluded.latitude IS NOT DISTINCT FROM p.latitude
+          AND excluded.longitude IS NOT DISTINCT FROM p.longitude THEN p.place_gazetteer END,
+        altitude = excluded.altitude, taken_at = excluded.taken_at, title = excluded.title,
+        camera_make = excluded.camera_make, camera_model = excluded.camera_model, width = excluded.width,
+        height = excluded.height, orientation = excluded.orientation, file_size = excluded.file_size,
+        modified_ns = excluded.modified_ns, content_hash = excluded.content_hash, problem = excluded.problem,
+        updated = excluded.updated, url = excluded.url, thumbnail_url = excluded.thumbnail_url,
+        attribution = excluded.attribution, license = excluded.license
+      RETURNING id, xmax = 0, source, source_id
+      """
+  }
+
+  private static let singleUpsertSQL = upsertSQL(rows: 1)
 
   @discardableResult
   public func upsert(_ record: PhotoRecord, now: String) throws -> Upserted {
-    let row = try change(Self.upsertSQL, Self.parameters(record, now: now), prepared: true).first ?? []
-    guard row.count == 2, let id = row[0].flatMap({ Int64($0) }) else {
+    let row = try change(Self.singleUpsertSQL, Self.parameters(record, now: now), prepared: true).first ?? []
+    guard row.count == 4, let id = row[0].flatMap({ Int64($0) }) else {
       throw PostgresError("the upsert of \(record.photo.sourceID) returned no id")
     }
     return Upserted(id: id, inserted: row[1] == "t")
+  }
+
+  /// Rows per multi-row upsert: 22 parameters each.
+  static let upsertRowsPerStatement = 500
+
+  /// Many photos a statement: a sync's new files arrive by the thousand, and one round trip
+  /// each would dominate. A photo listed twice is written once, as its last version.
+  public func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted] {
+    struct Key: Hashable {
+      var source: String
+      var sourceID: String
+    }
+    var latest: [Key: PhotoRecord] = [:]
+    var order: [Key] = []
+    for r in records {
+      let key = Key(source: r.photo.source.rawValue, sourceID: r.photo.sourceID)
+      if latest.updateValue(r, forKey: key) == nil { order.append(key) }
+    }
+    // In key order: two writers meeting on the same photos lock them in the same order, and
+    // one waits for the other instead of deadlocking.
+    order.sort { ($0.source, $0.sourceID) < ($1.source, $1.sourceID) }
+    var results: [Key: Upserted] = [:]
+    for start in stride(from: 0, to: order.count, by: Self.upsertRowsPerStatement) {
+      let chunk = order[start..<min(order.count, start + Self.upsertRowsPerStatement)].compactMap { latest[$0] }
+      var parameters: [String?] = []
+      parameters.reserveCapacity(chunk.count * 22)
+      for record in chunk { parameters += Self.parameters(record, now: now) }
+      for row in try change(Self.upsertSQL(rows: chunk.count), parameters, prepared: true) {
+        guard row.count == 4, let id = row[0].flatMap({ Int64($0) }), let source = row[2], let sourceID = row[3]
+        else { continue }
+        results[Key(source: source, sourceID: sourceID)] = Upserted(id: id, inserted: row[1] == "t")
+      }
+    }
+    // As if written one after another: a photo's later listings update what the first wrote.
+    var seen = Set<Key>()
+    return try records.map { r in
+      let key = Key(source: r.photo.source.rawValue, sourceID: r.photo.sourceID)
+      guard var result = results[key] else { throw PostgresError("the upsert of \(r.photo.sourceID) returned no id") }
+      if !seen.insert(key).inserted { result.inserted = false }
+      return result
+    }
   }
 
   public func update(id: Int64, with record: PhotoRecord, now: String) throws {
@@ -494,7 +549,7 @@ public final class PostgresPhotoStore: PhotoStore {
   /// Rows go in multi-row statements of up to `rowsPerStatement` (one round trip each rather
   /// than one a photo); a photo listed twice is written once, as its last version.
   @discardableResult
-  public func upsert(_ records: [PhotoRecord]) throws -> [Int64] {
+  public func copy(_ records: [PhotoRecord]) throws -> [Int64] {
     struct Key: Hashable {
       var source: String
       var sourceID: String
@@ -572,8 +627,8 @@ public final class PostgresPhotoStore: PhotoStore {
 
   /// Photos without file state, copied as they are.
   @discardableResult
-  public func upsert(_ photos: [Photo]) throws -> [Int64] {
-    try upsert(photos.map { PhotoRecord(photo: $0) })
+  public func copy(_ photos: [Photo]) throws -> [Int64] {
+    try copy(photos.map { PhotoRecord(photo: $0) })
   }
 
   /// Rows per INSERT: 27 parameters each stay well under PostgreSQL's 65,535.

@@ -61,6 +61,8 @@ public protocol PhotoStore: AnyObject {
   /// position that is estimated survives an update without one.
   @discardableResult
   func upsert(_ record: PhotoRecord, now: String) throws -> Upserted
+  /// `upsert` for many photos at once, results in order; a store may send them together.
+  func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted]
   /// Rewrites the row `id` with new data, keeping its id and first-seen time (a moved or
   /// edited file).
   func update(id: Int64, with record: PhotoRecord, now: String) throws
@@ -132,6 +134,11 @@ public func pathRangeEnd(_ prefix: String) -> String { String(prefix.dropLast())
 public func directoryPrefix(_ root: String) -> String { root.hasSuffix("/") ? root : root + "/" }
 
 extension PhotoStore {
+  /// One upsert after another.
+  public func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted] {
+    try records.map { try upsert($0, now: now) }
+  }
+
   /// The `limit` nearest located photos from every source.
   public func nearest(to center: Coordinate, limit: Int, maximumDistance: Double? = nil) throws -> [Neighbor] {
     try nearest(to: center, limit: limit, maximumDistance: maximumDistance, sources: nil)

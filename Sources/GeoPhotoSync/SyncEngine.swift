@@ -140,6 +140,7 @@ public final class SyncEngine {
       let batch = Array(toRead[batchStart..<min(toRead.count, batchStart + batchSize)])
       let records = readInParallel(batch)
       try store.write {
+        var fresh: [PhotoRecord] = []
         for record in records {
           let path = record.photo.sourceID
           if let id = existingIDs[path] {
@@ -154,14 +155,15 @@ public final class SyncEngine {
             missing[origin.path] = nil
             try store.update(id: origin.id, with: record, now: now)
             summary.moved += 1
-          } else if try store.upsert(record, now: now).inserted {
-            summary.added += 1
           } else {
-            // Another sync of the same folder wrote it first.
-            summary.updated += 1
+            fresh.append(record)
           }
           if record.photo.coordinate == nil { summary.withoutLocation += 1 }
           if let problem = record.problem { report(path, problem, &summary) }
+        }
+        // New files go together; one another sync of the same folder wrote first is an update.
+        for result in try store.upsert(fresh, now: now) {
+          if result.inserted { summary.added += 1 } else { summary.updated += 1 }
         }
       }
       done += batch.count

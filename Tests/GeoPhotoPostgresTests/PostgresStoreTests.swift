@@ -33,7 +33,7 @@ struct PostgresStoreTests {
           id: 0, source: .local, sourceID: "/burst/\(i).jpg", coordinate: Coordinate(latitude: 35.7, longitude: 139.7),
           title: "b"))
     }
-    let ids = try store.upsert(photos)
+    let ids = try store.copy(photos)
     #expect(try store.count() == 605)
     let coordinates = Dictionary(uniqueKeysWithValues: zip(ids, photos.compactMap(\.coordinate)))
     for q in [Coordinate(latitude: 35.7, longitude: 139.7), Coordinate(latitude: 35.6, longitude: 139.9)] {
@@ -69,7 +69,7 @@ struct PostgresStoreTests {
       photos.insert(
         Photo(id: 0, source: .local, sourceID: "/tie/\(i).jpg", coordinate: spot, title: "t"), at: i * 20)
     }
-    let ids = try store.upsert(photos)
+    let ids = try store.copy(photos)
     let all = zip(ids, photos).map { (id: $0, d: GreatCircle.distance(q, $1.coordinate!)) }
     let sorted = all.sorted { $0.d < $1.d || ($0.d == $1.d && $0.id < $1.id) }
     let spotDistance = GreatCircle.distance(q, spot)
@@ -107,14 +107,14 @@ struct PostgresStoreTests {
     let photo = Photo(
       id: 0, source: .flickr, sourceID: "53001", coordinate: Coordinate(latitude: 1, longitude: 2), title: "a")
     #expect(try !store.hasLocatedPhotos())
-    try store.upsert([Photo(id: 0, source: .local, sourceID: "/p/unlocated.jpg", title: "no GPS")])
+    try store.copy([Photo(id: 0, source: .local, sourceID: "/p/unlocated.jpg", title: "no GPS")])
     #expect(try !store.hasLocatedPhotos())
-    let first = try store.upsert([photo])
+    let first = try store.copy([photo])
     #expect(try store.hasLocatedPhotos())
     var changed = photo
     changed.title = "b"
     changed.coordinate = Coordinate(latitude: 3, longitude: 4)
-    let second = try store.upsert([changed])
+    let second = try store.copy([changed])
     let count = try store.countsBySource().first { $0.source == .flickr }?.photos
     #expect(first == second && count == 1)
     #expect(try store.generation() == g0 + 3)
@@ -133,7 +133,7 @@ struct PostgresStoreTests {
       attribution: "Ann, {CC BY-SA 4.0}", license: "CC BY-SA 4.0", locationEstimated: true,
       place: PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "Chiyoda", countryCode: "JP", distance: 1234.5))
     let bare = Photo(id: 0, source: .local, sourceID: "/photos/no-gps.jpg", path: "/photos/no-gps.jpg", title: "")
-    let ids = try store.upsert([full, bare])
+    let ids = try store.copy([full, bare])
     var expected = [full, bare]
     for i in expected.indices { expected[i].id = ids[i] }
     #expect(try store.photos(ids: ids) == expected)
@@ -151,7 +151,7 @@ struct PostgresStoreTests {
     var again = photos[10]
     again.title = "v2"
     photos.append(again)
-    let ids = try store.upsert(photos)
+    let ids = try store.copy(photos)
     #expect(ids.count == n + 1 && ids[10] == ids[n] && Set(ids).count == n && !ids.contains(0))
     #expect(try store.count() == n)
     #expect(try store.photos(ids: [ids[10]]).first?.title == "v2")
@@ -165,7 +165,7 @@ struct PostgresStoreTests {
     let (a, b) = ("sp_\(UUID().uuidString.prefix(8).lowercased())", "sp_\(UUID().uuidString.prefix(8).lowercased())")
     try admin.execute("CREATE SCHEMA \(a); CREATE SCHEMA \(b)")
     let first = try PostgresPhotoStore(url: url + "&options=-csearch_path%3D\(a),public")
-    try first.upsert([Photo(id: 0, source: .flickr, sourceID: "1", title: "in a")])
+    try first.copy([Photo(id: 0, source: .flickr, sourceID: "1", title: "in a")])
     // b comes first, a behind it: geophoto makes its own tables in b.
     let second = try PostgresPhotoStore(url: url + "&options=-csearch_path%3D\(b),\(a),public")
     #expect(try second.count() == 0 && first.count() == 1)

@@ -63,6 +63,29 @@ import Testing
   }
 
   @Test(arguments: StoreKind.available)
+  func manyUpsertsAtOnceAnswerInOrder(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    let old = try store.write { try store.upsert(record("/m/old.jpg", 1, 1, title: "before"), now: Self.now) }
+    // More than one statement's worth, one already known, one listed twice (the last wins).
+    var batch = (0..<1_203).map { record("/m/\($0).jpg", Double($0 % 80), Double($0 % 170), hash: "h\($0)") }
+    batch.insert(record("/m/old.jpg", 2, 2, title: "after"), at: 600)
+    batch.append(record("/m/7.jpg", 3, 3, title: "again"))
+    let g = try store.generation()
+    let results = try store.write { try store.upsert(batch, now: Self.now) }
+    #expect(try results.count == batch.count && store.generation() == g + 1)
+    #expect(results[600] == Upserted(id: old.id, inserted: false))
+    #expect(results[7].id == results[batch.count - 1].id)
+    #expect(Set(results.map(\.id)).count == 1_204)
+    // As if one after another: the known photo and the second listing are updates.
+    #expect(results.enumerated().allSatisfy { $0.element.inserted == ![600, batch.count - 1].contains($0.offset) })
+    #expect(try store.counts().photos == 1_204)
+    #expect(try store.photo(id: old.id)?.title == "after" && store.photo(id: results[7].id)?.title == "again")
+    #expect(try store.photo(id: results[1_000].id)?.sourceID == batch[1_000].photo.sourceID)
+    #expect(try store.write { try store.upsert([], now: Self.now) }.isEmpty)
+  }
+
+  @Test(arguments: StoreKind.available)
   func knownFilesAndForgettingAreScopedToTheirRoot(kind: StoreKind) throws {
     let dir = try TemporaryDirectory()
     let store = try makeScratchStore(kind, in: dir.url)

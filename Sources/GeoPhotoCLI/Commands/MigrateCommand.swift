@@ -37,7 +37,7 @@ enum MigrateCommand {
     while true {
       let batch = try source.records(after: last, limit: 1_000)
       guard let end = batch.last?.id else { break }
-      try target.upsert(batch.map(\.record))
+      try target.copy(batch.map(\.record))
       copied += batch.count
       last = end
     }
