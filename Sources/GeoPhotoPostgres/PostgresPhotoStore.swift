@@ -183,7 +183,7 @@ public final class PostgresPhotoStore: PhotoStore {
   public func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)] {
     try query(
       """
-      SELECT \(Self.photoColumns), file_size, modified_ns, content_hash, problem FROM photos
+      SELECT \(Self.photoColumns), file_size, modified_ns, content_hash, problem, place_gazetteer FROM photos
       WHERE id > $1::bigint ORDER BY id LIMIT $2::int
       """, [String(id), String(limit)]
     ).map { r in
@@ -192,7 +192,7 @@ public final class PostgresPhotoStore: PhotoStore {
       if let size = r[24].flatMap({ Int64($0) }), let modified = r[25].flatMap({ Int64($0) }), let hash = r[26] {
         file = FileState(size: size, modifiedNanoseconds: modified, contentHash: hash)
       }
-      return (photo.id, PhotoRecord(photo: photo, file: file, problem: r[27]))
+      return (photo.id, PhotoRecord(photo: photo, file: file, problem: r[27], placedWith: r[28].flatMap { Int64($0) }))
     }
   }
 
@@ -584,7 +584,7 @@ public final class PostgresPhotoStore: PhotoStore {
             p.locationEstimated ? "true" : "false",
             p.place?.name, p.place?.admin1, p.place?.admin2, p.place?.countryCode, p.place.map { String($0.distance) },
             r.file.map { String($0.size) }, r.file.map { String($0.modifiedNanoseconds) }, r.file?.contentHash,
-            r.problem,
+            r.problem, r.placedWith.map { String($0) },
           ]
         }
         let rows = try change(
@@ -592,17 +592,17 @@ public final class PostgresPhotoStore: PhotoStore {
           INSERT INTO photos (source, source_id, path, latitude, longitude, geog, taken_at, title, url, thumbnail_url,
             attribution, altitude, camera_make, camera_model, width, height, orientation, license, location_estimated,
             place_name, place_admin1, place_admin2, place_cc, place_distance, file_size, modified_ns, content_hash,
-            problem)
+            problem, place_gazetteer)
           SELECT source, source_id, path, latitude, longitude,
             CASE WHEN latitude IS NULL THEN NULL
               ELSE ST_SetSRID(ST_MakePoint(longitude, latitude), 4326)::geography END,
             taken_at, title, url, thumbnail_url, attribution, altitude, camera_make, camera_model, width, height,
             orientation, license, location_estimated, place_name, place_admin1, place_admin2, place_cc, place_distance,
-            file_size, modified_ns, content_hash, problem
+            file_size, modified_ns, content_hash, problem, place_gazetteer
           FROM (VALUES \(tuples.joined(separator: ","))) AS v(source, source_id, path, latitude, longitude, taken_at,
             title, url, thumbnail_url, attribution, altitude, camera_make, camera_model, width, height, orientation,
             license, location_estimated, place_name, place_admin1, place_admin2, place_cc, place_distance, file_size,
-            modified_ns, content_hash, problem)
+            modified_ns, content_hash, problem, place_gazetteer)
           ON CONFLICT (source, source_id) DO UPDATE SET path = excluded.path, latitude = excluded.latitude,
             longitude = excluded.longitude, geog = excluded.geog, taken_at = excluded.taken_at, title = excluded.title,
             url = excluded.url, thumbnail_url = excluded.thumbnail_url, attribution = excluded.attribution,
@@ -613,7 +613,7 @@ public final class PostgresPhotoStore: PhotoStore {
             place_admin2 = excluded.place_admin2, place_cc = excluded.place_cc,
             place_distance = excluded.place_distance, file_size = excluded.file_size,
             modified_ns = excluded.modified_ns, content_hash = excluded.content_hash, problem = excluded.problem,
-            updated = now()
+            place_gazetteer = excluded.place_gazetteer, updated = now()
           RETURNING id, source, source_id
           """, parameters)
         for row in rows {
@@ -631,13 +631,14 @@ public final class PostgresPhotoStore: PhotoStore {
     try copy(photos.map { PhotoRecord(photo: $0) })
   }
 
-  /// Rows per INSERT: 27 parameters each stay well under PostgreSQL's 65,535.
+  /// Rows per INSERT: 28 parameters each stay well under PostgreSQL's 65,535.
   static let rowsPerStatement = 1_000
 
   /// The SQL types of the copy's VALUES columns, in order.
   static let upsertColumnTypes = [
     "text", "text", "text", "float8", "float8", "text", "text", "text", "text", "text", "float8", "text", "text", "int",
     "int", "int", "text", "boolean", "text", "text", "text", "text", "float8", "bigint", "bigint", "text", "text",
+    "bigint",
   ]
 }
 

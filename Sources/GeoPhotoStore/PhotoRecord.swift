@@ -21,11 +21,16 @@ public struct PhotoRecord: Hashable, Sendable {
   public var photo: Photo
   public var file: FileState?
   public var problem: String?
+  /// The identity of the gazetteer that named `photo.place`, as an index keeps it; writes
+  /// from a sync or fetch leave it nil (their places are named afterwards), a copy of a
+  /// whole index carries it so nothing is named twice.
+  public var placedWith: Int64?
 
-  public init(photo: Photo, file: FileState? = nil, problem: String? = nil) {
+  public init(photo: Photo, file: FileState? = nil, problem: String? = nil, placedWith: Int64? = nil) {
     self.photo = photo
     self.file = file
     self.problem = problem
+    self.placedWith = placedWith
   }
 }
 

@@ -31,6 +31,18 @@ struct PostgresEndToEndTests {
     // Again: nothing is copied twice.
     let again = try Binary.run(["migrate", "--from", "sqlite:\(w.db.path)", "--to", url], environment: w.env)
     #expect(again.status == 0 && again.stdout.contains("(local 13)"))
+    // Places came with the gazetteer that named them: none is left to name again.
+    let psql = Process()
+    psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    psql.arguments = [
+      "psql", url, "-Atc", "SELECT count(*) FROM photos WHERE latitude IS NOT NULL AND place_gazetteer IS NULL",
+    ]
+    let out = Pipe()
+    psql.standardOutput = out
+    try psql.run()
+    let unplaced = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    psql.waitUntilExit()
+    #expect(unplaced == "0\n")
     // File states and synced folders came along: a sync against the database reads nothing again.
     let resync = try Binary.run(["sync", w.photos.path, "--db", url], environment: w.env)
     #expect(

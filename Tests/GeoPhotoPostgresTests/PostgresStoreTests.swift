@@ -137,6 +137,13 @@ struct PostgresStoreTests {
     var expected = [full, bare]
     for i in expected.indices { expected[i].id = ids[i] }
     #expect(try store.photos(ids: ids) == expected)
+    // A copied record keeps its file state, problem and the gazetteer that named its place.
+    let record = PhotoRecord(
+      photo: full, file: FileState(size: 9, modifiedNanoseconds: 8, contentHash: "c"), problem: "p", placedWith: 42)
+    let copied = try #require(try store.copy([record]).first)
+    var expectedRecord = record
+    expectedRecord.photo.id = copied
+    #expect(try store.records(after: 0, limit: 5).first { $0.id == copied }?.record == expectedRecord)
   }
 
   @Test func largeBatchesSpanStatementsAndWriteARepeatedPhotoOnce() throws {

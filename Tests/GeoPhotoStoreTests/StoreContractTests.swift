@@ -172,6 +172,7 @@ import Testing
     #expect(try !store.hasPhotosToPlace(gazetteer: 7))
     #expect(try store.assignPlaces(gazetteer: 7, lookup) == 0)
     #expect(try store.photo(id: a)?.place?.name == "Tokyo" && store.photo(id: a)?.place?.distance == 12.5)
+    #expect(try store.records(after: 0, limit: 10).first { $0.id == a }?.record.placedWith == 7)
     // Unchanged data keeps its place; a new position asks again; a new gazetteer renames all.
     try store.write { try store.upsert(record("/p/a.jpg", 35.68, 139.76, title: "renamed"), now: Self.now) }
     #expect(try !store.hasPhotosToPlace(gazetteer: 7))

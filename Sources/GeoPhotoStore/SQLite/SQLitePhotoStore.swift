@@ -131,7 +131,7 @@ public final class SQLitePhotoStore: PhotoStore {
     var records: [(Int64, PhotoRecord)] = []
     try database.forEachRow(
       """
-      SELECT \(Self.photoColumns), file_size, modified_ns, content_hash, problem FROM photos
+      SELECT \(Self.photoColumns), file_size, modified_ns, content_hash, problem, place_gazetteer FROM photos
       WHERE id > ? ORDER BY id LIMIT ?
       """,
       [.integer(id), .integer(Int64(limit))]
@@ -140,8 +140,9 @@ public final class SQLitePhotoStore: PhotoStore {
       if let size = row.optionalInt64(24), let modified = row.optionalInt64(25), let hash = row.optionalText(26) {
         file = FileState(size: size, modifiedNanoseconds: modified, contentHash: hash)
       }
-      records.append(
-        (row.int64(0), PhotoRecord(photo: Self.photo(from: row), file: file, problem: row.optionalText(27))))
+      let record = PhotoRecord(
+        photo: Self.photo(from: row), file: file, problem: row.optionalText(27), placedWith: row.optionalInt64(28))
+      records.append((row.int64(0), record))
     }
     return records
   }
