@@ -103,13 +103,9 @@ public final class PostgresPhotoStore: PhotoStore {
   }
 
   /// Whether any photo has a position: an index probe that stops at the first row, unlike
-  /// `count()`, which reads the whole table.
+  /// `counts()`, which reads the whole table.
   public func hasLocatedPhotos() throws -> Bool {
     try query("SELECT EXISTS (SELECT 1 FROM photos WHERE geog IS NOT NULL)").first?.first == "t"
-  }
-
-  public func count() throws -> Int {
-    Int(try query("SELECT count(*) FROM photos").first?.first??.description ?? "0") ?? 0
   }
 
   static let photoColumns = """
@@ -244,8 +240,7 @@ public final class PostgresPhotoStore: PhotoStore {
       guard let lat = r[0].flatMap(Double.init), let lon = r[1].flatMap(Double.init),
         let covered = r[2].flatMap(Double.init)
       else { return false }
-      // Allow a centimetre of rounding: the same query must always count as covered.
-      return GreatCircle.distance(Coordinate(latitude: lat, longitude: lon), center) + radius <= covered + 0.01
+      return circle(Coordinate(latitude: lat, longitude: lon), radius: covered, covers: center, radius: radius)
     }
   }
 
@@ -399,39 +394,64 @@ public final class PostgresPhotoStore: PhotoStore {
   /// Many photos a statement: a sync's new files arrive by the thousand, and one round trip
   /// each would dominate. A photo listed twice is written once, as its last version.
   public func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted] {
-    struct Key: Hashable {
-      var source: String
-      var sourceID: String
-    }
-    var latest: [Key: PhotoRecord] = [:]
-    var order: [Key] = []
-    for r in records {
-      let key = Key(source: r.photo.source.rawValue, sourceID: r.photo.sourceID)
-      if latest.updateValue(r, forKey: key) == nil { order.append(key) }
-    }
     // In key order: two writers meeting on the same photos lock them in the same order, and
     // one waits for the other instead of deadlocking.
-    order.sort { ($0.source, $0.sourceID) < ($1.source, $1.sourceID) }
+    let listings = Self.lastListings(records).sorted { a, b in
+      (a.photo.source.rawValue, a.photo.sourceID) < (b.photo.source.rawValue, b.photo.sourceID)
+    }
     var results: [Key: Upserted] = [:]
-    for start in stride(from: 0, to: order.count, by: Self.upsertRowsPerStatement) {
-      let chunk = order[start..<min(order.count, start + Self.upsertRowsPerStatement)].compactMap { latest[$0] }
+    for start in stride(from: 0, to: listings.count, by: Self.upsertRowsPerStatement) {
+      let chunk = listings[start..<min(listings.count, start + Self.upsertRowsPerStatement)]
       var parameters: [String?] = []
       parameters.reserveCapacity(chunk.count * 22)
       for record in chunk { parameters += Self.parameters(record, now: now) }
       for row in try change(Self.upsertSQL(rows: chunk.count), parameters, prepared: true) {
-        guard row.count == 4, let id = row[0].flatMap({ Int64($0) }), let source = row[2], let sourceID = row[3]
-        else { continue }
-        results[Key(source: source, sourceID: sourceID)] = Upserted(id: id, inserted: row[1] == "t")
+        guard row.count == 4, let id = row[0].flatMap({ Int64($0) }), let key = Key(row[2], row[3]) else { continue }
+        results[key] = Upserted(id: id, inserted: row[1] == "t")
       }
     }
     // As if written one after another: a photo's later listings update what the first wrote.
     var seen = Set<Key>()
     return try records.map { r in
-      let key = Key(source: r.photo.source.rawValue, sourceID: r.photo.sourceID)
+      let key = Key(r.photo)
       guard var result = results[key] else { throw PostgresError("the upsert of \(r.photo.sourceID) returned no id") }
       if !seen.insert(key).inserted { result.inserted = false }
       return result
     }
+  }
+
+  /// A photo's key in the table: (source, source id).
+  private struct Key: Hashable {
+    var source: String
+    var sourceID: String
+
+    init(_ photo: Photo) {
+      source = photo.source.rawValue
+      sourceID = photo.sourceID
+    }
+
+    /// The key of a RETURNING row's source and source id columns.
+    init?(_ source: String?, _ sourceID: String?) {
+      guard let source, let sourceID else { return nil }
+      self.source = source
+      self.sourceID = sourceID
+    }
+  }
+
+  /// Each photo once, as its last listing, in the order photos first appear: one INSERT
+  /// cannot touch a row twice.
+  private static func lastListings(_ records: [PhotoRecord]) -> [PhotoRecord] {
+    var position: [Key: Int] = [:]
+    var listings: [PhotoRecord] = []
+    for r in records {
+      if let i = position[Key(r.photo)] {
+        listings[i] = r
+      } else {
+        position[Key(r.photo)] = listings.count
+        listings.append(r)
+      }
+    }
+    return listings
   }
 
   public func update(id: Int64, with record: PhotoRecord, now: String) throws {
@@ -550,26 +570,13 @@ public final class PostgresPhotoStore: PhotoStore {
   /// than one a photo); a photo listed twice is written once, as its last version.
   @discardableResult
   public func copy(_ records: [PhotoRecord]) throws -> [Int64] {
-    struct Key: Hashable {
-      var source: String
-      var sourceID: String
-    }
-    var latest: [Key: PhotoRecord] = [:]
-    var order: [Key] = []
-    for r in records {
-      let key = Key(source: r.photo.source.rawValue, sourceID: r.photo.sourceID)
-      if latest.updateValue(r, forKey: key) == nil { order.append(key) }
-    }
+    let listings = Self.lastListings(records)
     return try write {
       var ids: [Key: Int64] = [:]
-      var start = 0
-      while start < order.count {
-        let chunk = order[start..<min(order.count, start + Self.rowsPerStatement)]
-        start = chunk.endIndex
+      for start in stride(from: 0, to: listings.count, by: Self.rowsPerStatement) {
         var tuples: [String] = []
         var parameters: [String?] = []
-        for key in chunk {
-          guard let r = latest[key] else { continue }
+        for r in listings[start..<min(listings.count, start + Self.rowsPerStatement)] {
           let p = r.photo
           let base = parameters.count
           tuples.append(
@@ -617,11 +624,11 @@ public final class PostgresPhotoStore: PhotoStore {
           RETURNING id, source, source_id
           """, parameters)
         for row in rows {
-          guard let id = row[0].flatMap({ Int64($0) }), let source = row[1], let sourceID = row[2] else { continue }
-          ids[Key(source: source, sourceID: sourceID)] = id
+          guard let id = row[0].flatMap({ Int64($0) }), let key = Key(row[1], row[2]) else { continue }
+          ids[key] = id
         }
       }
-      return records.map { ids[Key(source: $0.photo.source.rawValue, sourceID: $0.photo.sourceID)] ?? 0 }
+      return records.map { ids[Key($0.photo)] ?? 0 }
     }
   }
 

@@ -126,6 +126,15 @@ public func indexTimestamp(_ date: Date = Date()) -> String {
   return CaptureDate(secondsSinceEpoch: seconds, utcOffsetMinutes: 0).iso8601
 }
 
+/// Whether a search around `searched` out to `searchedRadius` metres covered the whole circle
+/// around `center` with `radius` metres. A centimetre of rounding is allowed: the same query
+/// must always count as covered.
+public func circle(_ searched: Coordinate, radius searchedRadius: Double, covers center: Coordinate, radius: Double)
+  -> Bool
+{
+  GreatCircle.distance(searched, center) + radius <= searchedRadius + 0.01
+}
+
 /// The upper end of a prefix range: paths under `prefix` (ending in "/") sort at or above it
 /// and below the result, because '0' follows '/'.
 public func pathRangeEnd(_ prefix: String) -> String { String(prefix.dropLast()) + "0" }

@@ -34,7 +34,7 @@ struct PostgresStoreTests {
           title: "b"))
     }
     let ids = try store.copy(photos)
-    #expect(try store.count() == 605)
+    #expect(try store.counts().photos == 605)
     let coordinates = Dictionary(uniqueKeysWithValues: zip(ids, photos.compactMap(\.coordinate)))
     for q in [Coordinate(latitude: 35.7, longitude: 139.7), Coordinate(latitude: 35.6, longitude: 139.9)] {
       let got = try store.nearest(to: q, limit: 20)
@@ -160,7 +160,7 @@ struct PostgresStoreTests {
     photos.append(again)
     let ids = try store.copy(photos)
     #expect(ids.count == n + 1 && ids[10] == ids[n] && Set(ids).count == n && !ids.contains(0))
-    #expect(try store.count() == n)
+    #expect(try store.counts().photos == n)
     #expect(try store.photos(ids: [ids[10]]).first?.title == "v2")
     let stored = try store.photos(ids: Array(ids.prefix(n)))
     #expect(stored.map(\.sourceID) == photos.prefix(n).map(\.sourceID))
@@ -175,7 +175,7 @@ struct PostgresStoreTests {
     try first.copy([Photo(id: 0, source: .flickr, sourceID: "1", title: "in a")])
     // b comes first, a behind it: geophoto makes its own tables in b.
     let second = try PostgresPhotoStore(url: url + "&options=-csearch_path%3D\(b),\(a),public")
-    #expect(try second.count() == 0 && first.count() == 1)
+    #expect(try second.counts().photos == 0 && first.counts().photos == 1)
     #expect(try admin.execute("SELECT to_regclass('\(b).photos') IS NOT NULL") == [["t"]])
   }
 

@@ -74,22 +74,12 @@ enum DirectionsCommand {
     case .json:
       var w = JSONWriter(pretty: true)
       w.beginObject()
-      w.key("distance")
-      w.rounded(d.distance, places: 1)
-      w.key("duration")
-      w.rounded(d.duration, places: 1)
-      w.key("summary")
-      w.string(Instructions.summary(distance: d.distance, duration: d.duration))
+      writeTotals(distance: d.distance, duration: d.duration, to: &w)
       w.key("legs")
       w.beginArray()
       for leg in d.legs {
         w.beginObject()
-        w.key("distance")
-        w.rounded(leg.distance, places: 1)
-        w.key("duration")
-        w.rounded(leg.duration, places: 1)
-        w.key("summary")
-        w.string(Instructions.summary(distance: leg.distance, duration: leg.duration))
+        writeTotals(distance: leg.distance, duration: leg.duration, to: &w)
         w.key("steps")
         w.beginArray()
         for s in leg.steps {
@@ -170,5 +160,15 @@ enum DirectionsCommand {
       w.endObject()
       return String(decoding: w.bytes, as: UTF8.self) + "\n"
     }
+  }
+
+  /// Distance, duration and their spoken summary, for the whole route and each leg.
+  static func writeTotals(distance: Double, duration: Double, to w: inout JSONWriter) {
+    w.key("distance")
+    w.rounded(distance, places: 1)
+    w.key("duration")
+    w.rounded(duration, places: 1)
+    w.key("summary")
+    w.string(Instructions.summary(distance: distance, duration: duration))
   }
 }

@@ -358,9 +358,8 @@ public final class SQLitePhotoStore: PhotoStore {
       "SELECT latitude, longitude, radius FROM fetched_areas WHERE provider = ? AND fetched_at >= ?",
       [.text(provider.rawValue), .integer(Int64(since))]
     ) { row in
-      let c = Coordinate(latitude: row.double(0), longitude: row.double(1))
-      // Allow a centimetre of rounding: the same query must always count as covered.
-      if GreatCircle.distance(c, center) + radius <= row.double(2) + 0.01 { covered = true }
+      let searched = Coordinate(latitude: row.double(0), longitude: row.double(1))
+      if circle(searched, radius: row.double(2), covers: center, radius: radius) { covered = true }
     }
     return covered
   }
