@@ -186,7 +186,7 @@ public final class PostgresPhotoStore: PhotoStore {
       let photo = Self.photo(from: r)
       var file: FileState?
       if let size = r[24].flatMap({ Int64($0) }), let modified = r[25].flatMap({ Int64($0) }), let hash = r[26] {
-        file = FileState(size: size, modifiedNanoseconds: modified, contentHash: hash)
+        file = FileState(size: size, changedNanoseconds: modified, contentHash: hash)
       }
       return (photo.id, PhotoRecord(photo: photo, file: file, problem: r[27], placedWith: r[28].flatMap { Int64($0) }))
     }
@@ -203,7 +203,7 @@ public final class PostgresPhotoStore: PhotoStore {
       KnownFile(
         id: r[0].flatMap { Int64($0) } ?? 0, path: r[1] ?? "",
         state: FileState(
-          size: r[2].flatMap { Int64($0) } ?? 0, modifiedNanoseconds: r[3].flatMap { Int64($0) } ?? 0,
+          size: r[2].flatMap { Int64($0) } ?? 0, changedNanoseconds: r[3].flatMap { Int64($0) } ?? 0,
           contentHash: r[4] ?? ""))
     }
   }
@@ -335,7 +335,7 @@ public final class PostgresPhotoStore: PhotoStore {
       p.coordinate.map { String($0.longitude) }, p.altitude.map { String($0) }, p.takenAt?.iso8601, p.title,
       p.cameraMake, p.cameraModel, p.width.map(String.init), p.height.map(String.init),
       p.orientation.map(String.init), record.file.map { String($0.size) },
-      record.file.map { String($0.modifiedNanoseconds) }, record.file?.contentHash, record.problem, now, p.url,
+      record.file.map { String($0.changedNanoseconds) }, record.file?.contentHash, record.problem, now, p.url,
       p.thumbnailURL, p.attribution, p.license,
     ]
   }
@@ -590,7 +590,7 @@ public final class PostgresPhotoStore: PhotoStore {
             p.height.map(String.init), p.orientation.map(String.init), p.license,
             p.locationEstimated ? "true" : "false",
             p.place?.name, p.place?.admin1, p.place?.admin2, p.place?.countryCode, p.place.map { String($0.distance) },
-            r.file.map { String($0.size) }, r.file.map { String($0.modifiedNanoseconds) }, r.file?.contentHash,
+            r.file.map { String($0.size) }, r.file.map { String($0.changedNanoseconds) }, r.file?.contentHash,
             r.problem, r.placedWith.map { String($0) },
           ]
         }

@@ -3,14 +3,16 @@ public import GeoPhotoCore
 /// What the index keeps about a local file so the next sync can skip, update or follow it.
 public struct FileState: Hashable, Sendable {
   public var size: Int64
-  /// Modification time in nanoseconds since the Unix epoch.
-  public var modifiedNanoseconds: Int64
+  /// When the photo last changed, in nanoseconds since the Unix epoch: the later of the file's
+  /// and its XMP sidecar's modification times (`FoundFile.changeNanoseconds`), so editing
+  /// either one makes the next sync read the photo again. Kept in the `modified_ns` column.
+  public var changedNanoseconds: Int64
   /// `ContentHash` of the file, used to recognise a moved or renamed file.
   public var contentHash: String
 
-  public init(size: Int64, modifiedNanoseconds: Int64, contentHash: String) {
+  public init(size: Int64, changedNanoseconds: Int64, contentHash: String) {
     self.size = size
-    self.modifiedNanoseconds = modifiedNanoseconds
+    self.changedNanoseconds = changedNanoseconds
     self.contentHash = contentHash
   }
 }

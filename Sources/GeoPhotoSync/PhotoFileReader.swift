@@ -22,7 +22,7 @@ enum PhotoFileReader {
       PhotoRecord(
         photo: photo,
         file: FileState(
-          size: file.size, modifiedNanoseconds: file.modifiedNanoseconds, contentHash: hash),
+          size: file.size, changedNanoseconds: file.changeNanoseconds, contentHash: hash),
         problem: error.description)
     }
 
@@ -54,7 +54,7 @@ enum PhotoFileReader {
       tail.withUnsafeBytes { t in ContentHash.hash(size: Int64(size), head: h, tail: t) }
     }
 
-    let state = FileState(size: Int64(size), modifiedNanoseconds: file.changeNanoseconds, contentHash: hash)
+    let state = FileState(size: Int64(size), changedNanoseconds: file.changeNanoseconds, contentHash: hash)
     func finish(_ metadata: PhotoMetadata) -> PhotoRecord {
       var m = metadata
       // A sidecar's values win: photo editors write their corrections there.

@@ -110,7 +110,7 @@ public final class SyncEngine {
       for file in plan.walk.files {
         if let known = knownByPath.removeValue(forKey: file.path) {
           if known.state.size == file.size
-            && known.state.modifiedNanoseconds == file.changeNanoseconds
+            && known.state.changedNanoseconds == file.changeNanoseconds
           {
             summary.unchanged += 1
           } else {

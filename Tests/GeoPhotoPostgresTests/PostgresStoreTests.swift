@@ -139,7 +139,7 @@ struct PostgresStoreTests {
     #expect(try store.photos(ids: ids) == expected)
     // A copied record keeps its file state, problem and the gazetteer that named its place.
     let record = PhotoRecord(
-      photo: full, file: FileState(size: 9, modifiedNanoseconds: 8, contentHash: "c"), problem: "p", placedWith: 42)
+      photo: full, file: FileState(size: 9, changedNanoseconds: 8, contentHash: "c"), problem: "p", placedWith: 42)
     let copied = try #require(try store.copy([record]).first)
     var expectedRecord = record
     expectedRecord.photo.id = copied
@@ -227,7 +227,7 @@ struct PostgresStoreTests {
         try store.upsert(
           PhotoRecord(
             photo: Photo(id: 0, source: .local, sourceID: path, path: path, title: ""),
-            file: FileState(size: 1, modifiedNanoseconds: 1, contentHash: "h")), now: now)
+            file: FileState(size: 1, changedNanoseconds: 1, contentHash: "h")), now: now)
       }
       try store.recordSyncRoot("/a", now: now)
       try store.recordSyncRoot("/A", now: now)

@@ -102,7 +102,7 @@ import Testing
     let known = try store.knownFiles(under: "/a")
     #expect(known.map(\.path).sorted() == ["/a/sub/y.jpg", "/a/x.jpg"])
     #expect(
-      known.first { $0.path == "/a/x.jpg" }?.state == FileState(size: 10, modifiedNanoseconds: 5, contentHash: "h0"))
+      known.first { $0.path == "/a/x.jpg" }?.state == FileState(size: 10, changedNanoseconds: 5, contentHash: "h0"))
     #expect(try store.syncRoots().map(\.path) == ["/a", "/a/sub", "/ab"])
     #expect(try store.syncRoots().first?.lastSynced == Self.now)
     #expect(try store.write { try store.forgetLocalPhotos(under: "/a") } == 2)

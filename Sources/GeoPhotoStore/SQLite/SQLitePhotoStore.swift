@@ -138,7 +138,7 @@ public final class SQLitePhotoStore: PhotoStore {
     ) { row in
       var file: FileState?
       if let size = row.optionalInt64(24), let modified = row.optionalInt64(25), let hash = row.optionalText(26) {
-        file = FileState(size: size, modifiedNanoseconds: modified, contentHash: hash)
+        file = FileState(size: size, changedNanoseconds: modified, contentHash: hash)
       }
       let record = PhotoRecord(
         photo: Self.photo(from: row), file: file, problem: row.optionalText(27), placedWith: row.optionalInt64(28))
@@ -165,7 +165,7 @@ public final class SQLitePhotoStore: PhotoStore {
         KnownFile(
           id: row.int64(0), path: row.text(1),
           state: FileState(
-            size: row.int64(2), modifiedNanoseconds: row.int64(3),
+            size: row.int64(2), changedNanoseconds: row.int64(3),
             contentHash: row.text(4))))
     }
     return files
@@ -208,7 +208,7 @@ public final class SQLitePhotoStore: PhotoStore {
       SQLValue(p.coordinate?.latitude), SQLValue(p.coordinate?.longitude), SQLValue(p.altitude),
       SQLValue(p.takenAt?.iso8601), .text(p.title), SQLValue(p.cameraMake),
       SQLValue(p.cameraModel), SQLValue(p.width), SQLValue(p.height), SQLValue(p.orientation),
-      SQLValue(record.file?.size), SQLValue(record.file?.modifiedNanoseconds),
+      SQLValue(record.file?.size), SQLValue(record.file?.changedNanoseconds),
       SQLValue(record.file?.contentHash), SQLValue(record.problem), .text(now), SQLValue(p.url),
       SQLValue(p.thumbnailURL), SQLValue(p.attribution), SQLValue(p.license),
     ]
