@@ -118,11 +118,11 @@ struct Configuration: Equatable, Sendable {
     let explicitFile = parsed.value("config") ?? environment["GEOPHOTO_CONFIG"]
     let filePath = expandTilde(explicitFile ?? defaultConfigPath(environment: environment), environment: environment)
     if FileManager.default.fileExists(atPath: filePath) {
-      for (line, key, value) in try readFile(filePath) {
+      for entry in try ConfigurationFile.read(filePath) {
         do {
-          try config.apply(key: key, value: value, environment: environment)
+          try config.apply(key: entry.key, value: entry.value, environment: environment)
         } catch {
-          throw RuntimeError("\(filePath):\(line): \(error)")
+          throw RuntimeError("\(filePath):\(entry.line): \(error)")
         }
       }
     } else if let explicitFile {
@@ -273,32 +273,5 @@ struct Configuration: Equatable, Sendable {
       throw InvalidSetting("'\(value)' is not an http(s) URL")
     }
     return value
-  }
-
-  /// Reads `key = value` lines; `#` starts a comment; blank lines are ignored.
-  static func readFile(_ path: String) throws -> [(line: Int, key: String, value: String)] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw RuntimeError("cannot read configuration file \(path)")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw RuntimeError("\(path) is not UTF-8 text")
-    }
-    var entries: [(Int, String, String)] = []
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      var line = Substring(rawLine)
-      if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-      let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-      if trimmed.isEmpty { continue }
-      guard let eq = trimmed.firstIndex(of: "=") else {
-        throw RuntimeError("\(path):\(index + 1): expected 'key = value', found '\(trimmed)'")
-      }
-      let key = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-      var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-      if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-        value = String(value.dropFirst().dropLast())
-      }
-      entries.append((index + 1, key, value))
-    }
-    return entries
   }
 }

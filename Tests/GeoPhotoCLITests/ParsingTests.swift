@@ -106,11 +106,77 @@ import Testing
     try uncommented.write(to: file, atomically: true, encoding: .utf8)
     var parsed = ParsedArguments()
     parsed.values["config"] = [file.path]
-    let entries = try Configuration.readFile(file.path)
+    let entries = try ConfigurationFile.read(file.path)
     #expect(entries.count >= 15)
     let config = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann"])
     #expect(config.flickrAPIKey == "0123456789abcdef0123456789abcdef")
     #expect(config.maximumResponseBytes == 20 * 1_048_576)
     #expect(config.maxAge == 86_400)
+  }
+}
+
+@Suite struct ConfigurationFileTests {
+  func value(_ line: String) throws -> String? {
+    try ConfigurationFile.parseLine(Substring(line), number: 7)?.value
+  }
+
+  @Test func aHashInsideATokenIsPartOfIt() throws {
+    #expect(try value("flickr.api_key = abc#123") == "abc#123")
+    #expect(try value("commons.endpoint = https://example.org/w/api.php#top") == "https://example.org/w/api.php#top")
+    #expect(
+      try value(#"serve.attribution = &copy; <a href="https://example.org/#c">OSM</a>"#)
+        == #"&copy; <a href="https://example.org/#c">OSM</a>"#)
+  }
+
+  @Test func aHashAtTheStartOrAfterWhitespaceStartsAComment() throws {
+    #expect(try value("# near.limit = 5") == nil)
+    #expect(try value("   #indented comment") == nil)
+    #expect(try value("near.limit = 5 # the default is 20") == "5")
+    #expect(try value("near.limit = 5\t# tab before the comment") == "5")
+    #expect(try value("near.limit = 5\r") == "5")
+  }
+
+  @Test func quotedValuesKeepSpacesAndHashes() throws {
+    #expect(try value(#"serve.attribution = "a # b""#) == "a # b")
+    #expect(try value(#"serve.attribution = "  padded  "  # comment"#) == "  padded  ")
+    #expect(try value("serve.attribution = 'single # quoted'") == "single # quoted")
+    #expect(try value(#"serve.attribution = "say \"hi\" \\ bye""#) == #"say "hi" \ bye"#)
+    #expect(try value(#"serve.attribution = """#) == "")
+  }
+
+  @Test func badLinesNameTheLine() {
+    #expect(throws: ConfigurationFile.SyntaxError(line: 7, message: "the quoted value has no closing \"")) {
+      try value(#"serve.attribution = "open"#)
+    }
+    #expect(throws: ConfigurationFile.SyntaxError(line: 7, message: "unexpected 'b' after the quoted value")) {
+      try value(#"serve.attribution = "a" b"#)
+    }
+    #expect(throws: ConfigurationFile.SyntaxError(line: 7, message: "expected 'key = value', found 'near.limit'")) {
+      try value("near.limit")
+    }
+  }
+
+  @Test func aFileWithHashesInValuesResolves() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-conf-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try """
+    # a key with a hash in it
+    flickr.api_key = 0123#abcdef  # not part of the key
+    serve.tiles = "https://tiles.example.org/{z}/{x}/{y}.png#v2"
+    near.limit = "oops
+    """.write(to: file, atomically: true, encoding: .utf8)
+    var parsed = ParsedArguments()
+    parsed.values["config"] = [file.path]
+    do {
+      _ = try Configuration.resolve(parsed, environment: ["HOME": "/h"])
+      Issue.record("an unterminated quote was accepted")
+    } catch {
+      #expect("\(error)" == "\(file.path):4: the quoted value has no closing \"")
+    }
+    try String(try String(contentsOf: file, encoding: .utf8).dropLast(#"near.limit = "oops"#.count))
+      .write(to: file, atomically: true, encoding: .utf8)
+    let config = try Configuration.resolve(parsed, environment: ["HOME": "/h"])
+    #expect(config.flickrAPIKey == "0123#abcdef")
+    #expect(config.tileURL == "https://tiles.example.org/{z}/{x}/{y}.png#v2")
   }
 }
