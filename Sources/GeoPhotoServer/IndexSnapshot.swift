@@ -26,7 +26,6 @@ public final class IndexSnapshot: Sendable {
   let spatial: SpatialIndex
   let clusters: ClusterIndex
   let indexByID: [Int64: Int32]
-  let sources: [PhotoSource]
 
   public init(generation: Int64, photos: [Photo], privacyZones: [PrivacyZone] = []) {
     let visible = photos.filter { photo in
@@ -42,7 +41,6 @@ public final class IndexSnapshot: Sendable {
     byID.reserveCapacity(visible.count)
     for (i, p) in visible.enumerated() { byID[p.id] = Int32(i) }
     indexByID = byID
-    sources = Array(Set(visible.map(\.source))).sorted { $0.rawValue < $1.rawValue }
   }
 
   /// Reads the located photos of `store` and builds their indexes.
