@@ -3,7 +3,8 @@ import Foundation
 /// Point clustering for map viewports with supercluster's semantics and defaults.
 ///
 /// Points are projected to Web Mercator in the unit square. Starting from the input points at
-/// `maxZoom + 1` (visited in Z-order, see `mortonOrder`), each zoom level from `maxZoom` down to `minZoom` greedily merges every point
+/// `maxZoom + 1` (visited in Z-order by default, see `VisitOrder`; supercluster visits them
+/// in input order), each zoom level from `maxZoom` down to `minZoom` greedily merges every point
 /// or cluster with its not-yet-merged neighbours within `radius / (extent · 2^zoom)` into a
 /// cluster at their count-weighted centroid, if together they hold at least `minPoints`
 /// photos. Each level keeps its own 2-D kd-tree. Cluster ids encode where a cluster was made
@@ -18,8 +19,21 @@ public struct ClusterIndex: Sendable {
     public var radius = 40.0
     public var extent = 512.0
     public var nodeSize = 64
+    /// The order the greedy pass visits the input points in, which decides which point seeds
+    /// each cluster.
+    public var order = VisitOrder.zOrder
 
     public init() {}
+  }
+
+  /// Where a greedy pass starts its clusters.
+  public enum VisitOrder: Sendable, Equatable {
+    /// Along a Z-order curve over the Mercator square (`mortonOrder`): neighbours sit close
+    /// in memory, which makes the build several times faster, and the clusters do not depend
+    /// on the order photos happened to be loaded in. geophoto's default.
+    case zOrder
+    /// In input order, as supercluster does: the same input gives supercluster's clusters.
+    case input
   }
 
   /// One item of a zoom level: an input point (`clusterID == nil`, `pointIndex` set) or a cluster.
@@ -84,7 +98,8 @@ public struct ClusterIndex: Sendable {
     pointCount = points.count
     var top = Level()
     top.reserveCapacity(points.count)
-    for i in Self.mortonOrder(points) {
+    let visits = options.order == .zOrder ? Self.mortonOrder(points) : Array(points.indices)
+    for i in visits {
       let p = points[i]
       top.append(x: Self.x(p.longitude), y: Self.y(p.latitude), id: i, cluster: false, count: 1)
     }
