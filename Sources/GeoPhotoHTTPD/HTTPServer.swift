@@ -73,14 +73,20 @@ public struct HTTPServerOptions: Sendable {
 /// An HTTP/1.1 server on libmicrohttpd: a pool of threads each polling with epoll, keep-alive,
 /// per-connection time and memory limits. The responder does the rest; each finished request
 /// is reported to `log` with its duration in microseconds.
+///
+/// The host may be an address or a name: a name listens on every address it resolves to
+/// (`localhost` on 127.0.0.1 and, where the system has it, ::1), one libmicrohttpd daemon per
+/// address, all on the same port.
 public final class HTTPServer: Sendable {
   /// Receives one entry per request: the request, the response, and microseconds spent.
   public typealias AccessLog = @Sendable (ServerRequest, ServerResponse, Int) -> Void
 
-  nonisolated(unsafe) private let daemon: OpaquePointer
+  nonisolated(unsafe) private let daemons: [OpaquePointer]
   private let context: Unmanaged<Context>
   private let stopped = Mutex(false)
   public let port: Int
+  /// The addresses listened on, numeric (`127.0.0.1`, `::1`), in the order the host resolved.
+  public let addresses: [String]
 
   /// What libmicrohttpd keeps for the handler while the daemon runs.
   final class Context: Sendable {
@@ -96,40 +102,113 @@ public final class HTTPServer: Sendable {
     public var description: String
   }
 
-  public init(options: HTTPServerOptions, responder: any Responder, log: AccessLog? = nil) throws {
-    let context = Unmanaged.passRetained(Context(responder: responder, log: log))
-    var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_TURBO.rawValue
-    var storage = sockaddr_storage()
-    var v4 = sockaddr_in()
-    var v6 = sockaddr_in6()
-    if inet_pton(AF_INET, options.host, &v4.sin_addr) == 1 {
-      v4.sin_family = sa_family_t(AF_INET)
-      v4.sin_port = in_port_t(UInt16(options.port).bigEndian)
-      withUnsafeBytes(of: v4) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
-    } else if inet_pton(AF_INET6, options.host, &v6.sin6_addr) == 1 {
-      v6.sin6_family = sa_family_t(AF_INET6)
-      v6.sin6_port = in_port_t(UInt16(options.port).bigEndian)
-      withUnsafeBytes(of: v6) { raw in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: raw) } }
-      flags |= MHD_USE_IPv6.rawValue
-    } else {
-      context.release()
-      throw StartError(description: "'\(options.host)' is not an IPv4 or IPv6 address")
+  /// One address a host resolved to.
+  struct Address {
+    var storage: sockaddr_storage
+    var family: Int32
+    var text: String
+
+    func with(port: Int) -> sockaddr_storage {
+      var copy = storage
+      withUnsafeMutableBytes(of: &copy) { raw in
+        let value = in_port_t(UInt16(port).bigEndian)
+        if family == AF_INET {
+          raw.baseAddress?.assumingMemoryBound(to: sockaddr_in.self).pointee.sin_port = value
+        } else {
+          raw.baseAddress?.assumingMemoryBound(to: sockaddr_in6.self).pointee.sin6_port = value
+        }
+      }
+      return copy
     }
-    let started = withUnsafePointer(to: &storage) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-        gp_mhd_start(
-          flags, address, accessHandler, context.toOpaque(), UInt32(options.threads), UInt32(options.connectionLimit),
-          UInt32(options.connectionTimeout), options.connectionMemory)
+  }
+
+  /// The IPv4 and IPv6 addresses of `host` (an address or a name), without repeats.
+  static func resolve(_ host: String) throws(StartError) -> [Address] {
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var list: UnsafeMutablePointer<addrinfo>?
+    let rc = getaddrinfo(host, nil, &hints, &list)
+    guard rc == 0 else {
+      throw StartError(description: "cannot resolve '\(host)': \(String(cString: gai_strerror(rc)))")
+    }
+    defer { freeaddrinfo(list) }
+    var addresses: [Address] = []
+    var entry = list
+    while let info = entry?.pointee {
+      entry = info.ai_next
+      guard info.ai_family == AF_INET || info.ai_family == AF_INET6, let source = info.ai_addr else { continue }
+      var storage = sockaddr_storage()
+      withUnsafeMutableBytes(of: &storage) { target in
+        target.copyMemory(from: UnsafeRawBufferPointer(start: source, count: Int(info.ai_addrlen)))
+      }
+      var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+      guard getnameinfo(source, info.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
+        continue
+      }
+      let numeric = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if !addresses.contains(where: { $0.text == numeric }) {
+        addresses.append(Address(storage: storage, family: info.ai_family, text: numeric))
       }
     }
-    guard let started else {
-      context.release()
-      throw StartError(
-        description: "cannot listen on \(options.host):\(options.port) (\(String(cString: strerror(errno))))")
+    guard !addresses.isEmpty else { throw StartError(description: "'\(host)' has no IPv4 or IPv6 address") }
+    return addresses
+  }
+
+  public init(options: HTTPServerOptions, responder: any Responder, log: AccessLog? = nil) throws {
+    let addresses = try Self.resolve(options.host)
+    let context = Unmanaged.passRetained(Context(responder: responder, log: log))
+    // With port 0 the first daemon picks a free port and the others take the same one; when
+    // that port is taken on another address, all start again on a new one.
+    var attempt = 0
+    while true {
+      attempt += 1
+      var started: [OpaquePointer] = []
+      var failure: (address: Address, port: Int, code: Int32)?
+      var port = options.port
+      for address in addresses {
+        guard let daemon = Self.start(address, port: port, options: options, context: context) else {
+          failure = (address, port, errno)
+          break
+        }
+        started.append(daemon)
+        if port == 0 { port = Int(gp_mhd_bound_port(daemon)) }
+      }
+      if let failure {
+        for daemon in started { MHD_stop_daemon(daemon) }
+        if options.port == 0 && failure.code == EADDRINUSE && attempt < 5 { continue }
+        context.release()
+        let shown = failure.address.family == AF_INET6 ? "[\(failure.address.text)]" : failure.address.text
+        let named = options.host == failure.address.text ? "" : " (\(options.host))"
+        throw StartError(
+          description: "cannot listen on \(shown):\(failure.port)\(named) (\(String(cString: strerror(failure.code))))")
+      }
+      daemons = started
+      self.port = port
+      break
     }
-    daemon = started
     self.context = context
-    port = Int(gp_mhd_bound_port(started))
+    self.addresses = addresses.map(\.text)
+  }
+
+  private static func start(
+    _ address: Address, port: Int, options: HTTPServerOptions, context: Unmanaged<Context>
+  ) -> OpaquePointer? {
+    var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_TURBO.rawValue
+    if address.family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
+    var storage = address.with(port: port)
+    return withUnsafePointer(to: &storage) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddress in
+        gp_mhd_start(
+          flags, sockaddress, accessHandler, context.toOpaque(), UInt32(options.threads),
+          UInt32(options.connectionLimit), UInt32(options.connectionTimeout), options.connectionMemory)
+      }
+    }
+  }
+
+  /// Whether every address is a loopback one (127.0.0.0/8 or ::1): nothing else can connect.
+  public var isLoopbackOnly: Bool {
+    addresses.allSatisfy { $0.hasPrefix("127.") || $0 == "::1" || $0.hasPrefix("::ffff:127.") }
   }
 
   /// Stops accepting, finishes the requests in flight and closes every connection.
@@ -138,7 +217,7 @@ public final class HTTPServer: Sendable {
       defer { done = true }
       return !done
     }
-    if first { MHD_stop_daemon(daemon) }
+    if first { for daemon in daemons { MHD_stop_daemon(daemon) } }
   }
 
   deinit {

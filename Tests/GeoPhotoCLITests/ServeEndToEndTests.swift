@@ -56,6 +56,26 @@ import Testing
     #expect(result.stdout.hasPrefix("serving 12 photos"))
   }
 
+  @Test func aHostNameIsResolvedAndServedOnEveryAddress() throws {
+    let w = try ExampleWorkspace(withPhotos: false)
+    let running = try Binary.start(
+      ["serve", "--host", "localhost", "--port", "0", "--tiles", "none"], environment: w.env)
+    var out = ""
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline && !out.contains("\n") {
+      out = (try? String(contentsOf: running.out, encoding: .utf8)) ?? ""
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    let port = try #require(out.range(of: "http://localhost:").map { out[$0.upperBound...].prefix { $0.isNumber } })
+    #expect(try fetch("http://127.0.0.1:\(port)/healthz").0 == 200)
+    kill(running.process.processIdentifier, SIGTERM)
+    running.process.waitUntilExit()
+    let result = running.result()
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("serving 0 photos (index generation 0) on http://localhost:\(port)/ (127.0.0.1"))
+    #expect(!result.stderr.contains("other machines can reach"))
+  }
+
   static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
     FileManager.default.isExecutableFile(atPath: $0)
   }

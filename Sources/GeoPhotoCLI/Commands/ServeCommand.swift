@@ -17,8 +17,9 @@ enum ServeCommand {
       """,
     options: [
       .init(
-        long: "host", valueName: "address", help: "The address to listen on.", defaultText: "127.0.0.1",
-        setting: "serve.host"),
+        long: "host", valueName: "address",
+        help: "The address or host name to listen on (a name: every address it resolves to).",
+        defaultText: "127.0.0.1", setting: "serve.host"),
       .init(
         long: "port", short: "p", valueName: "port", help: "The port; 0 picks a free one.", defaultText: "8080",
         setting: "serve.port"),
@@ -94,15 +95,17 @@ enum ServeCommand {
     } catch let error as HTTPServer.StartError {
       throw RuntimeError(error.description)
     }
-    if !["127.0.0.1", "::1", "localhost"].contains(config.host) {
+    if !server.isLoopbackOnly {
       console.err("warning: listening on \(config.host): other machines can reach this server")
       console.err(config.token == nil ? "; set --token to require one\n" : "; /v1 requires the token\n")
     }
     let snapshot = holder.snapshot
     let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
+    // A host name: say which addresses it resolved to.
+    let resolved = server.addresses == [config.host] ? "" : " (\(server.addresses.joined(separator: ", ")))"
     console.out(
-      "serving \(snapshot.photos.count) photos (index generation \(snapshot.generation)) on http://\(shownHost):\(server.port)/\n"
-    )
+      "serving \(snapshot.photos.count) photos (index generation \(snapshot.generation)) on "
+        + "http://\(shownHost):\(server.port)/\(resolved)\n")
     holder.watch(interval: config.reloadInterval) { console.err("\($0)\n") }
 
     // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
