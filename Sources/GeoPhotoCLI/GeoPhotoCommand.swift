@@ -28,23 +28,18 @@ public struct Console: Sendable {
   }
 }
 
-/// Exit statuses, as sysexits(3) and swift-argument-parser use them.
-public enum ExitStatus {
-  public static let success: Int32 = 0
-  public static let failure: Int32 = 1
-  public static let usage: Int32 = 64
-}
-
 /// The `geophoto` command line.
 public enum GeoPhotoCommand {
   public static let version = "0.1.0"
 
-  static let commands: [CommandSpec] = [
-    SyncCommand.spec, FetchCommand.spec, NearCommand.spec, ServeCommand.spec, RouteCommand.spec, AlongCommand.spec,
-    DirectionsCommand.spec, SnapshotCommand.spec, GeotagCommand.spec, PlacesCommand.spec,
-    MigrateCommand.spec,
-    InfoCommand.spec, ForgetCommand.spec,
+  /// Every subcommand, in the order `geophoto --help` lists them.
+  static let commands: [any Subcommand.Type] = [
+    SyncCommand.self, FetchCommand.self, NearCommand.self, ServeCommand.self, RouteCommand.self, AlongCommand.self,
+    DirectionsCommand.self, SnapshotCommand.self, GeotagCommand.self, PlacesCommand.self, MigrateCommand.self,
+    InfoCommand.self, ForgetCommand.self,
   ]
+
+  static var specs: [CommandSpec] { commands.map { $0.spec } }
 
   /// Runs one invocation and returns its exit status.
   public static func run(
@@ -52,13 +47,13 @@ public enum GeoPhotoCommand {
     console: Console = .standard
   ) -> Int32 {
     guard let first = arguments.first else {
-      console.out(HelpGenerator.mainHelp(commands: commands))
-      return ExitStatus.success
+      console.out(HelpGenerator.mainHelp(commands: specs))
+      return ExitCode.success.rawValue
     }
     switch first {
     case "-h", "--help":
-      console.out(HelpGenerator.mainHelp(commands: commands))
-      return ExitStatus.success
+      console.out(HelpGenerator.mainHelp(commands: specs))
+      return ExitCode.success.rawValue
     case "--version":
       console.out(
         """
@@ -67,57 +62,47 @@ public enum GeoPhotoCommand {
         re-encoded by geophoto (no rows changed).
 
         """)
-      return ExitStatus.success
+      return ExitCode.success.rawValue
     case "help":
       guard let name = arguments.dropFirst().first else {
-        console.out(HelpGenerator.mainHelp(commands: commands))
-        return ExitStatus.success
+        console.out(HelpGenerator.mainHelp(commands: specs))
+        return ExitCode.success.rawValue
       }
-      guard let spec = commands.first(where: { $0.name == name }) else {
+      guard let spec = specs.first(where: { $0.name == name }) else {
         return usageError("Unknown subcommand '\(name)'", usage: "geophoto <subcommand>", console: console)
       }
       console.out(HelpGenerator.help(for: spec))
-      return ExitStatus.success
+      return ExitCode.success.rawValue
     default:
       break
     }
-    guard let spec = commands.first(where: { $0.name == first }) else {
+    guard let command = commands.first(where: { $0.spec.name == first }) else {
       let message =
         first.hasPrefix("-") ? "Unknown option '\(first)'" : "Unknown subcommand '\(first)'"
       return usageError(message, usage: "geophoto <subcommand>", console: console)
     }
+    let spec = command.spec
     let rest = Array(arguments.dropFirst())
     do {
       let parsed = try ArgumentParser.parse(rest, spec: spec)
       if parsed.has("help") {
         console.out(HelpGenerator.help(for: spec))
-        return ExitStatus.success
+        return ExitCode.success.rawValue
       }
       let configuration = try Configuration.resolve(parsed, spec: spec, environment: environment)
       let context = CommandContext(
         parsed: parsed, configuration: configuration, environment: environment, console: console)
-      switch spec.name {
-      case SyncCommand.spec.name: return try SyncCommand.run(context)
-      case NearCommand.spec.name: return try NearCommand.run(context)
-      case FetchCommand.spec.name: return try FetchCommand.run(context)
-      case ServeCommand.spec.name: return try ServeCommand.run(context)
-      case RouteCommand.spec.name: return try RouteCommand.run(context)
-      case AlongCommand.spec.name: return try AlongCommand.run(context)
-      case DirectionsCommand.spec.name: return try DirectionsCommand.run(context)
-      case SnapshotCommand.spec.name: return try SnapshotCommand.run(context)
-      case GeotagCommand.spec.name: return try GeotagCommand.run(context)
-      case PlacesCommand.spec.name: return try PlacesCommand.run(context)
-      case MigrateCommand.spec.name: return try MigrateCommand.run(context)
-      case InfoCommand.spec.name: return try InfoCommand.run(context)
-      default: return try ForgetCommand.run(context)
-      }
+      try command.run(context)
+      return ExitCode.success.rawValue
+    } catch let code as ExitCode {
+      return code.rawValue
     } catch let error as UsageError {
       return usageError(error.description, usage: spec.usage, command: spec.name, console: console)
     } catch let error as InputParser.Failure {
       return usageError(error.description, usage: spec.usage, command: spec.name, console: console)
     } catch {
       console.err("Error: \(error)\n")
-      return ExitStatus.failure
+      return ExitCode.failure.rawValue
     }
   }
 
@@ -126,7 +111,7 @@ public enum GeoPhotoCommand {
   ) -> Int32 {
     let helpCommand = command.map { "geophoto \($0) --help" } ?? "geophoto --help"
     console.err("Error: \(message)\nUsage: \(usage)\n  See '\(helpCommand)' for more information.\n")
-    return ExitStatus.usage
+    return ExitCode.usage.rawValue
   }
 }
 

@@ -43,3 +43,44 @@ final class RecordingConsole: Sendable {
     #expect(recorder.err.withLock { $0 }.isEmpty)
   }
 }
+
+@Suite struct DispatchTests {
+  /// Runs `arguments` in-process with an index in a fresh folder; returns status, out, err.
+  func run(_ arguments: [String]) -> (Int32, String, String) {
+    let recorder = RecordingConsole()
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("gp-dispatch-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let status = GeoPhotoCommand.run(
+      arguments, environment: ["HOME": home.path], console: recorder.console(terminal: false))
+    return (status, recorder.out.withLock { $0 }, recorder.err.withLock { $0 })
+  }
+
+  @Test func everyCommandIsReachedByItsOwnName() {
+    let names = GeoPhotoCommand.commands.map { $0.spec.name }
+    #expect(Set(names).count == names.count)
+    #expect(
+      names == [
+        "sync", "fetch", "near", "serve", "route", "along", "directions", "snapshot", "geotag", "places", "migrate",
+        "info", "forget",
+      ])
+    for command in GeoPhotoCommand.commands {
+      let spec = command.spec
+      let (status, out, _) = run([spec.name, "--help"])
+      #expect(status == 0)
+      #expect(out.hasPrefix("OVERVIEW: \(spec.abstract)\n"), "\(spec.name)")
+      #expect(out.contains("USAGE: geophoto \(spec.name)"), "\(spec.name)")
+      #expect(run(["help", spec.name]).1 == out)
+    }
+  }
+
+  @Test func exitCodesFollowSysexits() {
+    #expect(run(["frobnicate"]).0 == ExitCode.usage.rawValue)
+    #expect(run(["frobnicate"]).2.hasPrefix("Error: Unknown subcommand 'frobnicate'\n"))
+    #expect(run(["near"]).0 == 64)
+    // A command that runs and fails: one Error line, status 1.
+    let (status, out, err) = run(["forget", "/nonexistent-\(UUID().uuidString)"])
+    #expect(status == 1 && out.isEmpty)
+    #expect(err.hasPrefix("Error: no index at "))
+    #expect(err.split(separator: "\n").count == 1)
+  }
+}

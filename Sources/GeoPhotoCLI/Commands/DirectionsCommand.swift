@@ -4,7 +4,7 @@ import GeoPhotoEncoding
 import GeoPhotoHTTP
 import GeoPhotoRoutes
 
-enum DirectionsCommand {
+enum DirectionsCommand: Subcommand {
   static let spec = CommandSpec(
     name: "directions",
     abstract: "Directions from an OSRM or Valhalla server: legs, times and turn-by-turn steps.",
@@ -30,7 +30,7 @@ enum DirectionsCommand {
       "geophoto directions 35.6812,139.7671 35.6586,139.7454 35.7148,139.7967 --format geojson",
     ])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let p = context.parsed.positionals
     guard p.count >= 2 else { throw UsageError("Missing expected argument: at least two '<lat,lon>' points") }
     let points = try p.map { try PlaceNames.coordinate($0, context) }
@@ -53,7 +53,6 @@ enum DirectionsCommand {
       throw RuntimeError(error.description)
     }
     context.console.out(render(directions, format: config.format))
-    return ExitStatus.success
   }
 
   static func render(_ d: Directions, format: OutputFormat) -> String {

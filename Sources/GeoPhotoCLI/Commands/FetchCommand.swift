@@ -3,7 +3,7 @@ import GeoPhotoCore
 import GeoPhotoRemote
 import GeoPhotoStore
 
-enum FetchCommand {
+enum FetchCommand: Subcommand {
   static let spec = CommandSpec(
     name: "fetch",
     abstract: "Pull the public geotagged photos around a place from Flickr and Wikimedia Commons.",
@@ -29,7 +29,7 @@ enum FetchCommand {
       "GEOPHOTO_FLICKR_API_KEY=… geophoto fetch 48.8584,2.2945 --source flickr --max 500",
     ])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let positionals = context.parsed.positionals
     guard !positionals.isEmpty else { throw UsageError("Missing expected argument '<lat,lon>'") }
     let center = try PlaceNames.coordinate(positionals.joined(separator: " "), context)
@@ -39,7 +39,7 @@ enum FetchCommand {
     }
     let providers = try RemoteSources.providers(wanted: wanted, context: context)
     guard !providers.isEmpty else { throw RuntimeError("no remote source to fetch from") }
-    guard let store = try context.openStore(create: true) else { return ExitStatus.failure }
+    guard let store = try context.openStore(create: true) else { throw ExitCode.failure }
     let engine = FetchEngine(store: store)
     let now = Int(Date().timeIntervalSince1970)
     var failed = false
@@ -55,6 +55,6 @@ enum FetchCommand {
         failed = true
       }
     }
-    return failed ? ExitStatus.failure : ExitStatus.success
+    if failed { throw ExitCode.failure }
   }
 }

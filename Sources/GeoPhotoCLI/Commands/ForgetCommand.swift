@@ -2,7 +2,7 @@ import Foundation
 import GeoPhotoStore
 import GeoPhotoSync
 
-enum ForgetCommand {
+enum ForgetCommand: Subcommand {
   static let spec = CommandSpec(
     name: "forget",
     abstract: "Remove a folder's photos from the index (the files are not touched).",
@@ -13,7 +13,7 @@ enum ForgetCommand {
     arguments: [.init(name: "dir", help: "A folder synced before.", repeating: true)],
     examples: ["geophoto forget /mnt/old-disk/photos"])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let roots = context.parsed.positionals
     guard !roots.isEmpty else { throw UsageError("Missing expected argument '<dir> ...'") }
     let store = try context.openExistingStore()
@@ -22,6 +22,5 @@ enum ForgetCommand {
     }
     try store.refreshDerivedIndexes()
     context.console.out("removed \(removed) photos from the index\n")
-    return ExitStatus.success
   }
 }

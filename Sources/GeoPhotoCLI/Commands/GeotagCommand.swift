@@ -4,7 +4,7 @@ import GeoPhotoRoutes
 import GeoPhotoStore
 import GeoPhotoSync
 
-enum GeotagCommand {
+enum GeotagCommand: Subcommand {
   static let spec = CommandSpec(
     name: "geotag",
     abstract: "Place photos without a location on a GPS track, by the time they were taken.",
@@ -34,7 +34,7 @@ enum GeotagCommand {
       "geophoto geotag --track ride.gpx --tz +02:00 --offset -00:00:45 --all --dry-run",
     ])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let parsed = context.parsed
     guard let trackPath = parsed.value("track") else { throw UsageError("Missing expected option '--track <file>'") }
     let all = parsed.has("all")
@@ -107,7 +107,6 @@ enum GeotagCommand {
         "; not placed: " + skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }
     context.console.out(lines + summary + "\n")
-    return ExitStatus.success
   }
 
   /// `+00:02:00`, `-00:00:45`, `90` (seconds).

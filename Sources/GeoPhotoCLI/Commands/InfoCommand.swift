@@ -1,19 +1,19 @@
 import Foundation
 import GeoPhotoStore
 
-enum InfoCommand {
+enum InfoCommand: Subcommand {
   static let spec = CommandSpec(
     name: "info",
     abstract: "Show where the index is and what it holds.",
     examples: ["geophoto info"])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     guard context.parsed.positionals.isEmpty else {
       throw UsageError("Unexpected argument '\(context.parsed.positionals[0])'")
     }
     guard let store = try context.openStore(create: false) else {
       context.console.out("index: \(context.configuration.databasePath) (not created yet; run 'geophoto sync DIR')\n")
-      return ExitStatus.success
+      return
     }
     let counts = try store.counts()
     var out = """
@@ -31,6 +31,5 @@ enum InfoCommand {
       for root in roots { out += "  \(root.path) (last sync \(root.lastSynced))\n" }
     }
     context.console.out(out)
-    return ExitStatus.success
   }
 }

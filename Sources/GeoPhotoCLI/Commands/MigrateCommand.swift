@@ -3,7 +3,7 @@ import GeoPhotoCore
 import GeoPhotoPostgres
 import GeoPhotoStore
 
-enum MigrateCommand {
+enum MigrateCommand: Subcommand {
   static let spec = CommandSpec(
     name: "migrate",
     abstract: "Copy an index from SQLite into PostgreSQL/PostGIS.",
@@ -20,7 +20,7 @@ enum MigrateCommand {
     examples: ["geophoto migrate --from sqlite:~/.local/share/geophoto/index.sqlite --to postgres://geophoto@db/photos"]
   )
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     guard let from = context.parsed.value("from") else {
       throw UsageError("Missing expected option '--from <sqlite:path>'")
     }
@@ -57,6 +57,5 @@ enum MigrateCommand {
     context.console.out(
       "copied \(copied) photos to \(redactingPassword(to)); counts per source match ("
         + expected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")\n")
-    return ExitStatus.success
   }
 }

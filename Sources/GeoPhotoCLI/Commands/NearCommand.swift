@@ -4,7 +4,7 @@ import GeoPhotoEncoding
 import GeoPhotoRemote
 import GeoPhotoStore
 
-enum NearCommand {
+enum NearCommand: Subcommand {
   static let spec = CommandSpec(
     name: "near",
     abstract: "List the indexed photos nearest to a place, as map annotations.",
@@ -43,7 +43,7 @@ enum NearCommand {
       "geophoto near 35.68,139.76 --fetch --source local --source commons",
     ])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let positionals = context.parsed.positionals
     guard !positionals.isEmpty else { throw UsageError("Missing expected argument '<lat,lon>'") }
     // "35.68, 139.76" typed without quotes arrives as two arguments: read them as one.
@@ -72,7 +72,6 @@ enum NearCommand {
         "hint: the index at \(location) has no located photos; run 'geophoto sync DIR' first\n")
     }
     context.console.out(render(annotations, query: query, format: config.format))
-    return ExitStatus.success
   }
 
   /// `--fetch`: asks each remote source for the area unless it was fetched within

@@ -13,7 +13,7 @@ func readRoute(_ path: String) throws -> [RoutePoint] {
   }
 }
 
-enum RouteCommand {
+enum RouteCommand: Subcommand {
   static let spec = CommandSpec(
     name: "route",
     abstract: "Describe a route file: points, length, bounds and the map region that shows it.",
@@ -33,7 +33,7 @@ enum RouteCommand {
     ],
     examples: ["geophoto route show walk.gpx", "geophoto route show route.csv --format json"])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let p = context.parsed.positionals
     guard let action = p.first else { throw UsageError("Missing expected argument '<show>'") }
     guard action == "show" else { throw UsageError("Unknown action '\(action)'; expected 'show'") }
@@ -108,7 +108,6 @@ enum RouteCommand {
         """
     }
     context.console.out(out)
-    return ExitStatus.success
   }
 
   static func writeBounds(_ b: BoundingBox, to w: inout JSONWriter) {
@@ -125,7 +124,7 @@ enum RouteCommand {
   }
 }
 
-enum AlongCommand {
+enum AlongCommand: Subcommand {
   static let spec = CommandSpec(
     name: "along",
     abstract: "List the indexed photos near a route, in the order the route passes them.",
@@ -142,7 +141,7 @@ enum AlongCommand {
     ],
     examples: ["geophoto along walk.gpx --within 200m", "geophoto along route.csv -w 1km --format geojson"])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let p = context.parsed.positionals
     guard p.count == 1 else {
       throw p.isEmpty ? UsageError("Missing expected argument '<file>'") : UsageError("Unexpected argument '\(p[1])'")
@@ -189,6 +188,5 @@ enum AlongCommand {
         annotations,
         query: NearQuery(center: center, limit: limit == Int.max ? annotations.count : limit, radius: within),
         format: context.configuration.format))
-    return ExitStatus.success
   }
 }

@@ -4,7 +4,7 @@ import GeoPhotoHTTPD
 import GeoPhotoPostgres
 import GeoPhotoServer
 
-enum ServeCommand {
+enum ServeCommand: Subcommand {
   static let spec = CommandSpec(
     name: "serve",
     abstract: "Serve annotation lists (JSON, GeoJSON, clusters) and a web map over HTTP.",
@@ -47,7 +47,7 @@ enum ServeCommand {
       "geophoto serve --privacy-zone 35.6895,139.6917,300m --tiles none",
     ])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     guard context.parsed.positionals.isEmpty else {
       throw UsageError("Unexpected argument '\(context.parsed.positionals[0])'")
     }
@@ -122,6 +122,5 @@ enum ServeCommand {
     server.stop()
     holder.stopWatching()
     console.err("stopped\n")
-    return ExitStatus.success
   }
 }

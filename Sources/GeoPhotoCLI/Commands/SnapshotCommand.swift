@@ -5,7 +5,7 @@ import GeoPhotoRoutes
 import GeoPhotoSnapshot
 import GeoPhotoStore
 
-enum SnapshotCommand {
+enum SnapshotCommand: Subcommand {
   static let spec = CommandSpec(
     name: "snapshot",
     abstract: "Render a map image (PNG or SVG) of a route, the photos near a place, or an area.",
@@ -37,7 +37,7 @@ enum SnapshotCommand {
       "geophoto snapshot --bbox 139.70,35.64,139.82,35.72 --size 800x600 -o area.svg",
     ])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let parsed = context.parsed
     guard parsed.positionals.isEmpty else { throw UsageError("Unexpected argument '\(parsed.positionals[0])'") }
     let modes = ["route", "near", "bbox"].filter { parsed.value($0) != nil }
@@ -146,6 +146,5 @@ enum SnapshotCommand {
     }
     context.console.out(
       "wrote \(output) (\(style.width * style.scale)×\(style.height * style.scale) px, \(content.pins.count) photos)\n")
-    return ExitStatus.success
   }
 }

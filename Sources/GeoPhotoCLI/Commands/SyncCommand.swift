@@ -2,7 +2,7 @@ import Foundation
 import GeoPhotoStore
 import GeoPhotoSync
 
-enum SyncCommand {
+enum SyncCommand: Subcommand {
   static let spec = CommandSpec(
     name: "sync",
     abstract: "Index the photos in local folders (recursively, incrementally).",
@@ -22,11 +22,11 @@ enum SyncCommand {
     ],
     examples: ["geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite"])
 
-  static func run(_ context: CommandContext) throws -> Int32 {
+  static func run(_ context: CommandContext) throws {
     let roots = context.parsed.positionals
     guard !roots.isEmpty else { throw UsageError("Missing expected argument '<dir> ...'") }
     let console = context.console
-    guard let store = try context.openStore(create: true) else { return ExitStatus.failure }
+    guard let store = try context.openStore(create: true) else { throw ExitCode.failure }
     let engine = SyncEngine(
       store: store, jobs: context.configuration.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     engine.batchSize = context.configuration.batchSize
@@ -49,7 +49,6 @@ enum SyncCommand {
     if console.errIsTerminal && engine.progress != nil { console.err("\r\u{1B}[K") }
     try PlaceNames.assign(store, context)
     console.out(describe(summary) + "\n")
-    return ExitStatus.success
   }
 
   static func describe(_ s: SyncSummary) -> String {
