@@ -30,7 +30,7 @@ enum PlaceNames {
       try store.hasPhotosToPlace(gazetteer: Int64(identity))
     else { return }
     let g = try load(url)
-    let radius = context.configuration.placeRadius
+    let radius = context.configuration.places.radius
     let count = try store.assignPlaces(gazetteer: Int64(g.identity)) { c in
       g.nearest(to: c, within: radius).map {
         PlaceName(

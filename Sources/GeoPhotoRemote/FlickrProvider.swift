@@ -13,7 +13,7 @@ import GeoPhotoHTTP
 ///   the last 12 hours of uploads.
 /// - Photos with accuracy 0 or at exactly (0, 0) have no real location and are skipped.
 public struct FlickrProvider: PhotoProvider {
-  public enum Format: String, Sendable { case json, xml }
+  public enum Format: String, CaseIterable, Sendable { case json, xml }
 
   public static let defaultEndpoint = "https://api.flickr.com/services/rest/"
   public static let resultCap = 4_000

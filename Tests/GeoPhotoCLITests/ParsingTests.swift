@@ -41,7 +41,7 @@ import Testing
     let parsed = ParsedArguments()
     let c = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann", "XDG_CONFIG_HOME": "/nonexistent"])
     #expect(c.databasePath == "/home/ann/.local/share/geophoto/index.sqlite")
-    #expect(c.limit == 20 && c.format == .table && c.radius == nil)
+    #expect(c.near.limit == 20 && c.near.format == .table && c.near.radius == nil)
     let x = try Configuration.resolve(
       parsed, environment: ["HOME": "/home/ann", "XDG_DATA_HOME": "/data", "XDG_CONFIG_HOME": "/nonexistent"])
     #expect(x.databasePath == "/data/geophoto/index.sqlite")
@@ -68,11 +68,11 @@ import Testing
     var parsed = ParsedArguments()
     let env = ["HOME": "/h", "XDG_CONFIG_HOME": "/nonexistent", "GEOPHOTO_DB": "~/x.sqlite", "GEOPHOTO_RADIUS": "2km"]
     #expect(try Configuration.resolve(parsed, environment: env).databasePath == "/h/x.sqlite")
-    #expect(try Configuration.resolve(parsed, environment: env).radius == 2000)
+    #expect(try Configuration.resolve(parsed, environment: env).near.radius == 2000)
     parsed.values["radius"] = ["300m"]
     parsed.values["db"] = ["/tmp/y.sqlite"]
     let c = try Configuration.resolve(parsed, spec: NearCommand.spec, environment: env)
-    #expect(c.radius == 300 && c.databasePath == "/tmp/y.sqlite")
+    #expect(c.near.radius == 300 && c.databasePath == "/tmp/y.sqlite")
   }
 
   @Test func badEnvironmentValuesNameTheVariable() {
@@ -109,9 +109,9 @@ import Testing
     let entries = try ConfigurationFile.read(file.path)
     #expect(entries.count >= 15)
     let config = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann"])
-    #expect(config.flickrAPIKey == "0123456789abcdef0123456789abcdef")
-    #expect(config.maximumResponseBytes == 20 * 1_048_576)
-    #expect(config.maxAge == 86_400)
+    #expect(config.flickr.apiKey == "0123456789abcdef0123456789abcdef")
+    #expect(config.http.client.maximumResponseBytes == 20 * 1_048_576)
+    #expect(config.near.maxAge == 86_400)
   }
 }
 
@@ -176,7 +176,52 @@ import Testing
     try String(try String(contentsOf: file, encoding: .utf8).dropLast(#"near.limit = "oops"#.count))
       .write(to: file, atomically: true, encoding: .utf8)
     let config = try Configuration.resolve(parsed, environment: ["HOME": "/h"])
-    #expect(config.flickrAPIKey == "0123#abcdef")
-    #expect(config.tileURL == "https://tiles.example.org/{z}/{x}/{y}.png#v2")
+    #expect(config.flickr.apiKey == "0123#abcdef")
+    #expect(config.serve.api.map.tileURL == "https://tiles.example.org/{z}/{x}/{y}.png#v2")
+  }
+}
+
+/// README's configuration table and the example file say what `Setting.all` says.
+@Suite struct SettingsDocumentationTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// The README table as the settings describe it.
+  static var expectedTable: String {
+    var lines = ["| key | environment | flag | default | meaning |", "|---|---|---|---|---|"]
+    for s in Setting.all {
+      var flag = ""
+      if let f = s.flag {
+        flag = "`" + (f.command.map { "\($0) " } ?? "") + "--\(f.long)`"
+        if let short = f.short { flag += ", `-\(short)`" }
+        if f.repeating { flag += " (repeatable)" }
+      }
+      let meaning = s.help.replacingOccurrences(of: "|", with: "\\|")
+      lines.append("| `\(s.key)` | `\(s.environment)` | \(flag) | \(s.defaultText) | \(meaning) |")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  @Test func theReadmeTableListsEverySetting() throws {
+    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    #expect(readme.contains(Self.expectedTable), "README's configuration table should read:\n\(Self.expectedTable)")
+  }
+
+  @Test func theExampleFileShowsEverySetting() throws {
+    let text = try String(
+      contentsOf: Self.root.appendingPathComponent("Config/geophoto.conf.example"), encoding: .utf8)
+    var shown: [String] = []
+    for line in text.split(separator: "\n") {
+      let body = line.hasPrefix("# ") ? line.dropFirst(2) : line
+      guard let eq = body.range(of: " = "), !body[..<eq.lowerBound].contains(" ") else { continue }
+      shown.append(String(body[..<eq.lowerBound]))
+    }
+    #expect(Set(shown) == Set(Setting.all.map(\.key)))
+  }
+
+  @Test func keysAndVariablesAreUnique() {
+    #expect(Set(Setting.all.map(\.key)).count == Setting.all.count)
+    #expect(Set(Setting.all.map(\.environment)).count == Setting.all.count)
+    #expect(Setting.all.allSatisfy { $0.environment.hasPrefix("GEOPHOTO_") })
   }
 }

@@ -16,8 +16,11 @@ struct CommandSpec: Sendable {
     var help: String
     var defaultText: String?
     var repeating = false
-    /// The configuration key this option overrides (flags beat environment and file).
+    /// The key of the setting this option overrides (flags beat environment and file); see
+    /// `Setting.option`.
     var setting: String?
+    /// The environment variable of that setting, for help.
+    var environment: String?
   }
 
   var name: String
@@ -28,13 +31,10 @@ struct CommandSpec: Sendable {
   var examples: [String] = []
 
   static let helpOption = Option(long: "help", short: "h", valueName: nil, help: "Show help information.")
-  static let dbOption = Option(
-    long: "db", valueName: "path|url",
-    help: "The index: a SQLite file, or postgres://user@host/db for a shared PostGIS database (also GEOPHOTO_DB).",
-    defaultText: "~/.local/share/geophoto/index.sqlite", setting: "db")
+  static let dbOption = Setting.index.option
   static let configOption = Option(
     long: "config", valueName: "path",
-    help: "The configuration file (also GEOPHOTO_CONFIG).", defaultText: "~/.config/geophoto/config")
+    help: "The configuration file.", defaultText: "~/.config/geophoto/config", environment: "GEOPHOTO_CONFIG")
 
   var allOptions: [Option] { options + [Self.dbOption, Self.configOption, Self.helpOption] }
 

@@ -15,7 +15,8 @@ enum HelpGenerator {
         if let s = o.short { label = "-\(s), " + label }
         if let v = o.valueName { label += " <\(v)>" }
         var text = o.help
-        if let d = o.defaultText { text += " (default: \(d))" }
+        let notes = [o.defaultText.map { "default: \($0)" }, o.environment.map { "also \($0)" }].compactMap { $0 }
+        if !notes.isEmpty { text += " (\(notes.joined(separator: "; ")))" }
         return (label, text)
       })
     if !spec.examples.isEmpty {

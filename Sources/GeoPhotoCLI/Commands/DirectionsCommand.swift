@@ -15,15 +15,9 @@ enum DirectionsCommand: Subcommand {
       """,
     arguments: [.init(name: "lat,lon", help: "Two or more points: start, [via …], destination.", repeating: true)],
     options: [
-      .init(
-        long: "format", short: "f", valueName: "format", help: "table, json or geojson.", defaultText: "table",
-        setting: "near.format"),
-      .init(
-        long: "profile", valueName: "profile", help: "driving, cycling or walking.", defaultText: "driving",
-        setting: "routing.profile"),
-      .init(
-        long: "engine", valueName: "engine", help: "osrm, valhalla or auto.", defaultText: "auto",
-        setting: "routing.engine"),
+      Setting.nearFormat.option,
+      Setting.routingProfile.option,
+      Setting.routingEngine.option,
     ],
     examples: [
       "geophoto directions 52.52,13.40 52.524,13.406",
@@ -35,24 +29,21 @@ enum DirectionsCommand: Subcommand {
     guard p.count >= 2 else { throw UsageError("Missing expected argument: at least two '<lat,lon>' points") }
     let points = try p.map { try PlaceNames.coordinate($0, context) }
     let config = context.configuration
-    guard let endpoint = config.routingEndpoint else {
+    guard let endpoint = config.routing.endpoint else {
       throw RuntimeError(
         "no routing server: set GEOPHOTO_ROUTING_ENDPOINT or 'routing.endpoint' to an OSRM v5 or Valhalla URL")
     }
-    var options = HTTPClientOptions(userAgent: RemoteSources.userAgent)
-    options.connectTimeout = config.connectTimeout
-    options.timeout = config.timeout
-    options.maximumResponseBytes = config.maximumResponseBytes
+    let options = config.http.clientOptions(userAgent: RemoteSources.userAgent)
     let http = try HTTPClient(options: options)
     let directions: Directions
     do {
-      let engine = try config.routingEngine ?? RoutingClient.detectEngine(endpoint: endpoint, client: http)
-      let client = RoutingClient(endpoint: endpoint, engine: engine, profile: config.routingProfile, client: http)
+      let engine = try config.routing.engine ?? RoutingClient.detectEngine(endpoint: endpoint, client: http)
+      let client = RoutingClient(endpoint: endpoint, engine: engine, profile: config.routing.profile, client: http)
       directions = try client.route(through: points)
     } catch let error as RoutingError {
       throw RuntimeError(error.description)
     }
-    context.console.out(render(directions, format: config.format))
+    context.console.out(render(directions, format: config.near.format))
   }
 
   static func render(_ d: Directions, format: OutputFormat) -> String {

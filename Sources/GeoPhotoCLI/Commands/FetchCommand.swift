@@ -15,13 +15,9 @@ enum FetchCommand: Subcommand {
       """,
     arguments: [.init(name: "lat,lon", help: "The place, such as 35.68,139.76.")],
     options: [
-      .init(
-        long: "radius", short: "r", valueName: "distance", help: "How far around the place (500m, 3km).",
-        defaultText: "1km", setting: "fetch.radius"),
+      Setting.fetchRadius.option,
       RemoteSources.sourceOption,
-      .init(
-        long: "max", valueName: "n", help: "Stop after this many photos per provider.",
-        defaultText: "Flickr 4000, Commons 500", setting: "fetch.max"),
+      Setting.fetchMax.option,
       RemoteSources.verboseOption,
     ],
     examples: [
@@ -45,9 +41,9 @@ enum FetchCommand: Subcommand {
     var failed = false
     for provider in providers {
       do {
-        let limit = context.configuration.fetchMax ?? Int.max
+        let limit = context.configuration.fetch.maximum ?? Int.max
         let report = try engine.fetch(
-          provider, center: center, radius: context.configuration.fetchRadius, limit: limit, now: now)
+          provider, center: center, radius: context.configuration.fetch.radius, limit: limit, now: now)
         context.console.out(RemoteSources.describe(report) + "\n")
         if report.photos > 0 { try PlaceNames.assign(store, context) }
       } catch let error as RemoteError {

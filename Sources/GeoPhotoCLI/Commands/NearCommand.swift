@@ -17,23 +17,14 @@ enum NearCommand: Subcommand {
       .init(name: "lat,lon", help: "The place: 35.68,139.76, '35.68, 139.76', or a name such as Tokyo or 'Kyoto, JP'.")
     ],
     options: [
-      .init(
-        long: "limit", short: "n", valueName: "n", help: "The most photos to list (also GEOPHOTO_LIMIT).",
-        defaultText: "20", setting: "near.limit"),
-      .init(
-        long: "radius", short: "r", valueName: "distance",
-        help: "Only photos within this distance: metres, or with a unit (500m, 2km, 1mi).",
-        defaultText: "unlimited", setting: "near.radius"),
-      .init(
-        long: "format", short: "f", valueName: "format", help: "table, json, geojson or csv (also GEOPHOTO_FORMAT).",
-        defaultText: "table", setting: "near.format"),
+      Setting.nearLimit.option,
+      Setting.nearRadius.option,
+      Setting.nearFormat.option,
       RemoteSources.sourceOption,
       .init(
         long: "fetch", valueName: nil,
         help: "First fetch remote photos around the place, unless fetched within --max-age."),
-      .init(
-        long: "max-age", valueName: "duration", help: "How long fetched areas stay fresh (30m, 12h, 1d).",
-        defaultText: "1d", setting: "near.max_age"),
+      Setting.nearMaxAge.option,
       RemoteSources.verboseOption,
     ],
     examples: [
@@ -49,7 +40,7 @@ enum NearCommand: Subcommand {
     // "35.68, 139.76" typed without quotes arrives as two arguments: read them as one.
     let center = try PlaceNames.coordinate(positionals.joined(separator: " "), context)
     let config = context.configuration
-    let query = NearQuery(center: center, limit: config.limit, radius: config.radius)
+    let query = NearQuery(center: center, limit: config.near.limit, radius: config.near.radius)
     let sources = try RemoteSources.selected(context.parsed)
     if context.parsed.has("fetch") { try fetch(around: center, sources: sources, context: context) }
 
@@ -71,7 +62,7 @@ enum NearCommand: Subcommand {
       context.console.err(
         "hint: the index at \(location) has no located photos; run 'geophoto sync DIR' first\n")
     }
-    context.console.out(render(annotations, query: query, format: config.format))
+    context.console.out(render(annotations, query: query, format: config.near.format))
   }
 
   /// `--fetch`: asks each remote source for the area unless it was fetched within
@@ -82,13 +73,13 @@ enum NearCommand: Subcommand {
     let config = context.configuration
     guard let store = try context.openStore(create: true) else { return }
     let engine = FetchEngine(store: store)
-    let radius = config.radius ?? config.fetchRadius
+    let radius = config.near.radius ?? config.fetch.radius
     let now = Int(Date().timeIntervalSince1970)
     for provider in try RemoteSources.providers(wanted: wanted, context: context) {
       do {
         let report = try engine.fetch(
-          provider, center: center, radius: min(radius, provider.maximumRadius), limit: config.fetchMax ?? Int.max,
-          maxAge: config.maxAge, now: now)
+          provider, center: center, radius: min(radius, provider.maximumRadius), limit: config.fetch.maximum ?? Int.max,
+          maxAge: config.near.maxAge, now: now)
         if context.parsed.has("verbose") { context.console.err(RemoteSources.describe(report) + "\n") }
       } catch let error as RemoteError {
         context.console.err("warning: \(error); answering from the index\n")

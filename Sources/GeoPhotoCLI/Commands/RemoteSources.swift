@@ -36,28 +36,21 @@ enum RemoteSources {
   ) throws -> [any PhotoProvider] {
     let config = context.configuration
     let remote = wanted.map { $0.subtracting([.local]) } ?? [.flickr, .commons]
-    var options = HTTPClientOptions(
-      userAgent: config.contact.map { "\(userAgent) \($0)" } ?? userAgent)
-    options.connectTimeout = config.connectTimeout
-    options.timeout = config.timeout
-    options.maximumResponseBytes = config.maximumResponseBytes
-    options.redactor = Redactor(secrets: [config.flickrAPIKey].compactMap { $0 })
-    var retry = RetryPolicy()
-    retry.attempts = config.attempts
-    retry.baseDelay = config.backoff
+    let options = config.http.clientOptions(userAgent: userAgent, secrets: [config.flickr.apiKey].compactMap { $0 })
+    let retry = config.http.retry
     let console = context.console
     let verbose = context.parsed.has("verbose")
     let log: @Sendable (String) -> Void = { line in if verbose { console.err("\(line)\n") } }
 
     var providers: [any PhotoProvider] = []
     if remote.contains(.flickr) {
-      if let key = config.flickrAPIKey {
+      if let key = config.flickr.apiKey {
         let flickrContext = ProviderContext(
           client: try HTTPClient(options: options), retry: retry,
-          limiter: RateLimiter(perHour: config.flickrRequestsPerHour, burst: 5), log: log)
+          limiter: RateLimiter(perHour: config.flickr.requestsPerHour, burst: 5), log: log)
         providers.append(
           FlickrProvider(
-            apiKey: key, endpoint: config.flickrEndpoint, format: config.flickrFormat, context: flickrContext))
+            apiKey: key, endpoint: config.flickr.endpoint, format: config.flickr.format, context: flickrContext))
       } else if wanted?.contains(.flickr) == true {
         throw RuntimeError("Flickr needs an API key: \(FlickrProvider.keyHelp)")
       } else {
@@ -67,7 +60,7 @@ enum RemoteSources {
     if remote.contains(.commons) {
       // One request at a time (the client is serial); no fixed rate, as Wikimedia asks.
       let commonsContext = ProviderContext(client: try HTTPClient(options: options), retry: retry, log: log)
-      providers.append(CommonsProvider(endpoint: config.commonsEndpoint, context: commonsContext))
+      providers.append(CommonsProvider(endpoint: config.commons.endpoint, context: commonsContext))
     }
     return providers
   }

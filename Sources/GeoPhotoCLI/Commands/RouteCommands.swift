@@ -26,9 +26,7 @@ enum RouteCommand: Subcommand {
       .init(name: "show", help: "The action (show)."), .init(name: "file", help: "A .csv, .gpx or .geojson route."),
     ],
     options: [
-      .init(
-        long: "format", short: "f", valueName: "format", help: "table, json or geojson.", defaultText: "table",
-        setting: "near.format"),
+      Setting.nearFormat.option,
       .init(long: "padding", valueName: "factor", help: "Region span as a multiple of the bounds.", defaultText: "1.5"),
     ],
     examples: ["geophoto route show walk.gpx", "geophoto route show route.csv --format json"])
@@ -52,7 +50,7 @@ enum RouteCommand: Subcommand {
     let length = RouteGeometry.length(points)
     let region = RouteGeometry.region(for: bounds, padding: padding)
     let out: String
-    switch context.configuration.format {
+    switch context.configuration.near.format {
     case .json, .csv:
       var w = JSONWriter(pretty: true)
       w.beginObject()
@@ -134,9 +132,7 @@ enum AlongCommand: Subcommand {
         long: "within", short: "w", valueName: "distance", help: "How far from the route (200m, 1km).",
         defaultText: "200m"),
       .init(long: "limit", short: "n", valueName: "n", help: "The most photos to list.", defaultText: "all"),
-      .init(
-        long: "format", short: "f", valueName: "format", help: "table, json, geojson or csv.", defaultText: "table",
-        setting: "near.format"),
+      Setting.nearFormat.option,
       RemoteSources.sourceOption,
     ],
     examples: ["geophoto along walk.gpx --within 200m", "geophoto along route.csv -w 1km --format geojson"])
@@ -187,6 +183,6 @@ enum AlongCommand: Subcommand {
       NearCommand.render(
         annotations,
         query: NearQuery(center: center, limit: limit == Int.max ? annotations.count : limit, radius: within),
-        format: context.configuration.format))
+        format: context.configuration.near.format))
   }
 }

@@ -16,29 +16,13 @@ enum ServeCommand: Subcommand {
       The API is described at /openapi.json.
       """,
     options: [
-      .init(
-        long: "host", valueName: "address",
-        help: "The address or host name to listen on (a name: every address it resolves to).",
-        defaultText: "127.0.0.1", setting: "serve.host"),
-      .init(
-        long: "port", short: "p", valueName: "port", help: "The port; 0 picks a free one.", defaultText: "8080",
-        setting: "serve.port"),
-      .init(
-        long: "token", valueName: "token",
-        help: "Require 'Authorization: Bearer <token>' on /v1 (also GEOPHOTO_TOKEN).", setting: "serve.token"),
-      .init(
-        long: "threads", valueName: "n", help: "Request threads.", defaultText: "one per core", setting: "serve.threads"
-      ),
-      .init(
-        long: "allow-origin", valueName: "origin", help: "Access-Control-Allow-Origin.", defaultText: "*",
-        setting: "serve.allow_origin"),
-      .init(
-        long: "privacy-zone", valueName: "lat,lon,radius", help: "Hide every photo in this circle (repeatable).",
-        repeating: true,
-        setting: "serve.privacy_zones"),
-      .init(
-        long: "tiles", valueName: "url", help: "Basemap tile URL template, or 'none'.", defaultText: "OpenStreetMap",
-        setting: "serve.tiles"),
+      Setting.serveHost.option,
+      Setting.servePort.option,
+      Setting.serveToken.option,
+      Setting.serveThreads.option,
+      Setting.serveAllowOrigin.option,
+      Setting.servePrivacyZones.option,
+      Setting.serveTiles.option,
       .init(long: "quiet", short: "q", valueName: nil, help: "No access log."),
     ],
     examples: [
@@ -57,10 +41,10 @@ enum ServeCommand: Subcommand {
     if context.usesPostgres {
       // One small pool for the whole process; the first load also checks the URL and schema.
       let pool = PostgresPool(url: config.databasePath)
-      holder = SnapshotHolder(privacyZones: config.privacyZones) { try PostgresPhotoStore(pool: pool) }
+      holder = SnapshotHolder(privacyZones: config.serve.privacyZones) { try PostgresPhotoStore(pool: pool) }
       try holder.refresh()
     } else {
-      holder = SnapshotHolder(databaseURL: context.databaseURL, privacyZones: config.privacyZones)
+      holder = SnapshotHolder(databaseURL: context.databaseURL, privacyZones: config.serve.privacyZones)
       if FileManager.default.fileExists(atPath: config.databasePath) {
         try holder.refresh()
       } else {
@@ -69,19 +53,7 @@ enum ServeCommand: Subcommand {
       }
     }
 
-    var api = APIConfiguration()
-    api.token = config.token
-    api.allowedOrigin = config.allowedOrigin
-    api.maximumFeatures = config.maximumFeatures
-    api.map.tileURL = config.tileURL
-    api.map.attribution = config.attribution
-    api.map.leafletFallbackURL = config.leafletURL
-    let router = APIRouter(holder: holder, configuration: api)
-
-    var options = HTTPServerOptions()
-    options.host = config.host
-    options.port = config.port
-    if let threads = config.threads { options.threads = threads }
+    let router = APIRouter(holder: holder, configuration: config.serve.api)
     let quiet = context.parsed.has("quiet")
     var log: HTTPServer.AccessLog?
     if !quiet {
@@ -91,22 +63,23 @@ enum ServeCommand: Subcommand {
     }
     let server: HTTPServer
     do {
-      server = try HTTPServer(options: options, responder: router, log: log)
+      server = try HTTPServer(options: config.serve.server, responder: router, log: log)
     } catch let error as HTTPServer.StartError {
       throw RuntimeError(error.description)
     }
     if !server.isLoopbackOnly {
-      console.err("warning: listening on \(config.host): other machines can reach this server")
-      console.err(config.token == nil ? "; set --token to require one\n" : "; /v1 requires the token\n")
+      console.err("warning: listening on \(config.serve.server.host): other machines can reach this server")
+      console.err(config.serve.api.token == nil ? "; set --token to require one\n" : "; /v1 requires the token\n")
     }
     let snapshot = holder.snapshot
-    let shownHost = config.host.contains(":") ? "[\(config.host)]" : config.host
+    let shownHost = config.serve.server.host.contains(":") ? "[\(config.serve.server.host)]" : config.serve.server.host
     // A host name: say which addresses it resolved to.
-    let resolved = server.addresses == [config.host] ? "" : " (\(server.addresses.joined(separator: ", ")))"
+    let resolved =
+      server.addresses == [config.serve.server.host] ? "" : " (\(server.addresses.joined(separator: ", ")))"
     console.out(
       "serving \(snapshot.photos.count) photos (index generation \(snapshot.generation)) on "
         + "http://\(shownHost):\(server.port)/\(resolved)\n")
-    holder.watch(interval: config.reloadInterval) { console.err("\($0)\n") }
+    holder.watch(interval: config.serve.reloadInterval) { console.err("\($0)\n") }
 
     // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
     let stop = DispatchSemaphore(value: 0)

@@ -27,9 +27,7 @@ enum SnapshotCommand: Subcommand {
       .init(long: "labels", valueName: nil, help: "Write photo titles beside the flags."),
       .init(long: "limit", short: "n", valueName: "n", help: "The most photos to draw.", defaultText: "50"),
       .init(long: "within", valueName: "distance", help: "With --route: photos this close to it.", defaultText: "200m"),
-      .init(
-        long: "tiles", valueName: "url", help: "XYZ tile URL template, or none.", defaultText: "none",
-        setting: "snapshot.tiles"),
+      Setting.snapshotTiles.option,
     ],
     examples: [
       "geophoto snapshot --route walk.gpx -o walk.png",
@@ -125,14 +123,13 @@ enum SnapshotCommand: Subcommand {
       }
     }
 
-    if let template = context.configuration.snapshotTiles {
-      var options = HTTPClientOptions(userAgent: RemoteSources.userAgent)
-      options.timeout = context.configuration.timeout
+    if let template = context.configuration.snapshot.tiles {
+      let options = context.configuration.http.clientOptions(userAgent: RemoteSources.userAgent)
       let cacheHome =
         context.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
         ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
       style.tiles = TileSource(
-        template: template, attribution: context.configuration.snapshotAttribution,
+        template: template, attribution: context.configuration.snapshot.attribution,
         client: try HTTPClient(options: options),
         cacheDirectory: URL(fileURLWithPath: cacheHome + "/geophoto/tiles"))
     }

@@ -16,9 +16,7 @@ enum SyncCommand: Subcommand {
       """,
     arguments: [.init(name: "dir", help: "A folder of photos.", repeating: true)],
     options: [
-      .init(
-        long: "jobs", short: "j", valueName: "n", help: "Files read in parallel (also GEOPHOTO_JOBS).",
-        defaultText: "one per core", setting: "sync.jobs")
+      Setting.syncJobs.option
     ],
     examples: ["geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite"])
 
@@ -28,8 +26,8 @@ enum SyncCommand: Subcommand {
     let console = context.console
     guard let store = try context.openStore(create: true) else { throw ExitCode.failure }
     let engine = SyncEngine(
-      store: store, jobs: context.configuration.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-    engine.batchSize = context.configuration.batchSize
+      store: store, jobs: context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+    engine.batchSize = context.configuration.sync.batchSize
     engine.warn = { path, reason in
       if console.errIsTerminal { console.err("\r\u{1B}[K") }
       console.err("warning: \(path): \(reason)\n")

@@ -1,0 +1,241 @@
+import GeoPhotoRemote
+import GeoPhotoRoutes
+import GeoPhotoServer
+
+extension Setting {
+  /// Every setting, one row each, grouped by the subsystem it configures. A new setting is one
+  /// row here, a field in its `Configuration` group, and a line in README and the example file
+  /// (the tests say which when they are missing).
+  static let all: [Setting] = [
+    // index
+    index,
+    // near
+    nearLimit, nearRadius, nearFormat, nearMaxAge,
+    // sync
+    syncJobs, syncBatch,
+    // fetch
+    fetchRadius, fetchMax,
+    // flickr
+    flickrAPIKey, flickrEndpoint, flickrFormat, flickrRequestsPerHour,
+    // commons
+    commonsEndpoint,
+    // http
+    httpConnectTimeout, httpTimeout, httpMaxResponse, httpAttempts, httpBackoff, httpContact,
+    // serve
+    serveHost, servePort, serveToken, serveThreads, serveAllowOrigin, serveMaxFeatures, servePrivacyZones, serveTiles,
+    serveAttribution, serveLeafletURL, serveReloadInterval,
+    // routing
+    routingEndpoint, routingEngine, routingProfile,
+    // places
+    placesRadius,
+    // snapshot
+    snapshotTiles, snapshotAttribution,
+  ]
+
+  static let index = Setting(
+    key: "db", environment: "GEOPHOTO_DB", flag: Flag(long: "db"), valueName: "path|url",
+    help: "The index: a SQLite file (or sqlite:PATH), or postgres://user@host/db for a shared PostGIS database",
+    defaultText: "~/.local/share/geophoto/index.sqlite"
+  ) { c, v, env in c.databasePath = try IndexLocation.parse(v, env) }
+
+  static let nearLimit = Setting(
+    key: "near.limit", environment: "GEOPHOTO_LIMIT", flag: Flag(long: "limit", short: "n", command: "near"),
+    valueName: "n", help: "The most photos 'near' lists", defaultText: "20"
+  ) { c, v, _ in c.near.limit = try SettingValue.wholeNumber(v, 1...100_000, "limit") }
+
+  static let nearRadius = Setting(
+    key: "near.radius", environment: "GEOPHOTO_RADIUS", flag: Flag(long: "radius", short: "r", command: "near"),
+    valueName: "distance", help: "Only photos within this distance: metres, or with a unit (500m, 2km, 1mi)",
+    defaultText: "unlimited"
+  ) { c, v, _ in c.near.radius = try SettingValue.distance(v) }
+
+  static let nearFormat = Setting(
+    key: "near.format", environment: "GEOPHOTO_FORMAT", flag: Flag(long: "format", short: "f"),
+    valueName: "format", help: "The output: table, json, geojson or csv", defaultText: "table"
+  ) { c, v, _ in c.near.format = try SettingValue.choice(v, OutputFormat.allCases, "format") }
+
+  static let nearMaxAge = Setting(
+    key: "near.max_age", environment: "GEOPHOTO_MAX_AGE", flag: Flag(long: "max-age"), valueName: "duration",
+    help: "How long a fetched area stays fresh for 'near --fetch' (30m, 12h, 1d)", defaultText: "1d"
+  ) { c, v, _ in c.near.maxAge = try SettingValue.duration(v) }
+
+  static let syncJobs = Setting(
+    key: "sync.jobs", environment: "GEOPHOTO_JOBS", flag: Flag(long: "jobs", short: "j"), valueName: "n",
+    help: "Files 'sync' reads in parallel", defaultText: "one per core"
+  ) { c, v, _ in c.sync.jobs = try SettingValue.wholeNumber(v, 1...256, "jobs") }
+
+  static let syncBatch = Setting(
+    key: "sync.batch", environment: "GEOPHOTO_SYNC_BATCH", valueName: "n",
+    help: "Files 'sync' commits per transaction", defaultText: "1000"
+  ) { c, v, _ in c.sync.batchSize = try SettingValue.wholeNumber(v, 1...1_000_000, "batch") }
+
+  static let fetchRadius = Setting(
+    key: "fetch.radius", environment: "GEOPHOTO_FETCH_RADIUS", flag: Flag(long: "radius", short: "r", command: "fetch"),
+    valueName: "distance", help: "How far around the place 'fetch' searches (500m, 3km)", defaultText: "1km"
+  ) { c, v, _ in c.fetch.radius = try SettingValue.distance(v) }
+
+  static let fetchMax = Setting(
+    key: "fetch.max", environment: "GEOPHOTO_FETCH_MAX", flag: Flag(long: "max"), valueName: "n",
+    help: "The most photos per provider and fetch", defaultText: "the provider's cap (Flickr 4000, Commons 500)"
+  ) { c, v, _ in c.fetch.maximum = try SettingValue.wholeNumber(v, 1...1_000_000, "max") }
+
+  static let flickrAPIKey = Setting(
+    key: "flickr.api_key", environment: "GEOPHOTO_FLICKR_API_KEY", valueName: "key",
+    help: "Your Flickr API key; without one Flickr is skipped", defaultText: "none"
+  ) { c, v, _ in c.flickr.apiKey = v.isEmpty ? nil : v }
+
+  static let flickrEndpoint = Setting(
+    key: "flickr.endpoint", environment: "GEOPHOTO_FLICKR_ENDPOINT", valueName: "url",
+    help: "The Flickr REST endpoint", defaultText: FlickrProvider.defaultEndpoint
+  ) { c, v, _ in c.flickr.endpoint = try SettingValue.url(v) }
+
+  static let flickrFormat = Setting(
+    key: "flickr.format", environment: "GEOPHOTO_FLICKR_FORMAT", valueName: "format",
+    help: "How Flickr answers: json or xml", defaultText: "json"
+  ) { c, v, _ in c.flickr.format = try SettingValue.choice(v, FlickrProvider.Format.allCases, "format") }
+
+  static let flickrRequestsPerHour = Setting(
+    key: "flickr.requests_per_hour", environment: "GEOPHOTO_FLICKR_RATE", valueName: "n",
+    help: "Requests to Flickr per hour, at most", defaultText: "3600"
+  ) { c, v, _ in c.flickr.requestsPerHour = Double(try SettingValue.wholeNumber(v, 1...1_000_000, "rate")) }
+
+  static let commonsEndpoint = Setting(
+    key: "commons.endpoint", environment: "GEOPHOTO_COMMONS_ENDPOINT", valueName: "url",
+    help: "The MediaWiki API endpoint of Wikimedia Commons", defaultText: CommonsProvider.defaultEndpoint
+  ) { c, v, _ in c.commons.endpoint = try SettingValue.url(v) }
+
+  static let httpConnectTimeout = Setting(
+    key: "http.connect_timeout", environment: "GEOPHOTO_CONNECT_TIMEOUT", valueName: "duration",
+    help: "How long to wait for a server to accept a connection", defaultText: "10s"
+  ) { c, v, _ in c.http.client.connectTimeout = try SettingValue.duration(v) }
+
+  static let httpTimeout = Setting(
+    key: "http.timeout", environment: "GEOPHOTO_TIMEOUT", valueName: "duration",
+    help: "How long one request may take", defaultText: "30s"
+  ) { c, v, _ in c.http.client.timeout = try SettingValue.duration(v) }
+
+  static let httpMaxResponse = Setting(
+    key: "http.max_response", environment: "GEOPHOTO_MAX_RESPONSE", valueName: "size",
+    help: "The largest response accepted", defaultText: "20MiB"
+  ) { c, v, _ in c.http.client.maximumResponseBytes = try SettingValue.byteCount(v) }
+
+  static let httpAttempts = Setting(
+    key: "http.attempts", environment: "GEOPHOTO_HTTP_ATTEMPTS", valueName: "n",
+    help: "Tries per request, the first included", defaultText: "5"
+  ) { c, v, _ in c.http.retry.attempts = try SettingValue.wholeNumber(v, 1...20, "attempts") }
+
+  static let httpBackoff = Setting(
+    key: "http.backoff", environment: "GEOPHOTO_HTTP_BACKOFF", valueName: "duration",
+    help: "The first retry's delay, doubled for each retry after it, with jitter", defaultText: "0.5s"
+  ) { c, v, _ in c.http.retry.baseDelay = try SettingValue.duration(v) }
+
+  static let httpContact = Setting(
+    key: "http.contact", environment: "GEOPHOTO_CONTACT", valueName: "e-mail|url",
+    help: "An e-mail address or URL added to the User-Agent", defaultText: "none"
+  ) { c, v, _ in c.http.contact = v.isEmpty ? nil : v }
+
+  static let serveHost = Setting(
+    key: "serve.host", environment: "GEOPHOTO_HOST", flag: Flag(long: "host"), valueName: "address",
+    help: "The address or host name 'serve' listens on (a name: every address it resolves to)",
+    defaultText: "127.0.0.1"
+  ) { c, v, _ in
+    guard !v.isEmpty else { throw InvalidSetting("the host is empty") }
+    c.serve.server.host = v
+  }
+
+  static let servePort = Setting(
+    key: "serve.port", environment: "GEOPHOTO_PORT", flag: Flag(long: "port", short: "p"), valueName: "port",
+    help: "The port 'serve' listens on; 0 picks a free one", defaultText: "8080"
+  ) { c, v, _ in c.serve.server.port = try SettingValue.wholeNumber(v, 0...65_535, "port") }
+
+  static let serveToken = Setting(
+    key: "serve.token", environment: "GEOPHOTO_TOKEN", flag: Flag(long: "token"), valueName: "token",
+    help: "A token every /v1 request must carry as 'Authorization: Bearer <token>'", defaultText: "none"
+  ) { c, v, _ in
+    guard v.isEmpty || v.count >= 8 else { throw InvalidSetting("a token needs at least 8 characters") }
+    c.serve.api.token = v.isEmpty ? nil : v
+  }
+
+  static let serveThreads = Setting(
+    key: "serve.threads", environment: "GEOPHOTO_THREADS", flag: Flag(long: "threads"), valueName: "n",
+    help: "Request threads of 'serve'", defaultText: "one per core"
+  ) { c, v, _ in c.serve.server.threads = try SettingValue.wholeNumber(v, 1...256, "threads") }
+
+  static let serveAllowOrigin = Setting(
+    key: "serve.allow_origin", environment: "GEOPHOTO_ALLOW_ORIGIN", flag: Flag(long: "allow-origin"),
+    valueName: "origin", help: "The Access-Control-Allow-Origin of every answer", defaultText: "*"
+  ) { c, v, _ in c.serve.api.allowedOrigin = v }
+
+  static let serveMaxFeatures = Setting(
+    key: "serve.max_features", environment: "GEOPHOTO_MAX_FEATURES", valueName: "n",
+    help: "The most features one /v1/annotations answer carries", defaultText: "2000"
+  ) { c, v, _ in c.serve.api.maximumFeatures = try SettingValue.wholeNumber(v, 1...100_000, "max_features") }
+
+  static let servePrivacyZones = Setting(
+    key: "serve.privacy_zones", environment: "GEOPHOTO_PRIVACY_ZONES",
+    flag: Flag(long: "privacy-zone", repeating: true), valueName: "lat,lon,radius",
+    help: "Circles whose photos 'serve' never shows ('lat,lon,radius; …', or the flag repeated)",
+    defaultText: "none"
+  ) { c, v, _ in c.serve.privacyZones += try SettingValue.privacyZones(v) }
+
+  static let serveTiles = Setting(
+    key: "serve.tiles", environment: "GEOPHOTO_TILES", flag: Flag(long: "tiles", command: "serve"), valueName: "url",
+    help: "The web map's basemap tile URL template, or none", defaultText: "OpenStreetMap"
+  ) { c, v, _ in c.serve.api.map.tileURL = v == "none" ? "" : try SettingValue.url(v) }
+
+  static let serveAttribution = Setting(
+    key: "serve.attribution", environment: "GEOPHOTO_ATTRIBUTION", valueName: "html",
+    help: "The basemap's attribution on the web map (HTML)", defaultText: "© OpenStreetMap contributors"
+  ) { c, v, _ in c.serve.api.map.attribution = v }
+
+  static let serveLeafletURL = Setting(
+    key: "serve.leaflet_url", environment: "GEOPHOTO_LEAFLET_URL", valueName: "url",
+    help: "Where the web map loads Leaflet from when libjs-leaflet is not installed",
+    defaultText: WebMapConfiguration().leafletFallbackURL
+  ) { c, v, _ in c.serve.api.map.leafletFallbackURL = try SettingValue.url(v) }
+
+  static let serveReloadInterval = Setting(
+    key: "serve.reload_interval", environment: "GEOPHOTO_RELOAD_INTERVAL", valueName: "duration",
+    help: "How often 'serve' checks the index for changes", defaultText: "1s"
+  ) { c, v, _ in c.serve.reloadInterval = max(0.05, try SettingValue.duration(v)) }
+
+  static let routingEndpoint = Setting(
+    key: "routing.endpoint", environment: "GEOPHOTO_ROUTING_ENDPOINT", valueName: "url",
+    help: "The OSRM v5 or Valhalla server 'directions' asks", defaultText: "none"
+  ) { c, v, _ in c.routing.endpoint = try SettingValue.url(v) }
+
+  static let routingEngine = Setting(
+    key: "routing.engine", environment: "GEOPHOTO_ROUTING_ENGINE", flag: Flag(long: "engine"), valueName: "engine",
+    help: "The routing engine: osrm, valhalla or auto (asks the server)", defaultText: "auto"
+  ) { c, v, _ in
+    guard v == "auto" || RoutingClient.Engine(rawValue: v) != nil else {
+      throw InvalidSetting("engine must be osrm, valhalla or auto")
+    }
+    c.routing.engine = RoutingClient.Engine(rawValue: v)
+  }
+
+  static let routingProfile = Setting(
+    key: "routing.profile", environment: "GEOPHOTO_ROUTING_PROFILE", flag: Flag(long: "profile"),
+    valueName: "profile", help: "The routing profile: driving, cycling or walking", defaultText: "driving"
+  ) { c, v, _ in
+    guard !v.isEmpty, v.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
+      throw InvalidSetting("profile must be a name such as driving, cycling or walking")
+    }
+    c.routing.profile = v
+  }
+
+  static let placesRadius = Setting(
+    key: "places.radius", environment: "GEOPHOTO_PLACE_RADIUS", valueName: "distance",
+    help: "How far from a photo its named place may be", defaultText: "25km"
+  ) { c, v, _ in c.places.radius = try SettingValue.distance(v) }
+
+  static let snapshotTiles = Setting(
+    key: "snapshot.tiles", environment: "GEOPHOTO_SNAPSHOT_TILES", flag: Flag(long: "tiles", command: "snapshot"),
+    valueName: "url", help: "The XYZ PNG tile URL template of snapshots, or none", defaultText: "none"
+  ) { c, v, _ in c.snapshot.tiles = v == "none" || v.isEmpty ? nil : try SettingValue.tileTemplate(v) }
+
+  static let snapshotAttribution = Setting(
+    key: "snapshot.attribution", environment: "GEOPHOTO_SNAPSHOT_ATTRIBUTION", valueName: "text",
+    help: "The snapshot tiles' attribution, drawn on the image", defaultText: "© OpenStreetMap contributors"
+  ) { c, v, _ in c.snapshot.attribution = v }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import GeoPhotoHTTP
+import GeoPhotoHTTPD
+import GeoPhotoRemote
+import GeoPhotoRoutes
+import GeoPhotoServer
+
+/// How results are printed.
+enum OutputFormat: String, CaseIterable, Sendable {
+  case table, json, geojson, csv
+}
+
+/// Settings resolved from, in order of precedence: command-line flags, `GEOPHOTO_*`
+/// environment variables, the configuration file, built-in defaults (`Setting.all` says
+/// which keys there are).
+///
+/// Grouped by the subsystem they configure; where a subsystem has an options type of its own
+/// (the HTTP client, its retries, the HTTP server, the API) the group holds that type, so
+/// settings are applied to it directly and handed over as they are.
+struct Configuration: Sendable {
+  var databasePath: String
+  var near = Near()
+  var sync = Sync()
+  var fetch = Fetch()
+  var flickr = Flickr()
+  var commons = Commons()
+  var http = HTTP()
+  var serve = Serve()
+  var routing = Routing()
+  var places = Places()
+  var snapshot = Snapshot()
+
+  struct Near: Sendable {
+    var limit = 20
+    var radius: Double?
+    var format = OutputFormat.table
+    /// Seconds a fetched area stays fresh for `near --fetch`.
+    var maxAge = 86_400.0
+  }
+
+  struct Sync: Sendable {
+    var jobs: Int?
+    var batchSize = 1_000
+  }
+
+  struct Fetch: Sendable {
+    var radius = 1_000.0
+    var maximum: Int?
+  }
+
+  struct Flickr: Sendable {
+    var apiKey: String?
+    var endpoint = FlickrProvider.defaultEndpoint
+    var format = FlickrProvider.Format.json
+    var requestsPerHour = 3_600.0
+  }
+
+  struct Commons: Sendable {
+    var endpoint = CommonsProvider.defaultEndpoint
+  }
+
+  struct HTTP: Sendable {
+    /// Timeouts and the size cap; the User-Agent is set where a client is made.
+    var client = HTTPClientOptions(userAgent: "")
+    var retry = RetryPolicy()
+    var contact: String?
+
+    /// The client options with geophoto's User-Agent (and the contact, when set).
+    func clientOptions(userAgent: String, secrets: [String] = []) -> HTTPClientOptions {
+      var options = client
+      options.userAgent = contact.map { "\(userAgent) \($0)" } ?? userAgent
+      options.redactor = Redactor(secrets: secrets)
+      return options
+    }
+  }
+
+  struct Serve: Sendable {
+    var server = HTTPServerOptions()
+    var api = APIConfiguration()
+    var privacyZones: [PrivacyZone] = []
+    var reloadInterval = 1.0
+  }
+
+  struct Routing: Sendable {
+    var endpoint: String?
+    /// nil: ask the server.
+    var engine: RoutingClient.Engine?
+    var profile = "driving"
+  }
+
+  struct Places: Sendable {
+    var radius = 25_000.0
+  }
+
+  struct Snapshot: Sendable {
+    var tiles: String?
+    var attribution = "© OpenStreetMap contributors"
+  }
+
+  static func defaultDatabasePath(environment: [String: String]) -> String {
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+    return data + "/geophoto/index.sqlite"
+  }
+
+  static func defaultConfigPath(environment: [String: String]) -> String {
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+    return config + "/geophoto/config"
+  }
+
+  static func expandTilde(_ path: String, environment: [String: String]) -> String {
+    guard path == "~" || path.hasPrefix("~/") else { return path }
+    return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+  }
+
+  /// Resolves every setting for one command run.
+  static func resolve(
+    _ parsed: ParsedArguments, spec: CommandSpec? = nil, environment: [String: String]
+  ) throws -> Configuration {
+    var config = Configuration(databasePath: defaultDatabasePath(environment: environment))
+    let context = SettingEnvironment(variables: environment)
+    // 1. The configuration file.
+    let explicitFile = parsed.value("config") ?? environment["GEOPHOTO_CONFIG"]
+    let filePath = expandTilde(explicitFile ?? defaultConfigPath(environment: environment), environment: environment)
+    if FileManager.default.fileExists(atPath: filePath) {
+      for entry in try ConfigurationFile.read(filePath) {
+        guard let setting = Setting.named(entry.key) else {
+          throw RuntimeError(
+            "\(filePath):\(entry.line): unknown setting '\(entry.key)'; known: "
+              + Setting.all.map(\.key).joined(separator: ", "))
+        }
+        do {
+          try setting.apply(&config, entry.value, context)
+        } catch {
+          throw RuntimeError("\(filePath):\(entry.line): \(error)")
+        }
+      }
+    } else if let explicitFile {
+      throw RuntimeError("configuration file \(explicitFile) does not exist")
+    }
+    // 2. The environment, 3. the flags.
+    for setting in Setting.all {
+      if let value = environment[setting.environment], !value.isEmpty {
+        do {
+          try setting.apply(&config, value, context)
+        } catch {
+          throw RuntimeError("\(setting.environment): \(error)")
+        }
+      }
+    }
+    for option in spec?.allOptions ?? [CommandSpec.dbOption] {
+      guard let key = option.setting, let setting = Setting.named(key) else { continue }
+      for value in option.repeating ? parsed.values[option.long] ?? [] : parsed.value(option.long).map { [$0] } ?? [] {
+        do {
+          try setting.apply(&config, value, context)
+        } catch {
+          throw UsageError("The value '\(value)' is invalid for '--\(option.long)': \(error)")
+        }
+      }
+    }
+    return config
+  }
+}
+
+/// Where an index is, as `--db`, GEOPHOTO_DB and `db` give it: a file path, `sqlite:PATH`, or
+/// a `postgres://` URL.
+enum IndexLocation {
+  static func parse(_ value: String, _ environment: SettingEnvironment) throws(InvalidSetting) -> String {
+    guard !value.isEmpty else { throw InvalidSetting("the index path is empty") }
+    if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") { return value }
+    if value.hasPrefix("sqlite:") { return environment.expandTilde(String(value.dropFirst("sqlite:".count))) }
+    if let scheme = value.range(of: "://"), !value[..<scheme.lowerBound].contains("/") {
+      throw InvalidSetting(
+        "'\(value[..<scheme.upperBound])…' is not an index geophoto knows: use a file path or a postgres:// URL")
+    }
+    return environment.expandTilde(value)
+  }
+}

@@ -1,0 +1,127 @@
+import GeoPhotoCore
+import GeoPhotoServer
+
+/// One setting of geophoto, described once: its key in the configuration file, its
+/// environment variable, the flag that overrides it (if any), what it means, its default, and
+/// how a value is checked and applied. Configuration resolution, `--help`, README's
+/// configuration table and the example file are all checked against `Setting.all`.
+struct Setting: Sendable {
+  /// The command-line flag that overrides a setting.
+  struct Flag: Sendable {
+    var long: String
+    var short: Character?
+    /// Repeatable flags add a value each time (privacy zones).
+    var repeating = false
+    /// The command the flag belongs to, where other commands use the same flag name for
+    /// something else (`fetch --radius`).
+    var command: String?
+  }
+
+  /// The key in the configuration file: `near.limit`.
+  var key: String
+  /// `GEOPHOTO_LIMIT`.
+  var environment: String
+  var flag: Flag?
+  /// How the value is shown in help: `n`, `distance`, `url`.
+  var valueName: String
+  /// What the setting does, as one sentence without a final full stop.
+  var help: String
+  /// The default, as people read it: `20`, `1km`, `one per core`.
+  var defaultText: String
+  /// Checks `value` and stores it in the configuration.
+  var apply: @Sendable (inout Configuration, String, SettingEnvironment) throws -> Void
+
+  /// The option a command shows for this setting's flag.
+  var option: CommandSpec.Option {
+    guard let flag else { preconditionFailure("setting \(key) has no flag") }
+    return CommandSpec.Option(
+      long: flag.long, short: flag.short, valueName: valueName, help: help + ".", defaultText: defaultText,
+      repeating: flag.repeating, setting: key, environment: environment)
+  }
+
+  /// The setting with `key`, if geophoto has one.
+  static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
+}
+
+/// What applying a setting may need to know about the process (`~` in paths).
+struct SettingEnvironment: Sendable {
+  var variables: [String: String]
+
+  func expandTilde(_ path: String) -> String { Configuration.expandTilde(path, environment: variables) }
+}
+
+/// A setting's value that cannot be used; the caller adds where it came from.
+struct InvalidSetting: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The checks setting values go through, each with the message a bad value gets.
+enum SettingValue {
+  static func wholeNumber(_ value: String, _ range: ClosedRange<Int>, _ name: String) throws(InvalidSetting) -> Int {
+    guard let n = Int(value), range.contains(n) else {
+      throw InvalidSetting("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return n
+  }
+
+  static func distance(_ value: String) throws(InvalidSetting) -> Double {
+    try parse { () throws(InputParser.Failure) in try InputParser.distance(value) }
+  }
+
+  static func duration(_ value: String) throws(InvalidSetting) -> Double {
+    try parse { () throws(InputParser.Failure) in try InputParser.duration(value) }
+  }
+
+  static func byteCount(_ value: String) throws(InvalidSetting) -> Int {
+    try parse { () throws(InputParser.Failure) in try InputParser.byteCount(value) }
+  }
+
+  static func url(_ value: String) throws(InvalidSetting) -> String {
+    guard value.hasPrefix("https://") || value.hasPrefix("http://") else {
+      throw InvalidSetting("'\(value)' is not an http(s) URL")
+    }
+    return value
+  }
+
+  /// One of `choices`, compared without case.
+  static func choice<T: RawRepresentable<String>>(_ value: String, _ choices: [T], _ name: String)
+    throws(InvalidSetting) -> T
+  {
+    guard let match = choices.first(where: { $0.rawValue == value.lowercased() }) else {
+      throw InvalidSetting("\(name) must be one of: \(choices.map(\.rawValue).joined(separator: ", "))")
+    }
+    return match
+  }
+
+  /// An XYZ tile URL template with `{z}`, `{x}` and `{y}`.
+  static func tileTemplate(_ value: String) throws(InvalidSetting) -> String {
+    let template = try url(value)
+    guard template.contains("{z}") && template.contains("{x}") && template.contains("{y}") else {
+      throw InvalidSetting("a tile URL template needs {z}, {x} and {y}")
+    }
+    return template
+  }
+
+  /// `lat,lon,radius; lat,lon,radius` (radius with an optional unit).
+  static func privacyZones(_ value: String) throws(InvalidSetting) -> [PrivacyZone] {
+    var result: [PrivacyZone] = []
+    for part in value.split(separator: ";") {
+      let fields = part.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard fields.count == 3 else { throw InvalidSetting("a privacy zone is 'lat,lon,radius', not '\(part)'") }
+      let center = try parse { () throws(InputParser.Failure) in
+        try InputParser.coordinate(fields[0] + "," + fields[1])
+      }
+      result.append(PrivacyZone(center: center, radius: try distance(fields[2])))
+    }
+    return result
+  }
+
+  static func parse<T>(_ body: () throws(InputParser.Failure) -> T) throws(InvalidSetting) -> T {
+    do {
+      return try body()
+    } catch {
+      throw InvalidSetting(error.description)
+    }
+  }
+}
