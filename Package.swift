@@ -89,8 +89,9 @@ let package = Package(
     .target(
       name: "GeoPhotoCLI",
       dependencies: [
-        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoEncoding", "GeoPhotoRemote", "GeoPhotoHTTP",
-        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces", "GeoPhotoPostgres",
+        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
+        "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
+        "GeoPhotoPostgres",
       ],
       swiftSettings: strict
     ),

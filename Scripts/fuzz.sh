@@ -30,11 +30,12 @@ run() {  # run TARGET CORPUS
     -artifact_prefix=.build/fuzz/crashes/"$1"- -print_final_stats=0 2> ".build/fuzz/$1.log" \
     || { tail -40 ".build/fuzz/$1.log" >&2; echo "fuzzing $1 found a problem: see .build/fuzz/crashes/" >&2; exit 1; }
 }
-run jpeg "$(seed jpeg jpg jpeg)"
-run heif "$(seed heif heic heif hif avif)"
-run png "$(seed png png)"
-run tiff "$(seed tiff tif tiff dng)"
-run webp "$(seed webp webp)"
-run exif "$(seed exif exv)"
-run xmp "$(seed xmp xmp)"
+# One run per target; the fuzz binary lists its targets (one per photo format, then the EXIF
+# and XMP readers) with the file extensions that seed each.
+targets=$(GEOPHOTO_FUZZ_LIST=1 "$binary")
+[[ -n "$targets" ]] || { echo "geophoto-fuzz listed no targets" >&2; exit 1; }
+while read -r target extensions; do
+  # shellcheck disable=SC2086  # the extensions are separate words
+  run "$target" "$(seed "$target" $extensions)"
+done <<< "$targets"
 echo "fuzzing: no problem found (${seconds}s per target)" >&2

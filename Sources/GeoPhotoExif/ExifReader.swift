@@ -1,26 +1,6 @@
 internal import CGeoPhotoExif
 public import GeoPhotoCore
 
-/// What geophoto takes from a photo's EXIF block.
-public struct PhotoMetadata: Equatable, Sendable {
-  /// A plausible GPS position, or `nil` (no GPS, empty values, out of range, exactly 0,0).
-  public var coordinate: Coordinate?
-  /// Metres above sea level; negative below.
-  public var altitude: Double?
-  /// `DateTimeOriginal` with `OffsetTimeOriginal`, or with an offset inferred from the GPS
-  /// time, or floating when neither is there.
-  public var takenAt: CaptureDate?
-  /// `ImageDescription`, else `XPTitle`; `nil` when neither holds real text.
-  public var title: String?
-  public var cameraMake: String?
-  public var cameraModel: String?
-  public var width: Int?
-  public var height: Int?
-  public var orientation: Int?
-
-  public init() {}
-}
-
 /// Reads EXIF blocks with libexif.
 ///
 /// GPS tags are read only from the GPS IFD: their numbers collide with Interoperability tags

@@ -1,22 +1,4 @@
 /// Why a file could not be read as a photo. One line each, worded for a sync warning.
-public enum PhotoReadError: Error, Equatable, Sendable, CustomStringConvertible {
-  case emptyFile
-  case notJPEG
-  case truncated
-  case malformed(String)
-  case unreadable(String)
-
-  public var description: String {
-    switch self {
-    case .emptyFile: return "empty file"
-    case .notJPEG: return "not a JPEG file"
-    case .truncated: return "truncated JPEG (file ends inside its headers)"
-    case .malformed(let why): return "malformed JPEG: \(why)"
-    case .unreadable(let why): return "cannot read: \(why)"
-    }
-  }
-}
-
 /// Where a JPEG keeps its metadata, found by a bounds-checked walk over its markers.
 ///
 /// Only the header segments are visited (from SOI to the first SOS); no pixel data is decoded
@@ -44,8 +26,8 @@ public struct JPEGSegments: Equatable, Sendable {
   /// Walks the markers in `bytes`, a prefix of a file `fileSize` bytes long.
   public static func scan(_ bytes: UnsafeRawBufferPointer, fileSize: Int) -> Scan {
     if fileSize == 0 { return .failed(.emptyFile) }
-    guard bytes.count >= 2 else { return fileSize >= 2 ? .needBytes(2) : .failed(.notJPEG) }
-    guard bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .failed(.notJPEG) }
+    guard bytes.count >= 2 else { return fileSize >= 2 ? .needBytes(2) : .failed(.notA(.jpeg)) }
+    guard bytes[0] == 0xFF, bytes[1] == 0xD8 else { return .failed(.notA(.jpeg)) }
     var result = JPEGSegments()
     // Damage after the EXIF segment does not hide the EXIF already found (exiftool agrees).
     func broken(_ reason: String) -> Scan {

@@ -134,16 +134,3 @@ public enum XMPReader {
     return date
   }
 }
-
-extension PhotoMetadata {
-  /// Takes values from XMP: all that are present when `overriding` (a sidecar, which photo
-  /// editors write as corrections), else only those the EXIF lacked (an embedded packet).
-  public mutating func merge(_ xmp: XMPMetadata, overriding: Bool) {
-    if let c = xmp.coordinate, overriding || coordinate == nil {
-      coordinate = c
-      altitude = xmp.altitude ?? (overriding ? nil : altitude)
-    }
-    if let t = xmp.title, overriding || title == nil { title = t }
-    if let d = xmp.takenAt, overriding || takenAt == nil { takenAt = d }
-  }
-}

@@ -336,7 +336,7 @@ struct Endpoints {
       let data = try? handle.read(upToCount: 256 * 1024)
     else { return nil }
     let bytes = [UInt8](data)
-    return bytes.withUnsafeBytes { JPEGMetadata.thumbnail($0, fileSize: Int(size)) }
+    return bytes.withUnsafeBytes { MetadataReader.thumbnail($0, fileSize: Int(size)) }
   }
 
   // MARK: - Service

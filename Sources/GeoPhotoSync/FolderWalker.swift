@@ -1,3 +1,4 @@
+import GeoPhotoExif
 internal import Glibc
 
 /// A photo found on disk, with its XMP sidecar when there is one.
@@ -21,8 +22,8 @@ public struct FoundFile: Hashable, Sendable {
   }
 }
 
-/// A recursive walk that lists photos under a directory: JPEG, HEIC/HEIF, PNG, TIFF, DNG and
-/// WebP by extension (any case), each with its XMP sidecar.
+/// A recursive walk that lists photos under a directory, by the extensions of every
+/// `PhotoFormat` (any case), each with its XMP sidecar.
 ///
 /// Follows symbolic links, remembers every directory by (device, inode) so link cycles end,
 /// and skips hidden entries (names starting with `.`: caches, trash, editors' folders). Each
@@ -35,12 +36,7 @@ public struct FolderWalker {
     public var warnings: [(path: String, reason: String)] = []
   }
 
-  public static let photoExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "png", "tif", "tiff", "dng", "webp"]
-
-  public static func isPhotoName(_ name: Substring) -> Bool {
-    guard let dot = name.lastIndex(of: ".") else { return false }
-    return photoExtensions.contains(name[name.index(after: dot)...].lowercased())
-  }
+  public static func isPhotoName(_ name: Substring) -> Bool { PhotoFormat(fileName: name) != nil }
 
   /// Walks `root`, an absolute path of a readable directory.
   public static func walk(_ root: String) -> Result {

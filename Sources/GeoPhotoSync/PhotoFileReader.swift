@@ -4,8 +4,10 @@ import GeoPhotoExif
 import GeoPhotoStore
 internal import Glibc
 
-/// Reads one JPEG for the index: its metadata and its content hash, touching only the file's
-/// headers and its first and last 64 KiB.
+/// Reads one photo file for the index: its metadata (whatever its `PhotoFormat`) and its
+/// content hash. A JPEG is read from its first 256 KiB (more only when its headers go on), the
+/// other formats' readers fetch the boxes or chunks they need; the hash takes the first and
+/// last 64 KiB.
 enum PhotoFileReader {
   /// Bytes read up front; holds the EXIF segment of practically every camera file.
   static let headSize = 256 * 1024
@@ -74,16 +76,14 @@ enum PhotoFileReader {
       photo.orientation = m.orientation
       return PhotoRecord(photo: photo, file: state)
     }
-    switch ContainerFormat(signature: Array(head.prefix(16))) {
-    case .jpeg?: break
-    case let format?: return finish(JPEGMetadata.read(container: FileBytes(fd: fd, count: size), format: format))
-    case nil:
+    guard let format = PhotoFormat(signature: Array(head.prefix(PhotoFormat.signatureLength))) else {
       if size == 0 { return failed(.emptyFile, hash: hash) }
-      let isJPEGName = ["jpg", "jpeg"].contains((name as NSString).pathExtension.lowercased())
-      return failed(isJPEGName ? .notJPEG : .malformed("not a JPEG, HEIF, PNG, TIFF or WebP file"), hash: hash)
+      // Every file the walk hands over has a photo extension: say what it claimed to be.
+      return failed(.notA(PhotoFormat(fileName: Substring(name)) ?? .jpeg), hash: hash)
     }
+    let file = FileBytes(fd: fd, count: size)
     while true {
-      let outcome = head.withUnsafeBytes { JPEGMetadata.read($0, fileSize: size) }
+      let outcome = head.withUnsafeBytes { MetadataReader.read(head: $0, file: file, format: format) }
       switch outcome {
       case .failed(let error):
         return failed(error, hash: hash)

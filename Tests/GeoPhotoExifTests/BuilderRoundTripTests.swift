@@ -77,11 +77,11 @@ import Testing
 
   @Test func headerProblems() {
     #expect(Corpus.metadata(bytes: []) == .failed(.emptyFile))
-    #expect(Corpus.metadata(bytes: Array("hello, not a photo".utf8)) == .failed(.notJPEG))
+    #expect(Corpus.metadata(bytes: Array("hello, not a photo".utf8)) == .failed(.notA(.jpeg)))
     let jpeg = SampleJPEG.make { $0.imageDescription = "x" }
     #expect(Corpus.metadata(bytes: Array(jpeg.prefix(40))) == .failed(.truncated))
     // A prefix of a longer file asks for more instead.
-    let outcome = jpeg.prefix(40).withUnsafeBytes { JPEGMetadata.read($0, fileSize: jpeg.count) }
+    let outcome = jpeg.prefix(40).withUnsafeBytes { MetadataReader.jpeg($0, fileSize: jpeg.count) }
     guard case .needBytes(let n) = outcome else {
       Issue.record("expected a request for more bytes, got \(outcome)")
       return

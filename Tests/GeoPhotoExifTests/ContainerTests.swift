@@ -7,7 +7,7 @@ import Testing
 /// Reads a corpus file through the container readers and libexif.
 func containerMetadata(_ path: String) throws -> PhotoMetadata? {
   let bytes = [UInt8](try Data(contentsOf: Corpus.url(path)))
-  guard let format = ContainerFormat(signature: Array(bytes.prefix(16))) else { return nil }
+  guard let format = PhotoFormat(signature: Array(bytes.prefix(16))) else { return nil }
   let found = ContainerReader.read(MemoryBytes(bytes), format: format)
   return found.exif.flatMap { block in block.withUnsafeBytes { ExifReader.read(exifBlock: $0) } }
 }
@@ -48,7 +48,7 @@ struct ContainerCorpusTests {
       let bytes = [UInt8](data)
       for cut in [bytes.count, bytes.count / 2, 64, 16] where cut <= bytes.count {
         let prefix = Array(bytes.prefix(cut))
-        guard let format = ContainerFormat(signature: Array(prefix.prefix(16))) else { continue }
+        guard let format = PhotoFormat(signature: Array(prefix.prefix(16))) else { continue }
         let found = ContainerReader.read(MemoryBytes(prefix), format: format)
         _ = found.exif.flatMap { block in block.withUnsafeBytes { ExifReader.read(exifBlock: $0) } }
       }

@@ -13,12 +13,12 @@ enum Corpus {
   static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
   /// Reads the whole file and runs the same metadata reader the sync uses.
-  static func metadata(_ relative: String) throws -> JPEGMetadata.Outcome {
+  static func metadata(_ relative: String) throws -> MetadataReader.Outcome {
     let bytes = try Data(contentsOf: url(relative))
     return metadata(bytes: [UInt8](bytes))
   }
 
-  static func metadata(bytes: [UInt8]) -> JPEGMetadata.Outcome {
-    bytes.withUnsafeBytes { JPEGMetadata.read($0, fileSize: bytes.count) }
+  static func metadata(bytes: [UInt8]) -> MetadataReader.Outcome {
+    bytes.withUnsafeBytes { MetadataReader.jpeg($0, fileSize: bytes.count) }
   }
 }

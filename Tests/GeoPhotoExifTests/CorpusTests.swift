@@ -153,7 +153,7 @@ struct CorpusTests {
       _ = Corpus.metadata(bytes: bytes)
       // Every prefix length class too: truncation anywhere must be handled.
       for cut in [1, 2, 3, 4, 20, 200, bytes.count / 2, max(0, bytes.count - 1)] where cut < bytes.count {
-        _ = bytes.prefix(cut).withUnsafeBytes { JPEGMetadata.read($0, fileSize: cut) }
+        _ = bytes.prefix(cut).withUnsafeBytes { MetadataReader.jpeg($0, fileSize: cut) }
       }
       #expect(ContinuousClock.now - started < .seconds(5), "\(name) took too long")
     }

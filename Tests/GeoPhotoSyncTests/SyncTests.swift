@@ -211,6 +211,17 @@ let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
   .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
 
 @Suite struct SidecarAndFormatTests {
+  @Test func aFileThatIsNotWhatItsNameSaysIsNamedByItsFormat() throws {
+    let w = try Workspace()
+    for name in ["text.png", "text.HEIC", "text.dng"] {
+      try Data("not a photo at all".utf8).write(to: w.photos.appendingPathComponent(name))
+    }
+    let s = try w.sync()
+    #expect((s.added, s.warnings) == (3, 3))
+    let reasons = Dictionary(uniqueKeysWithValues: w.warnings.map { (($0.0 as NSString).lastPathComponent, $0.1) })
+    #expect(reasons == ["text.png": "not a PNG file", "text.HEIC": "not a HEIF file", "text.dng": "not a TIFF file"])
+  }
+
   @Test(arguments: StoreKind.available)
   func aDamagedPhotoWithANewerSidecarIsReadAndReportedOnce(kind: StoreKind) throws {
     let w = try Workspace(kind)

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoExif
 import GeoPhotoStore
 import GeoPhotoSync
 
@@ -7,12 +8,15 @@ enum SyncCommand: Subcommand {
     name: "sync",
     abstract: "Index the photos in local folders (recursively, incrementally).",
     discussion: """
-      Reads GPS position, capture date, title, camera and size from the EXIF of every JPEG
-      (.jpg/.jpeg, any case) under each folder. Files whose size and modification time are
-      unchanged are not read again; a moved or renamed file keeps its id; deleted files leave
-      the index. Hidden files and folders (names starting with '.') are skipped. If a folder
-      is missing, unreadable or suddenly empty while the index holds photos under it, the
-      sync stops and changes nothing.
+      Reads GPS position, capture date, title, camera and size from the EXIF and XMP of every
+      photo under each folder, and from the XMP sidecars beside them. Files whose size and
+      modification time are unchanged are not read again; a moved or renamed file keeps its
+      id; deleted files leave the index. Hidden files and folders (names starting with '.')
+      are skipped. If a folder is missing, unreadable or suddenly empty while the index holds
+      photos under it, the sync stops and changes nothing.
+
+      Formats: \(PhotoFormat.summary).
+      Extensions (any case): \(PhotoFormat.allExtensions.map { "." + $0 }.joined(separator: " ")).
       """,
     arguments: [.init(name: "dir", help: "A folder of photos.", repeating: true)],
     options: [

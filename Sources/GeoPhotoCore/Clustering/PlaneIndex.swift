@@ -24,7 +24,7 @@ struct PlaneIndex: Sendable {
         while let (lo, hi, axis) = stack.popLast() {
           if hi - lo <= leaf { continue }
           let m = (lo + hi) >> 1
-          Self.select(idBuffer, coordBuffer, k: m, lo: lo, hi: hi, axis: axis)
+          select(PlaneLayout(ids: idBuffer, coords: coordBuffer, axis: axis), k: m, lo: lo, hi: hi)
           stack.append((lo, m - 1, 1 - axis))
           stack.append((m + 1, hi, 1 - axis))
         }
@@ -112,42 +112,20 @@ struct PlaneIndex: Sendable {
     }
   }
 
-  private static func select(
-    _ ids: UnsafeMutableBufferPointer<Int32>, _ c: UnsafeMutableBufferPointer<Double>, k: Int, lo: Int, hi: Int,
-    axis: Int
-  ) {
-    var lo = lo
-    var hi = hi
-    @inline(__always) func key(_ i: Int) -> Double { c[2 * i + axis] }
-    @inline(__always) func swap(_ i: Int, _ j: Int) {
+  /// Points in the plane along one axis: ids beside interleaved x, y.
+  private struct PlaneLayout: SelectableLayout {
+    let ids: UnsafeMutableBufferPointer<Int32>
+    let coords: UnsafeMutableBufferPointer<Double>
+    let axis: Int
+
+    @inline(__always)
+    func key(_ i: Int) -> Double { coords[2 * i + axis] }
+
+    @inline(__always)
+    func swapAt(_ i: Int, _ j: Int) {
       ids.swapAt(i, j)
-      c.swapAt(2 * i, 2 * j)
-      c.swapAt(2 * i + 1, 2 * j + 1)
-    }
-    while hi > lo {
-      let mid = (lo + hi) >> 1
-      if key(mid) < key(lo) { swap(mid, lo) }
-      if key(hi) < key(lo) { swap(hi, lo) }
-      if key(hi) < key(mid) { swap(hi, mid) }
-      let pivot = key(mid)
-      var i = lo
-      var j = hi
-      while i <= j {
-        while key(i) < pivot { i += 1 }
-        while key(j) > pivot { j -= 1 }
-        if i <= j {
-          swap(i, j)
-          i += 1
-          j -= 1
-        }
-      }
-      if k <= j {
-        hi = j
-      } else if k >= i {
-        lo = i
-      } else {
-        return
-      }
+      coords.swapAt(2 * i, 2 * j)
+      coords.swapAt(2 * i + 1, 2 * j + 1)
     }
   }
 }

@@ -191,7 +191,7 @@ private struct TreeBuilder {
       if hi - lo < leafSize { continue }
       let m = (lo + hi) >> 1
       let axis = widestAxis(lo: lo, hi: hi)
-      select(k: m, lo: lo, hi: hi, axis: axis)
+      select(VectorLayout(ids: ids, vectors: vectors, axis: axis), k: m, lo: lo, hi: hi)
       axes[m] = UInt8(axis)
       work.append((lo, m - 1))
       work.append((m + 1, hi))
@@ -223,49 +223,24 @@ private struct TreeBuilder {
     return sy >= sz ? 1 : 2
   }
 
-  @inline(__always)
-  private func key(_ i: Int, _ axis: Int) -> Double { vectors[3 * i + axis] }
+}
+
+/// The spatial index's points along one axis: ids beside unit vectors, three per point.
+private struct VectorLayout: SelectableLayout {
+  let ids: UnsafeMutableBufferPointer<Int64>
+  let vectors: UnsafeMutableBufferPointer<Double>
+  let axis: Int
 
   @inline(__always)
-  private func swapAt(_ i: Int, _ j: Int) {
+  func key(_ i: Int) -> Double { vectors[3 * i + axis] }
+
+  @inline(__always)
+  func swapAt(_ i: Int, _ j: Int) {
     guard i != j else { return }
     ids.swapAt(i, j)
     vectors.swapAt(3 * i, 3 * j)
     vectors.swapAt(3 * i + 1, 3 * j + 1)
     vectors.swapAt(3 * i + 2, 3 * j + 2)
-  }
-
-  /// Hoare-style quickselect with a median-of-three pivot: afterwards every key left of `k`
-  /// is ≤ the key at `k` and every key right of it is ≥.
-  private func select(k: Int, lo: Int, hi: Int, axis: Int) {
-    var lo = lo
-    var hi = hi
-    while hi > lo {
-      let mid = (lo + hi) >> 1
-      // Order lo, mid, hi so the pivot at mid is the median of the three.
-      if key(mid, axis) < key(lo, axis) { swapAt(mid, lo) }
-      if key(hi, axis) < key(lo, axis) { swapAt(hi, lo) }
-      if key(hi, axis) < key(mid, axis) { swapAt(hi, mid) }
-      let pivot = key(mid, axis)
-      var i = lo
-      var j = hi
-      while i <= j {
-        while key(i, axis) < pivot { i += 1 }
-        while key(j, axis) > pivot { j -= 1 }
-        if i <= j {
-          swapAt(i, j)
-          i += 1
-          j -= 1
-        }
-      }
-      if k <= j {
-        hi = j
-      } else if k >= i {
-        lo = i
-      } else {
-        return
-      }
-    }
   }
 }
 

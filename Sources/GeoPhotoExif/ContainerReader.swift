@@ -1,46 +1,3 @@
-/// Bytes of a file read at any offset: the containers geophoto reads keep their metadata
-/// wherever the writer put it (a HEIC's Exif item may sit at the end of the file).
-public protocol RandomAccessBytes {
-  var count: Int { get }
-  /// Exactly `count` bytes at `offset`, or `nil` when they are not all there.
-  func bytes(at offset: Int, count: Int) -> [UInt8]?
-}
-
-/// An in-memory file.
-public struct MemoryBytes: RandomAccessBytes {
-  public let data: [UInt8]
-  public init(_ data: [UInt8]) { self.data = data }
-  public var count: Int { data.count }
-  public func bytes(at offset: Int, count: Int) -> [UInt8]? {
-    guard offset >= 0, count >= 0, offset <= data.count - count else { return nil }
-    return Array(data[offset..<(offset + count)])
-  }
-}
-
-/// The photo containers geophoto reads.
-public enum ContainerFormat: String, Sendable {
-  case jpeg, heif, png, tiff, webp
-
-  /// Recognises a container by its first bytes.
-  public init?(signature b: [UInt8]) {
-    if b.count >= 2, b[0] == 0xFF, b[1] == 0xD8 {
-      self = .jpeg
-    } else if b.count >= 8, b[0...7].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-      self = .png
-    } else if b.count >= 4,
-      b[0...3].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || b[0...3].elementsEqual([0x4D, 0x4D, 0x00, 0x2A])
-    {
-      self = .tiff
-    } else if b.count >= 12, b[0...3].elementsEqual(Array("RIFF".utf8)), b[8...11].elementsEqual(Array("WEBP".utf8)) {
-      self = .webp
-    } else if b.count >= 12, b[4...7].elementsEqual(Array("ftyp".utf8)) {
-      self = .heif
-    } else {
-      return nil
-    }
-  }
-}
-
 /// What a container holds for geophoto: the EXIF block (always starting with `Exif\0\0`, as
 /// libexif wants it) and an XMP packet.
 public struct ContainerMetadata: Equatable, Sendable {
@@ -63,18 +20,26 @@ public enum ContainerReader {
     return exifPrefix + payload
   }
 
-  public static func read(_ file: any RandomAccessBytes, format: ContainerFormat) -> ContainerMetadata {
+  /// The EXIF block and XMP packet of a PNG, WebP, TIFF/DNG or HEIF file (JPEGs go through
+  /// `JPEGSegments`, which reads them from the file's head).
+  public static func read(_ file: any RandomAccessBytes, format: PhotoFormat) -> ContainerMetadata {
     switch format {
-    case .jpeg: return ContainerMetadata()  // JPEGs go through JPEGSegments
+    case .jpeg: return ContainerMetadata()
     case .png: return png(file)
     case .webp: return webp(file)
-    case .tiff:
-      // The file is the TIFF structure; its IFDs sit near the start in practice, so the first
-      // 4 MiB are enough for libexif to find the GPS IFD of even large raw files.
-      guard let head = file.bytes(at: 0, count: min(file.count, 4 * 1024 * 1024)) else { return ContainerMetadata() }
-      return ContainerMetadata(exif: exifBlock(fromTIFFOrExif: head))
+    case .tiff: return tiff(file)
     case .heif: return heif(file)
     }
+  }
+
+  /// The largest TIFF head handed to libexif.
+  static let maximumTIFFHead = 4 * 1024 * 1024
+
+  /// A TIFF/DNG file is the TIFF structure itself; its IFDs sit near the start in practice,
+  /// so the first 4 MiB are enough for libexif to find the GPS IFD of even large raw files.
+  static func tiff(_ file: any RandomAccessBytes) -> ContainerMetadata {
+    guard let head = file.bytes(at: 0, count: min(file.count, maximumTIFFHead)) else { return ContainerMetadata() }
+    return ContainerMetadata(exif: exifBlock(fromTIFFOrExif: head))
   }
 
   // MARK: - PNG: eXIf chunk, iTXt XML:com.adobe.xmp

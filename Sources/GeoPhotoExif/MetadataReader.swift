@@ -1,0 +1,62 @@
+/// Reads a photo's metadata, whatever its format: the EXIF block (through libexif) and any
+/// embedded XMP packet, found by the format's reader.
+public enum MetadataReader {
+  public enum Outcome: Equatable, Sendable {
+    case metadata(PhotoMetadata)
+    /// The headers continue past `head`: read at least this many bytes and try again.
+    case needBytes(Int)
+    case failed(PhotoReadError)
+  }
+
+  /// The metadata of `file`, a photo in `format`.
+  ///
+  /// - Parameters:
+  ///   - head: the file's first bytes (all of it for small files); a JPEG's headers are read
+  ///     from here, and an answer of `.needBytes` asks for a longer head.
+  ///   - file: the whole file, for formats that keep their metadata anywhere in it.
+  ///   - format: what the file's signature says it is.
+  public static func read(head: UnsafeRawBufferPointer, file: any RandomAccessBytes, format: PhotoFormat) -> Outcome {
+    switch format {
+    case .jpeg: return jpeg(head, fileSize: file.count)
+    case .png, .tiff, .webp, .heif: return .metadata(container(file, format: format))
+    }
+  }
+
+  /// A JPEG: a walk over its header segments, libexif on the EXIF segment, then the XMP one.
+  public static func jpeg(_ head: UnsafeRawBufferPointer, fileSize: Int) -> Outcome {
+    switch JPEGSegments.scan(head, fileSize: fileSize) {
+    case .failed(let error): return .failed(error)
+    case .needBytes(let n): return .needBytes(n)
+    case .complete(let segments):
+      var metadata =
+        segments.exif.flatMap { ExifReader.read(exifBlock: UnsafeRawBufferPointer(rebasing: head[$0])) }
+        ?? PhotoMetadata()
+      // The frame header is the truth about pixel size; EXIF copies go stale after edits.
+      if let w = segments.width, let h = segments.height {
+        metadata.width = w
+        metadata.height = h
+      }
+      // An XMP packet in APP1 fills what the EXIF lacks (some editors write GPS only there).
+      if let range = segments.xmp, let xmp = XMPReader.read(Array(head[range])) {
+        metadata.merge(xmp, overriding: false)
+      }
+      return .metadata(metadata)
+    }
+  }
+
+  /// A PNG, TIFF/DNG, WebP or HEIF file: its EXIF block and XMP packet, wherever they sit.
+  public static func container(_ file: any RandomAccessBytes, format: PhotoFormat) -> PhotoMetadata {
+    let found = ContainerReader.read(file, format: format)
+    var metadata =
+      found.exif.flatMap { block in block.withUnsafeBytes { ExifReader.read(exifBlock: $0) } } ?? PhotoMetadata()
+    if let packet = found.xmp, let xmp = XMPReader.read(packet) { metadata.merge(xmp, overriding: false) }
+    return metadata
+  }
+
+  /// The JPEG thumbnail embedded in a JPEG's EXIF block (IFD1), if the headers in `head` hold one.
+  public static func thumbnail(_ head: UnsafeRawBufferPointer, fileSize: Int) -> [UInt8]? {
+    guard case .complete(let segments) = JPEGSegments.scan(head, fileSize: fileSize), let exif = segments.exif
+    else { return nil }
+    return ExifReader.thumbnail(exifBlock: UnsafeRawBufferPointer(rebasing: head[exif]))
+  }
+}

@@ -1,0 +1,93 @@
+/// Every photo format geophoto reads, in one place: its name, its file extensions, how its
+/// first bytes are recognised and which reader takes its metadata. The folder walk, the error
+/// texts, `sync --help`, the fuzz targets and the ASan replay all read this list, so a new
+/// format is a new case here and its reader.
+public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible {
+  // In the order signatures are tried.
+  case jpeg, png, tiff, webp, heif
+
+  /// How people call it: `JPEG`, `HEIF`.
+  public var name: String {
+    switch self {
+    case .jpeg: return "JPEG"
+    case .png: return "PNG"
+    case .tiff: return "TIFF"
+    case .webp: return "WebP"
+    case .heif: return "HEIF"
+    }
+  }
+
+  /// What it is, for help and README: `TIFF and DNG`.
+  public var label: String {
+    switch self {
+    case .tiff: return "TIFF/DNG"
+    case .heif: return "HEIC/HEIF"
+    default: return name
+    }
+  }
+
+  /// File name extensions, lower case, without the dot; names match in any case.
+  public var extensions: [String] {
+    switch self {
+    case .jpeg: return ["jpg", "jpeg"]
+    case .png: return ["png"]
+    case .tiff: return ["tif", "tiff", "dng"]
+    case .webp: return ["webp"]
+    case .heif: return ["heic", "heif"]
+    }
+  }
+
+  /// How many leading bytes `matches` looks at.
+  public static let signatureLength = 16
+
+  /// Whether a file's first bytes are this format's.
+  public func matches(signature b: [UInt8]) -> Bool {
+    switch self {
+    case .jpeg: return b.count >= 2 && b[0] == 0xFF && b[1] == 0xD8
+    case .png: return b.count >= 8 && b[0...7].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    case .tiff:
+      return b.count >= 4
+        && (b[0...3].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || b[0...3].elementsEqual([0x4D, 0x4D, 0x00, 0x2A]))
+    case .webp:
+      return b.count >= 12 && b[0...3].elementsEqual(Array("RIFF".utf8)) && b[8...11].elementsEqual(Array("WEBP".utf8))
+    case .heif: return b.count >= 12 && b[4...7].elementsEqual(Array("ftyp".utf8))
+    }
+  }
+
+  /// The format whose signature a file starts with.
+  public init?(signature: [UInt8]) {
+    guard let format = Self.allCases.first(where: { $0.matches(signature: signature) }) else { return nil }
+    self = format
+  }
+
+  /// The format a file name's extension claims.
+  public init?(fileName: Substring) {
+    guard let dot = fileName.lastIndex(of: ".") else { return nil }
+    let ext = fileName[fileName.index(after: dot)...].lowercased()
+    guard let format = Self.extensionIndex[ext] else { return nil }
+    self = format
+  }
+
+  private static let extensionIndex: [String: PhotoFormat] = Dictionary(
+    uniqueKeysWithValues: allCases.flatMap { format in format.extensions.map { ($0, format) } })
+
+  /// Every extension of every format: `.jpg/.jpeg, .png, …`.
+  public static var allExtensions: [String] { allCases.flatMap(\.extensions) }
+
+  /// `JPEG, PNG, TIFF/DNG, WebP and HEIC/HEIF`.
+  public static var summary: String {
+    let labels = allCases.map(\.label)
+    return labels.dropLast().joined(separator: ", ") + " and " + (labels.last ?? "")
+  }
+
+  /// The fuzz target that exercises this format's reader (`geophoto-fuzz`).
+  public var fuzzTarget: String { rawValue }
+
+  /// Extensions of the corpus files that seed this format's fuzzing: its own, and for HEIF
+  /// the other ISO-BMFF images the same box reader sees.
+  public var fuzzSeedExtensions: [String] {
+    self == .heif ? extensions + ["hif", "avif"] : extensions
+  }
+
+  public var description: String { name }
+}

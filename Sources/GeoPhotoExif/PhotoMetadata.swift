@@ -1,0 +1,34 @@
+public import GeoPhotoCore
+
+/// What geophoto takes from a photo's metadata: its EXIF block, filled in or corrected by XMP.
+public struct PhotoMetadata: Equatable, Sendable {
+  /// A plausible GPS position, or `nil` (no GPS, empty values, out of range, exactly 0,0).
+  public var coordinate: Coordinate?
+  /// Metres above sea level; negative below.
+  public var altitude: Double?
+  /// `DateTimeOriginal` with `OffsetTimeOriginal`, or with an offset inferred from the GPS
+  /// time, or floating when neither is there.
+  public var takenAt: CaptureDate?
+  /// `ImageDescription`, else `XPTitle`; `nil` when neither holds real text.
+  public var title: String?
+  public var cameraMake: String?
+  public var cameraModel: String?
+  public var width: Int?
+  public var height: Int?
+  public var orientation: Int?
+
+  public init() {}
+}
+
+extension PhotoMetadata {
+  /// Takes values from XMP: all that are present when `overriding` (a sidecar, which photo
+  /// editors write as corrections), else only those the EXIF lacked (an embedded packet).
+  public mutating func merge(_ xmp: XMPMetadata, overriding: Bool) {
+    if let c = xmp.coordinate, overriding || coordinate == nil {
+      coordinate = c
+      altitude = xmp.altitude ?? (overriding ? nil : altitude)
+    }
+    if let t = xmp.title, overriding || title == nil { title = t }
+    if let d = xmp.takenAt, overriding || takenAt == nil { takenAt = d }
+  }
+}
