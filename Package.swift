@@ -125,6 +125,7 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "GeoPhotoCoreTests", dependencies: ["GeoPhotoCore"]),
+    .testTarget(name: "GeoPhotoEncodingTests", dependencies: ["GeoPhotoEncoding", "GeoPhotoCore"]),
     .testTarget(name: "GeoPhotoHTTPTests", dependencies: ["GeoPhotoHTTP", "GeoPhotoFixtures"]),
     .testTarget(name: "GeoPhotoHTTPDTests", dependencies: ["GeoPhotoHTTPD", "GeoPhotoHTTP"]),
     .testTarget(

@@ -127,11 +127,10 @@ struct Endpoints {
         to: center, limit: limit, maximumDistance: radius,
         where: sources.map { allowed in { allowed.contains(snapshot.photos[Int($0)].source) } })
       let annotations = found.compactMap { Annotation(photo: snapshot.photos[Int($0.id)], distance: $0.distance) }
-      let options = AnnotationEncoding.Options(includePaths: false)
-      return geoJSON
-        ? AnnotationEncoding.geoJSON(annotations, options: options)
-        : AnnotationEncoding.json(
-          annotations, query: NearQuery(center: center, limit: limit, radius: radius), options: options)
+      let document = AnnotationDocument(
+        annotations, query: NearQuery(center: center, limit: limit, radius: radius),
+        options: AnnotationDocument.Options(includePaths: false))
+      return geoJSON ? document.geoJSON() : document.json()
     }
   }
 
@@ -179,76 +178,34 @@ struct Endpoints {
       let items = snapshot.clusters.items(
         in: BoundingBox(west: west, south: south, east: east, north: north), zoom: zoom)
       let shown = items.prefix(configuration.maximumFeatures)
-      var members: [(String, JSONValue)] = [
-        ("type", .string("FeatureCollection")),
-        ("features", .array(shown.map(feature))),
-      ]
+      var members: [(String, JSONValue)] = []
       if items.count > shown.count {
         members.append(("truncated", .bool(true)))
         members.append(("total", .integer(Int64(items.count))))
       }
-      return JSONValue.object(members).encoded()
+      return GeoJSON.FeatureCollection(shown.map(feature), foreignMembers: JSONMembers(members)).encoded()
     }
   }
 
-  func feature(_ item: ClusterIndex.Item) -> JSONValue {
+  func feature(_ item: ClusterIndex.Item) -> ViewportFeature {
     if let id = item.clusterID {
-      let c = item.coordinate
-      return .object([
-        ("type", .string("Feature")),
-        ("id", .integer(Int64(id))),
-        ("geometry", point(c)),
-        (
-          "properties",
-          .object([
-            ("cluster", .bool(true)),
-            ("cluster_id", .integer(Int64(id))),
-            ("point_count", .integer(Int64(item.count))),
-            ("point_count_abbreviated", .string(Self.abbreviated(item.count))),
-            ("expansion_zoom", .integer(Int64(snapshot.clusters.expansionZoom(of: id) ?? 0))),
-          ])
-        ),
-      ])
+      return .cluster(
+        id: id, coordinate: item.coordinate, count: item.count,
+        expansionZoom: snapshot.clusters.expansionZoom(of: id) ?? 0)
     }
     return photoFeature(snapshot.photos[item.pointIndex ?? 0])
   }
 
-  func photoFeature(_ photo: Photo) -> JSONValue {
-    let annotation = Annotation(photo: photo, distance: nil)
-    var properties: [(String, JSONValue)] = [
-      ("id", .integer(photo.id)), ("source", .string(photo.source.rawValue)), ("title", .string(photo.title)),
-      ("subtitle", .string(annotation?.subtitle ?? "")), ("takenAt", .optional(photo.takenAt?.iso8601)),
-    ]
-    if let url = photo.url { properties.append(("url", .string(url))) }
-    properties.append(("thumbnailURL", .string(thumbnailLink(photo))))
-    return .object([
-      ("type", .string("Feature")),
-      ("id", .integer(photo.id)),
-      ("geometry", point(photo.coordinate ?? Coordinate(latitude: 0, longitude: 0))),
-      ("properties", .object(properties)),
-    ])
+  func photoFeature(_ photo: Photo) -> ViewportFeature {
+    .photo(photo, subtitle: subtitle(photo), thumbnailURL: thumbnailLink(photo))
   }
+
+  /// The subtitle a photo's pin and details carry (no distance: they answer no query).
+  func subtitle(_ photo: Photo) -> String { Annotation(photo: photo, distance: nil)?.subtitle ?? "" }
 
   /// The provider's thumbnail for remote photos, geophoto's own endpoint for local ones.
   func thumbnailLink(_ photo: Photo) -> String {
     photo.thumbnailURL ?? "/v1/photos/\(photo.id)/thumbnail"
-  }
-
-  func point(_ c: Coordinate) -> JSONValue {
-    .object([
-      ("type", .string("Point")),
-      (
-        "coordinates",
-        .array([AnnotationEncoding.degrees(c.longitude), AnnotationEncoding.degrees(c.latitude)])
-      ),
-    ])
-  }
-
-  /// `1.2k`, `35k`, as map bubbles print counts (supercluster's rule).
-  static func abbreviated(_ n: Int) -> String {
-    if n >= 10_000 { return "\(Int((Double(n) / 1000).rounded()))k" }
-    if n >= 1_000 { return "\((Double(n) / 100).rounded() / 10)k" }
-    return String(n)
   }
 
   // MARK: - /v1/clusters/{id}/leaves
@@ -263,13 +220,12 @@ struct Endpoints {
     }
     return cached(p, type: "application/geo+json") {
       let leaves = snapshot.clusters.leaves(of: id, limit: limit, offset: offset) ?? []
-      return JSONValue.object([
-        ("type", .string("FeatureCollection")),
-        ("features", .array(leaves.map { photoFeature(snapshot.photos[$0]) })),
-        ("cluster_id", .integer(Int64(id))),
-        ("offset", .integer(Int64(offset))),
-        ("limit", .integer(Int64(limit))),
-      ]).encoded()
+      return GeoJSON.FeatureCollection(
+        leaves.map { photoFeature(snapshot.photos[$0]) },
+        foreignMembers: JSONMembers([
+          ("cluster_id", .integer(Int64(id))), ("offset", .integer(Int64(offset))), ("limit", .integer(Int64(limit))),
+        ])
+      ).encoded()
     }
   }
 
@@ -285,27 +241,7 @@ struct Endpoints {
     let p = try Parameters(request, allowed: [])
     let photo = try photoID(idText)
     return cached(p, type: "application/json") {
-      let annotation = Annotation(photo: photo, distance: nil)
-      var members: [(String, JSONValue)] = [
-        ("id", .integer(photo.id)), ("source", .string(photo.source.rawValue)),
-        (
-          "coordinate",
-          .object([
-            ("latitude", .number(photo.coordinate?.latitude ?? 0)),
-            ("longitude", .number(photo.coordinate?.longitude ?? 0)),
-          ])
-        ),
-        ("title", .string(photo.title)), ("subtitle", .string(annotation?.subtitle ?? "")),
-        ("takenAt", .optional(photo.takenAt?.iso8601)), ("altitude", .optional(photo.altitude)),
-        ("cameraMake", .optional(photo.cameraMake)), ("cameraModel", .optional(photo.cameraModel)),
-        ("width", photo.width.map { .integer(Int64($0)) } ?? .null),
-        ("height", photo.height.map { .integer(Int64($0)) } ?? .null),
-        ("orientation", photo.orientation.map { .integer(Int64($0)) } ?? .null),
-        ("attribution", .optional(photo.attribution)), ("license", .optional(photo.license)),
-        ("url", .optional(photo.url)), ("thumbnailURL", .string(thumbnailLink(photo))),
-      ]
-      if photo.source != .local { members.removeAll { $0.0 == "cameraMake" || $0.0 == "cameraModel" } }
-      return JSONValue.object(members).encoded()
+      PhotoDetailDocument(photo: photo, subtitle: subtitle(photo), thumbnailURL: thumbnailLink(photo)).encoded()
     }
   }
 

@@ -24,6 +24,23 @@ struct DirectionsEndToEndTests {
         """)
   }
 
+  @Test func csvHasOneRowPerStep() throws {
+    let r = try Binary.run(["directions", "52.52,13.40", "52.524,13.406", "-f", "csv"], environment: env)
+    #expect(r.status == 0)
+    let rows = r.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    #expect(
+      rows.first == [
+        "leg", "step", "instruction", "distance", "duration", "name", "type", "modifier", "latitude", "longitude",
+      ])
+    #expect(
+      rows.dropFirst().map { $0[2] } == [
+        "Head east on Alpha Street", "Turn left onto Third Avenue", "You have arrived at your destination",
+      ])
+    #expect(rows.dropFirst().map { $0[0] } == ["1", "1", "1"])
+    #expect(rows.dropFirst().map { $0[1] } == ["1", "2", "3"])
+    #expect(rows[1][3] == "406" || abs((Double(rows[1][3]) ?? 0) - 406) < 0.5)
+  }
+
   @Test func geoJSONLineAndWaypoints() throws {
     let r = try Binary.run(["directions", "52.52,13.40", "52.524,13.406", "-f", "geojson"], environment: env)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])

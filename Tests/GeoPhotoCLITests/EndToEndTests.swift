@@ -306,6 +306,27 @@ func photoCount(_ db: URL) throws -> Int {
     #expect(abs((center["latitude"] ?? 0) - (35.6812 + 35.6655) / 2) < 1e-9)
     #expect(abs((center["longitude"] ?? 0) - (139.7505 + 139.7707) / 2) < 1e-9)
 
+    // CSV is CSV: one header and one row with the JSON form's figures.
+    let csv = try Binary.run(["route", "show", route.path, "--format", "csv"], environment: w.env)
+    #expect(csv.status == 0)
+    let lines = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",").map(String.init) }
+    #expect(lines.count == 2)
+    #expect(
+      lines.first == [
+        "points", "length", "south", "west", "north", "east", "center_latitude", "center_longitude", "latitude_delta",
+        "longitude_delta",
+      ])
+    let row = lines.last ?? []
+    #expect(row.first == "4")
+    #expect(Double(row[2]) == 35.6655 && Double(row[3]) == 139.7505 && Double(row[4]) == 35.6812)
+    #expect(abs((Double(row[6]) ?? 0) - (35.6812 + 35.6655) / 2) < 1e-7)
+    // The length: the three legs' great-circle distances, summed independently here.
+    let points = [(35.6812, 139.7671), (35.6800, 139.7505), (35.6736, 139.7560), (35.6655, 139.7707)]
+    let length = zip(points, points.dropFirst()).reduce(0.0) {
+      $0 + haversine(Coordinate(latitude: $1.0.0, longitude: $1.0.1), Coordinate(latitude: $1.1.0, longitude: $1.1.1))
+    }
+    #expect(abs((Double(row[1]) ?? 0) - length) < 0.2)
+
     let along = try Binary.run(["along", route.path, "--within", "300m", "-f", "json"], environment: w.env)
     let annotations = try #require(try json(along.stdout)["annotations"] as? [[String: Any]])
     let titles = annotations.compactMap { $0["title"] as? String }

@@ -146,6 +146,29 @@ import Testing
     #expect(get(api, "/v1/photos/1/thumbnail").status == 404)  // no such file: no thumbnail
   }
 
+  /// Positions from degree-minute-second conversions carry binary noise; every answer, the
+  /// photo details included, writes them to 1e-7 degrees.
+  @Test func everyAnswerRoundsCoordinatesAlike() throws {
+    let noisy = Photo(
+      id: 1, source: .local, sourceID: "/p/1.jpg", path: "/p/1.jpg",
+      coordinate: Coordinate(latitude: 35.681239999999995, longitude: -139.76712000000001), title: "noisy")
+    #expect("\(noisy.coordinate?.latitude ?? 0)" == "35.681239999999995")  // the noise is there
+    let holder = SnapshotHolder(
+      databaseURL: URL(fileURLWithPath: "/nonexistent/index.sqlite"),
+      initial: IndexSnapshot(generation: 1, photos: [noisy]))
+    let api = APIRouter(holder: holder)
+    for target in [
+      "/v1/photos/1", "/v1/near?lat=35.68&lon=-139.76", "/v1/near?lat=35.68&lon=-139.76&format=geojson",
+      "/v1/annotations?bbox=-140,35,-139,36&zoom=17",
+    ] {
+      let body = String(decoding: get(api, target).body, as: UTF8.self)
+      #expect(body.contains("35.68124") && body.contains("-139.76712"), "\(target)")
+      #expect(!body.contains("35.6812399") && !body.contains("139.7671200"), "\(target): \(body)")
+    }
+    let detail = get(api, "/v1/photos/1").json
+    #expect((detail["coordinate"] as? [String: Double]) == ["latitude": 35.68124, "longitude": -139.76712])
+  }
+
   @Test func accessLogLinesCarryNoSecrets() {
     let line = APIRouter.accessLogLine(
       ServerRequest(method: "GET", path: "/v1/near", query: [("lat", "1"), ("token", "hunter22")]),

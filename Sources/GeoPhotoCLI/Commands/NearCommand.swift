@@ -62,7 +62,7 @@ enum NearCommand: Subcommand {
       context.console.err(
         "hint: the index at \(location) has no located photos; run 'geophoto sync DIR' first\n")
     }
-    context.console.out(render(annotations, query: query, format: config.near.format))
+    context.console.out(config.near.format.render(AnnotationDocument(annotations, query: query)))
   }
 
   /// `--fetch`: asks each remote source for the area unless it was fetched within
@@ -84,16 +84,6 @@ enum NearCommand: Subcommand {
       } catch let error as RemoteError {
         context.console.err("warning: \(error); answering from the index\n")
       }
-    }
-  }
-
-  static func render(_ annotations: [Annotation], query: NearQuery, format: OutputFormat) -> String {
-    switch format {
-    case .table: return annotations.isEmpty ? "" : AnnotationEncoding.table(annotations)
-    case .json:
-      return String(decoding: AnnotationEncoding.json(annotations, query: query, pretty: true), as: UTF8.self) + "\n"
-    case .geojson: return String(decoding: AnnotationEncoding.geoJSON(annotations, pretty: true), as: UTF8.self) + "\n"
-    case .csv: return AnnotationEncoding.csv(annotations)
     }
   }
 }

@@ -49,76 +49,8 @@ enum RouteCommand: Subcommand {
     guard let bounds = RouteGeometry.bounds(points) else { throw RuntimeError("\(p[1]): no points") }
     let length = RouteGeometry.length(points)
     let region = RouteGeometry.region(for: bounds, padding: padding)
-    let out: String
-    switch context.configuration.near.format {
-    case .json, .csv:
-      var w = JSONWriter(pretty: true)
-      w.beginObject()
-      w.key("points")
-      w.integer(Int64(points.count))
-      w.key("length")
-      w.rounded(length, places: 1)
-      w.key("bounds")
-      writeBounds(bounds, to: &w)
-      w.key("region")
-      w.beginObject()
-      w.key("center")
-      AnnotationEncoding.writeCoordinate(region.center, to: &w)
-      w.key("span")
-      w.beginObject()
-      w.key("latitudeDelta")
-      w.rounded(region.latitudeDelta, places: 7)
-      w.key("longitudeDelta")
-      w.rounded(region.longitudeDelta, places: 7)
-      w.endObject()
-      w.endObject()
-      w.endObject()
-      out = String(decoding: w.bytes, as: UTF8.self) + "\n"
-    case .geojson:
-      var w = JSONWriter(pretty: true)
-      w.beginObject()
-      w.key("type")
-      w.string("Feature")
-      w.key("bbox")
-      w.beginArray()
-      for v in [bounds.west, bounds.south, bounds.east, bounds.north] { w.rounded(v, places: 7) }
-      w.endArray()
-      w.key("geometry")
-      AnnotationEncoding.writeLineString(points, to: &w)
-      w.key("properties")
-      w.beginObject()
-      w.key("points")
-      w.integer(Int64(points.count))
-      w.key("length")
-      w.rounded(length, places: 1)
-      w.endObject()
-      w.endObject()
-      out = String(decoding: w.bytes, as: UTF8.self) + "\n"
-    case .table:
-      out = """
-        points: \(points.count)
-        length: \(DistanceFormat.human(length)) (\(String(format: "%.1f", length)) m)
-        bounds: south \(bounds.south), west \(bounds.west), north \(bounds.north), east \(bounds.east)\
-        \(bounds.crossesAntimeridian ? " (across the antimeridian)" : "")
-        region: centre \(String(format: "%.6f,%.6f", region.center.latitude, region.center.longitude)), \
-        span \(String(format: "%.6f° × %.6f°", region.latitudeDelta, region.longitudeDelta))
-
-        """
-    }
-    context.console.out(out)
-  }
-
-  static func writeBounds(_ b: BoundingBox, to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("south")
-    w.rounded(b.south, places: 7)
-    w.key("west")
-    w.rounded(b.west, places: 7)
-    w.key("north")
-    w.rounded(b.north, places: 7)
-    w.key("east")
-    w.rounded(b.east, places: 7)
-    w.endObject()
+    let document = RouteSummaryDocument(points: points, length: length, bounds: bounds, region: region)
+    context.console.out(context.configuration.near.format.render(document))
   }
 }
 
@@ -179,10 +111,7 @@ enum AlongCommand: Subcommand {
       }
     }
     let center = route[0]
-    context.console.out(
-      NearCommand.render(
-        annotations,
-        query: NearQuery(center: center, limit: limit == Int.max ? annotations.count : limit, radius: within),
-        format: context.configuration.near.format))
+    let query = NearQuery(center: center, limit: limit == Int.max ? annotations.count : limit, radius: within)
+    context.console.out(context.configuration.near.format.render(AnnotationDocument(annotations, query: query)))
   }
 }

@@ -1,3 +1,4 @@
+import GeoPhotoEncoding
 import GeoPhotoRemote
 import GeoPhotoRoutes
 import GeoPhotoServer

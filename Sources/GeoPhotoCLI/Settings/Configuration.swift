@@ -1,14 +1,10 @@
 import Foundation
+import GeoPhotoEncoding
 import GeoPhotoHTTP
 import GeoPhotoHTTPD
 import GeoPhotoRemote
 import GeoPhotoRoutes
 import GeoPhotoServer
-
-/// How results are printed.
-enum OutputFormat: String, CaseIterable, Sendable {
-  case table, json, geojson, csv
-}
 
 /// Settings resolved from, in order of precedence: command-line flags, `GEOPHOTO_*`
 /// environment variables, the configuration file, built-in defaults (`Setting.all` says

@@ -1,5 +1,4 @@
 import Foundation
-public import GeoPhotoCore
 
 /// One step of a route: a maneuver and the way to the next one.
 public struct RouteStep: Equatable, Sendable {
@@ -32,10 +31,17 @@ public struct RouteStep: Equatable, Sendable {
   public var instruction: String { Instructions.sentence(for: self) }
 }
 
+/// The way between two consecutive waypoints.
 public struct RouteLeg: Equatable, Sendable {
   public var distance: Double
   public var duration: Double
   public var steps: [RouteStep]
+
+  public init(distance: Double, duration: Double, steps: [RouteStep]) {
+    self.distance = distance
+    self.duration = duration
+    self.steps = steps
+  }
 }
 
 /// A route from the routing engine: legs between consecutive waypoints and the whole line.
@@ -46,6 +52,17 @@ public struct Directions: Equatable, Sendable {
   public var geometry: [Coordinate]
   /// The points as the engine snapped them to the street network, with the street names.
   public var waypoints: [(name: String, location: Coordinate)]
+
+  public init(
+    distance: Double, duration: Double, legs: [RouteLeg], geometry: [Coordinate],
+    waypoints: [(name: String, location: Coordinate)]
+  ) {
+    self.distance = distance
+    self.duration = duration
+    self.legs = legs
+    self.geometry = geometry
+    self.waypoints = waypoints
+  }
 
   public static func == (a: Directions, b: Directions) -> Bool {
     a.distance == b.distance && a.duration == b.duration && a.legs == b.legs && a.geometry == b.geometry

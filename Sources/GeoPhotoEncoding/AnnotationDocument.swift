@@ -1,0 +1,190 @@
+public import GeoPhotoCore
+
+/// The question a list of annotations answers, echoed in JSON output.
+public struct NearQuery: Equatable, Sendable {
+  public var center: Coordinate
+  public var limit: Int
+  /// Metres, when the query was limited to a radius.
+  public var radius: Double?
+
+  public init(center: Coordinate, limit: Int, radius: Double? = nil) {
+    self.center = center
+    self.limit = limit
+    self.radius = radius
+  }
+}
+
+/// A list of map annotations (the answer of `near`, `along` and `/v1/near`) in each output
+/// format: JSON `{"query", "annotations"}`, a GeoJSON FeatureCollection, CSV and a table.
+public struct AnnotationDocument: OutputDocument {
+  /// Which fields to include; servers leave out local file paths.
+  public struct Options: Sendable {
+    public var includePaths: Bool
+    public init(includePaths: Bool = true) { self.includePaths = includePaths }
+  }
+
+  public var annotations: [Annotation]
+  public var query: NearQuery
+  public var options: Options
+
+  public init(_ annotations: [Annotation], query: NearQuery, options: Options = Options()) {
+    self.annotations = annotations
+    self.query = query
+    self.options = options
+  }
+
+  /// `{"query": {...}, "annotations": [{"id", "source", "coordinate", "title", "subtitle", ...}]}`
+  public func json(pretty: Bool = false) -> [UInt8] {
+    var w = JSONWriter(pretty: pretty, capacity: 256 + 220 * annotations.count)
+    w.beginObject()
+    w.key("query")
+    w.beginObject()
+    w.key("latitude")
+    w.number(query.center.latitude)
+    w.key("longitude")
+    w.number(query.center.longitude)
+    w.key("limit")
+    w.integer(Int64(query.limit))
+    w.key("radius")
+    if let r = query.radius { w.number(r) } else { w.null() }
+    w.endObject()
+    w.key("annotations")
+    w.beginArray()
+    for a in annotations { AnnotationMembers(annotation: a, options: options, coordinate: true).write(to: &w) }
+    w.endArray()
+    w.endObject()
+    return w.bytes
+  }
+
+  /// An RFC 7946 FeatureCollection: one Point feature per annotation, its members as properties.
+  public func geoJSON(pretty: Bool = false) -> [UInt8] {
+    GeoJSON.FeatureCollection(
+      annotations.map { a in
+        GeoJSON.Feature(
+          id: a.id, geometry: GeoJSON.Point(a.coordinate),
+          properties: AnnotationMembers(annotation: a, options: options, coordinate: false))
+      }
+    ).encoded(pretty: pretty, capacity: 256 + 260 * annotations.count)
+  }
+
+  /// A header row and one row per annotation.
+  public func csv() -> CSV {
+    let alongRoute = annotations.contains { $0.distanceAlong != nil }
+    var header = ["id", "source", "latitude", "longitude", "title", "subtitle", "distance", "taken_at"]
+    if alongRoute { header.append("distance_along") }
+    if options.includePaths { header.append("path") }
+    header += ["url", "thumbnail_url"]
+    return CSV(
+      header: header,
+      rows: annotations.map { a in
+        var fields = [
+          String(a.id), a.source.rawValue, CSV.number(a.coordinate.latitude, places: 7),
+          CSV.number(a.coordinate.longitude, places: 7), a.title, a.subtitle,
+          a.distance.map { CSV.number($0, places: 1) } ?? "", a.takenAt?.iso8601 ?? "",
+        ]
+        if alongRoute { fields.append(a.distanceAlong.map { CSV.number($0, places: 1) } ?? "") }
+        if options.includePaths { fields.append(a.path ?? "") }
+        return fields + [a.url ?? "", a.thumbnailURL ?? ""]
+      })
+  }
+
+  /// An aligned table for people: distance, title, place, date, coordinate and id; empty
+  /// when there are no annotations.
+  public func table() -> String {
+    guard !annotations.isEmpty else { return "" }
+    let alongRoute = annotations.contains { $0.distanceAlong != nil }
+    let withPlaces = annotations.contains { $0.place != nil }
+    var header = ["DISTANCE", "TITLE"] + (withPlaces ? ["PLACE"] : []) + ["TAKEN", "LATITUDE,LONGITUDE", "ID"]
+    if alongRoute { header = ["ALONG", "OFF ROUTE"] + header.dropFirst() }
+    let rows = annotations.map { a in
+      (alongRoute ? [a.distanceAlong.map(DistanceFormat.human) ?? ""] : [])
+        + [a.distance.map(DistanceFormat.human) ?? "", a.title] + (withPlaces ? [a.place?.label ?? ""] : []) + [
+          a.takenAt.map { String($0.iso8601.prefix(16)).replacing("T", with: " ") } ?? "",
+          Self.sixDecimals(a.coordinate.latitude) + "," + Self.sixDecimals(a.coordinate.longitude),
+          String(a.id),
+        ]
+    }
+    // Distances align right.
+    return TextTable(header: header, rows: rows, rightAligned: alongRoute ? [0, 1] : [0]).text
+  }
+
+  /// Six decimals (about 10 cm), without trailing zeros.
+  static func sixDecimals(_ d: Double) -> String { CSV.number(d, places: 6) }
+}
+
+/// One annotation's members: as a JSON object (with its coordinate) or as the properties of a
+/// GeoJSON feature, whose geometry carries the coordinate.
+public struct AnnotationMembers: JSONWritable {
+  public var annotation: Annotation
+  public var options: AnnotationDocument.Options
+  public var coordinate: Bool
+
+  public init(annotation: Annotation, options: AnnotationDocument.Options, coordinate: Bool) {
+    self.annotation = annotation
+    self.options = options
+    self.coordinate = coordinate
+  }
+
+  public func write(to w: inout JSONWriter) {
+    let a = annotation
+    w.beginObject()
+    w.key("id")
+    w.integer(a.id)
+    w.key("source")
+    w.string(a.source.rawValue)
+    if coordinate {
+      w.key("coordinate")
+      w.coordinate(a.coordinate)
+    }
+    w.key("title")
+    w.string(a.title)
+    w.key("subtitle")
+    w.string(a.subtitle)
+    w.key("distance")
+    if let d = a.distance { w.metres(d) } else { w.null() }
+    w.key("takenAt")
+    w.string(a.takenAt?.iso8601)
+    if let place = a.place { w.member("place", PlaceMembers(place: place)) }
+    if a.estimated {
+      w.key("estimated")
+      w.bool(true)
+    }
+    if let along = a.distanceAlong {
+      w.key("distanceAlong")
+      w.metres(along)
+    }
+    if options.includePaths, let path = a.path {
+      w.key("path")
+      w.string(path)
+    }
+    if let url = a.url {
+      w.key("url")
+      w.string(url)
+    }
+    if let thumbnail = a.thumbnailURL {
+      w.key("thumbnailURL")
+      w.string(thumbnail)
+    }
+    w.endObject()
+  }
+}
+
+/// `{"name", "admin1", "admin2", "countryCode", "distance"}`.
+struct PlaceMembers: JSONWritable {
+  var place: PlaceName
+
+  func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("name")
+    w.string(place.name)
+    w.key("admin1")
+    w.string(place.admin1)
+    w.key("admin2")
+    w.string(place.admin2)
+    w.key("countryCode")
+    w.string(place.countryCode)
+    w.key("distance")
+    w.metres(place.distance)
+    w.endObject()
+  }
+}

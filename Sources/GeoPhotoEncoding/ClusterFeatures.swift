@@ -1,0 +1,134 @@
+public import GeoPhotoCore
+
+/// What a map viewport shows (`/v1/annotations`, cluster leaves): photos, and clusters of
+/// them with supercluster's properties.
+public enum ViewportFeature: JSONWritable {
+  /// A cluster: its id, position, size and the zoom at which it breaks apart.
+  case cluster(id: Int, coordinate: Coordinate, count: Int, expansionZoom: Int)
+  /// One photo, with the subtitle and thumbnail link the server gives it.
+  case photo(Photo, subtitle: String, thumbnailURL: String)
+
+  public func write(to w: inout JSONWriter) {
+    switch self {
+    case .cluster(let id, let coordinate, let count, let expansionZoom):
+      GeoJSON.Feature(
+        id: Int64(id), geometry: GeoJSON.Point(coordinate),
+        properties: ClusterProperties(id: id, count: count, expansionZoom: expansionZoom)
+      ).write(to: &w)
+    case .photo(let photo, let subtitle, let thumbnailURL):
+      GeoJSON.Feature(
+        id: photo.id, geometry: GeoJSON.Point(photo.coordinate ?? Coordinate(latitude: 0, longitude: 0)),
+        properties: PhotoProperties(photo: photo, subtitle: subtitle, thumbnailURL: thumbnailURL)
+      ).write(to: &w)
+    }
+  }
+
+  /// `1.2k`, `35k`, as map bubbles print counts (supercluster's rule).
+  public static func abbreviated(_ n: Int) -> String {
+    if n >= 10_000 { return "\(Int((Double(n) / 1000).rounded()))k" }
+    if n >= 1_000 { return "\((Double(n) / 100).rounded() / 10)k" }
+    return String(n)
+  }
+}
+
+/// `cluster`, `cluster_id`, `point_count`, `point_count_abbreviated`, `expansion_zoom`.
+struct ClusterProperties: JSONWritable {
+  var id: Int
+  var count: Int
+  var expansionZoom: Int
+
+  func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("cluster")
+    w.bool(true)
+    w.key("cluster_id")
+    w.integer(Int64(id))
+    w.key("point_count")
+    w.integer(Int64(count))
+    w.key("point_count_abbreviated")
+    w.string(ViewportFeature.abbreviated(count))
+    w.key("expansion_zoom")
+    w.integer(Int64(expansionZoom))
+    w.endObject()
+  }
+}
+
+/// A photo pin's properties: `id`, `source`, `title`, `subtitle`, `takenAt`, `url` (remote
+/// photos), `thumbnailURL`.
+struct PhotoProperties: JSONWritable {
+  var photo: Photo
+  var subtitle: String
+  var thumbnailURL: String
+
+  func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("id")
+    w.integer(photo.id)
+    w.key("source")
+    w.string(photo.source.rawValue)
+    w.key("title")
+    w.string(photo.title)
+    w.key("subtitle")
+    w.string(subtitle)
+    w.key("takenAt")
+    w.string(photo.takenAt?.iso8601)
+    if let url = photo.url {
+      w.key("url")
+      w.string(url)
+    }
+    w.key("thumbnailURL")
+    w.string(thumbnailURL)
+    w.endObject()
+  }
+}
+
+/// One photo's details (`/v1/photos/{id}`): everything a detail view shows. Camera make and
+/// model only for local photos (providers' metadata is theirs to show); the coordinate to 1e-7
+/// degrees like every other answer.
+public struct PhotoDetailDocument: JSONWritable {
+  public var photo: Photo
+  public var subtitle: String
+  public var thumbnailURL: String
+
+  public init(photo: Photo, subtitle: String, thumbnailURL: String) {
+    self.photo = photo
+    self.subtitle = subtitle
+    self.thumbnailURL = thumbnailURL
+  }
+
+  public func write(to w: inout JSONWriter) {
+    let p = photo
+    w.beginObject()
+    w.key("id")
+    w.integer(p.id)
+    w.key("source")
+    w.string(p.source.rawValue)
+    w.key("coordinate")
+    w.coordinate(p.coordinate ?? Coordinate(latitude: 0, longitude: 0))
+    w.key("title")
+    w.string(p.title)
+    w.key("subtitle")
+    w.string(subtitle)
+    w.key("takenAt")
+    w.string(p.takenAt?.iso8601)
+    w.key("altitude")
+    if let altitude = p.altitude { w.number(altitude) } else { w.null() }
+    if p.source == .local {
+      w.key("cameraMake")
+      w.string(p.cameraMake)
+      w.key("cameraModel")
+      w.string(p.cameraModel)
+    }
+    for (name, value) in [("width", p.width), ("height", p.height), ("orientation", p.orientation)] {
+      w.key(name)
+      if let value { w.integer(Int64(value)) } else { w.null() }
+    }
+    for (name, value) in [("attribution", p.attribution), ("license", p.license), ("url", p.url)] {
+      w.key(name)
+      w.string(value)
+    }
+    w.key("thumbnailURL")
+    w.string(thumbnailURL)
+    w.endObject()
+  }
+}

@@ -1,0 +1,136 @@
+public import GeoPhotoCore
+
+/// GeoJSON (RFC 7946) values: positions are [longitude, latitude] in degrees, to 1e-7.
+public enum GeoJSON {
+  /// A single position.
+  public struct Point: JSONWritable, Sendable, Equatable {
+    public var coordinate: Coordinate
+    public init(_ coordinate: Coordinate) { self.coordinate = coordinate }
+
+    public func write(to w: inout JSONWriter) {
+      w.beginObject()
+      w.key("type")
+      w.string("Point")
+      w.key("coordinates")
+      GeoJSON.writePosition(coordinate, to: &w)
+      w.endObject()
+    }
+  }
+
+  /// A line through positions in order.
+  public struct LineString: JSONWritable, Sendable, Equatable {
+    public var coordinates: [Coordinate]
+    public init(_ coordinates: [Coordinate]) { self.coordinates = coordinates }
+
+    public func write(to w: inout JSONWriter) {
+      w.beginObject()
+      w.key("type")
+      w.string("LineString")
+      w.key("coordinates")
+      w.beginArray()
+      for c in coordinates { GeoJSON.writePosition(c, to: &w) }
+      w.endArray()
+      w.endObject()
+    }
+  }
+
+  /// A geometry with properties; `id` and `bbox` when known.
+  public struct Feature<Geometry: JSONWritable, Properties: JSONWritable>: JSONWritable {
+    public var id: Int64?
+    public var bbox: BoundingBox?
+    public var geometry: Geometry
+    public var properties: Properties
+
+    public init(id: Int64? = nil, bbox: BoundingBox? = nil, geometry: Geometry, properties: Properties) {
+      self.id = id
+      self.bbox = bbox
+      self.geometry = geometry
+      self.properties = properties
+    }
+
+    public func write(to w: inout JSONWriter) {
+      w.beginObject()
+      w.key("type")
+      w.string("Feature")
+      if let id {
+        w.key("id")
+        w.integer(id)
+      }
+      if let bbox {
+        // RFC 7946 §5: west, south, east, north.
+        w.key("bbox")
+        w.beginArray()
+        for v in [bbox.west, bbox.south, bbox.east, bbox.north] { w.degrees(v) }
+        w.endArray()
+      }
+      w.member("geometry", geometry)
+      w.member("properties", properties)
+      w.endObject()
+    }
+  }
+
+  /// Features, and members of the document's own after them (`truncated`, `total`, …).
+  public struct FeatureCollection<Member: JSONWritable>: JSONWritable {
+    public var features: [Member]
+    public var foreignMembers: JSONMembers
+
+    public init(_ features: [Member], foreignMembers: JSONMembers = JSONMembers()) {
+      self.features = features
+      self.foreignMembers = foreignMembers
+    }
+
+    public func write(to w: inout JSONWriter) {
+      w.beginObject()
+      w.key("type")
+      w.string("FeatureCollection")
+      w.key("features")
+      w.beginArray()
+      for feature in features { feature.write(to: &w) }
+      w.endArray()
+      foreignMembers.writeMembers(to: &w)
+      w.endObject()
+    }
+  }
+
+  /// `[longitude, latitude]`.
+  static func writePosition(_ c: Coordinate, to w: inout JSONWriter) {
+    w.beginArray()
+    w.degrees(c.longitude)
+    w.degrees(c.latitude)
+    w.endArray()
+  }
+}
+
+/// Object members written in order, for the few members a document adds of its own.
+public struct JSONMembers: JSONWritable {
+  public var members: [(String, JSONValue)]
+  public init(_ members: [(String, JSONValue)] = []) { self.members = members }
+
+  /// The members, inside an object the caller opened.
+  public func writeMembers(to w: inout JSONWriter) {
+    for (name, value) in members {
+      w.key(name)
+      w.value(value)
+    }
+  }
+
+  /// The members as an object of their own.
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    writeMembers(to: &w)
+    w.endObject()
+  }
+}
+
+/// One of two kinds of feature in one collection (a route line and its waypoints).
+public enum EitherFeature<First: JSONWritable, Second: JSONWritable>: JSONWritable {
+  case first(First)
+  case second(Second)
+
+  public func write(to w: inout JSONWriter) {
+    switch self {
+    case .first(let f): f.write(to: &w)
+    case .second(let s): s.write(to: &w)
+    }
+  }
+}
