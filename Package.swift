@@ -71,7 +71,7 @@ let package = Package(
       resources: [.copy("Resources/places-cities1000.gaz")],
       swiftSettings: strict
     ),
-    .target(name: "GeoPhotoHTTP", dependencies: ["CGeoPhotoCurl"], swiftSettings: strict),
+    .target(name: "GeoPhotoHTTP", dependencies: ["GeoPhotoCore", "CGeoPhotoCurl"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(
       name: "GeoPhotoPostgres", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoPQ"], swiftSettings: strict),
@@ -98,7 +98,7 @@ let package = Package(
     .target(
       name: "GeoPhotoServer",
       dependencies: [
-        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoHTTP",
+        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD",
       ],
       swiftSettings: strict
     ),
@@ -126,7 +126,7 @@ let package = Package(
     // MARK: Tests
     .testTarget(name: "GeoPhotoCoreTests", dependencies: ["GeoPhotoCore"]),
     .testTarget(name: "GeoPhotoEncodingTests", dependencies: ["GeoPhotoEncoding", "GeoPhotoCore"]),
-    .testTarget(name: "GeoPhotoHTTPTests", dependencies: ["GeoPhotoHTTP", "GeoPhotoFixtures"]),
+    .testTarget(name: "GeoPhotoHTTPTests", dependencies: ["GeoPhotoHTTP", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(name: "GeoPhotoHTTPDTests", dependencies: ["GeoPhotoHTTPD", "GeoPhotoHTTP"]),
     .testTarget(
       name: "GeoPhotoRemoteTests",

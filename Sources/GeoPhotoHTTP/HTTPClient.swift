@@ -1,5 +1,6 @@
 internal import CGeoPhotoCurl
 import Foundation
+public import GeoPhotoCore
 import Synchronization
 
 /// An HTTP response with its body in memory.

@@ -17,15 +17,19 @@ public struct ServerRequest: Sendable {
   public var headers: [String: String]
   /// Bytes of path plus query as received, for the URL-length limit.
   public var targetLength: Int
+  /// Whether the request came with a body (the transport reads and drops it; the responder
+  /// decides what such a request gets).
+  public var hadBody: Bool
 
   public init(
     method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:],
-    targetLength: Int? = nil
+    targetLength: Int? = nil, hadBody: Bool = false
   ) {
     self.method = method
     self.path = path
     self.query = query
     self.headers = headers
+    self.hadBody = hadBody
     self.targetLength =
       targetLength ?? (path.utf8.count + query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
   }
@@ -71,16 +75,13 @@ public struct HTTPServerOptions: Sendable {
 }
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of threads each polling with epoll, keep-alive,
-/// per-connection time and memory limits. The responder does the rest; each finished request
-/// is reported to `log` with its duration in microseconds.
+/// per-connection time and memory limits. The responder does the rest: the transport knows
+/// nothing of the API it carries.
 ///
 /// The host may be an address or a name: a name listens on every address it resolves to
 /// (`localhost` on 127.0.0.1 and, where the system has it, ::1), one libmicrohttpd daemon per
 /// address, all on the same port.
 public final class HTTPServer: Sendable {
-  /// Receives one entry per request: the request, the response, and microseconds spent.
-  public typealias AccessLog = @Sendable (ServerRequest, ServerResponse, Int) -> Void
-
   nonisolated(unsafe) private let daemons: [OpaquePointer]
   private let context: Unmanaged<Context>
   private let stopped = Mutex(false)
@@ -91,11 +92,7 @@ public final class HTTPServer: Sendable {
   /// What libmicrohttpd keeps for the handler while the daemon runs.
   final class Context: Sendable {
     let responder: any Responder
-    let log: AccessLog?
-    init(responder: any Responder, log: AccessLog?) {
-      self.responder = responder
-      self.log = log
-    }
+    init(responder: any Responder) { self.responder = responder }
   }
 
   public struct StartError: Error, CustomStringConvertible {
@@ -155,9 +152,9 @@ public final class HTTPServer: Sendable {
     return addresses
   }
 
-  public init(options: HTTPServerOptions, responder: any Responder, log: AccessLog? = nil) throws {
+  public init(options: HTTPServerOptions, responder: any Responder) throws {
     let addresses = try Self.resolve(options.host)
-    let context = Unmanaged.passRetained(Context(responder: responder, log: log))
+    let context = Unmanaged.passRetained(Context(responder: responder))
     // With port 0 the first daemon picks a free port and the others take the same one; when
     // that port is taken on another address, all start again on a new one.
     var attempt = 0
@@ -241,13 +238,12 @@ private let collectValue: MHD_KeyValueIterator = { context, _, key, value in
 private let accessHandler: MHD_AccessHandlerCallback = {
   context, connection, url, method, _, _, uploadSize, connectionContext in
   guard let context, let connection, let url, let method else { return .NO }
-  let startTime = DispatchTime.now().uptimeNanoseconds
   let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
 
   // libmicrohttpd calls once when the headers are in, then once per piece of body, then
   // once more with nothing left: the answer goes out on that last call, so the connection can
-  // stay open for the next request. geophoto takes no request bodies: any body is drained
-  // and answered with 413.
+  // stay open for the next request. A body is read and dropped; the responder hears that
+  // there was one.
   guard let uploadSize, let connectionContext else { return .NO }
   let started = UnsafeMutableRawPointer(bitPattern: 1)
   let sawBody = UnsafeMutableRawPointer(bitPattern: 2)
@@ -259,10 +255,6 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     uploadSize.pointee = 0
     connectionContext.pointee = sawBody
     return .YES
-  }
-  if connectionContext.pointee == sawBody {
-    let body = Array(#"{"error":{"code":"payload_too_large","message":"request bodies are not accepted"}}"#.utf8)
-    return queue(connection, ServerResponse(status: 413, headers: [("Content-Type", "application/json")], body: body))
   }
 
   let query = ValueCollector()
@@ -276,14 +268,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
   let path = String(cString: url)
   let request = ServerRequest(
     method: String(cString: method), path: path, query: query.pairs.map { (name: $0.0, value: $0.1) },
-    headers: headerMap)
-  let response = server.responder.respond(to: request)
-
-  let result = queue(connection, response)
-  if let log = server.log {
-    log(request, response, Int((DispatchTime.now().uptimeNanoseconds - startTime) / 1_000))
-  }
-  return result
+    headers: headerMap, hadBody: connectionContext.pointee == sawBody)
+  return queue(connection, server.responder.respond(to: request))
 }
 
 private func queue(_ connection: OpaquePointer, _ response: ServerResponse) -> MHD_Result {

@@ -19,25 +19,48 @@ public struct WebMapConfiguration: Sendable {
   var leafletBase: String { hasLocalLeaflet ? "/assets/leaflet" : leafletFallbackURL }
 }
 
-extension Endpoints {
+/// The web map: its page, its script and style, and Debian's Leaflet when it is installed.
+enum WebMapEndpoints {
+  static let pageRoutes = ["/", "/index.html"].map { path in
+    Route(
+      path: path, operationID: "webMap", summary: "The web map", responses: [], cached: false, documented: false,
+      respond: page)
+  }
+
+  static let assetName = RouteParameter.path("name", .fileName, "geophoto.js or geophoto.css")
+  static let leafletFile = RouteParameter.path("file", .fileName, "A file of Leaflet's distribution")
+
+  static let assetRoutes = [
+    Route(
+      path: "/assets/{name}", operationID: "asset", summary: "The web map's script and style",
+      parameters: [assetName], responses: [], cached: false, documented: false, respond: asset),
+    Route(
+      path: "/assets/leaflet/{file}", operationID: "leaflet", summary: "Leaflet", parameters: [leafletFile],
+      responses: [], cached: false, documented: false, respond: { try leaflet($0.parameters.word(leafletFile), $0) }),
+    Route(
+      path: "/assets/leaflet/images/{file}", operationID: "leafletImage", summary: "Leaflet's images",
+      parameters: [leafletFile], responses: [], cached: false, documented: false,
+      respond: { try leaflet($0.parameters.word(leafletFile).map { "images/" + $0 }, $0) }),
+  ]
+
   /// The map page: Leaflet, the basemap, and pins and clusters from `/v1/annotations`.
-  func webMap() -> ServerResponse {
-    let map = configuration.map
+  static func page(_ c: EndpointContext) throws -> ServerResponse {
+    let map = c.configuration.map
     var bounds: JSONValue = .null
-    let coordinates = snapshot.photos.compactMap(\.coordinate)
+    let coordinates = c.snapshot.photos.compactMap(\.coordinate)
     if let first = coordinates.first {
       var (south, west, north, east) = (first.latitude, first.longitude, first.latitude, first.longitude)
-      for c in coordinates {
-        south = min(south, c.latitude)
-        north = max(north, c.latitude)
-        west = min(west, c.longitude)
-        east = max(east, c.longitude)
+      for p in coordinates {
+        south = min(south, p.latitude)
+        north = max(north, p.latitude)
+        west = min(west, p.longitude)
+        east = max(east, p.longitude)
       }
       bounds = .array([.array([.number(south), .number(west)]), .array([.number(north), .number(east)])])
     }
     let config = JSONValue.object([
       ("tiles", .string(map.tileURL)), ("attribution", .string(map.attribution)), ("bounds", bounds),
-    ]).serialized().replacingOccurrences(of: "</", with: "<\\/")
+    ]).serialized().replacing("</", with: "<\\/")
     let base = map.leafletBase
     let html = """
       <!DOCTYPE html>
@@ -58,37 +81,34 @@ extension Endpoints {
       </html>
 
       """
-    return ServerResponse(
-      status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
-      body: Array(html.utf8))
+    return c.uncached(Array(html.utf8), type: "text/html; charset=utf-8", cacheControl: "no-cache")
   }
 
-  func asset(_ name: String) throws -> ServerResponse {
-    switch name {
-    case "geophoto.js": return text(WebMapAssets.script, type: "text/javascript; charset=utf-8")
-    case "geophoto.css": return text(WebMapAssets.style, type: "text/css; charset=utf-8")
-    default: throw APIError.notFound("no asset \(name)")
+  static func asset(_ c: EndpointContext) throws -> ServerResponse {
+    switch c.parameters.word(assetName) {
+    case "geophoto.js":
+      return c.uncached(
+        Array(WebMapAssets.script.utf8), type: "text/javascript; charset=utf-8", cacheControl: "public, max-age=300")
+    case "geophoto.css":
+      return c.uncached(
+        Array(WebMapAssets.style.utf8), type: "text/css; charset=utf-8", cacheControl: "public, max-age=300")
+    case let name: throw APIError.notFound("no asset \(name ?? "")")
     }
   }
 
   /// Files of Debian's Leaflet, from a fixed list: names from the request never reach the
   /// file system unchecked.
-  func leaflet(_ name: String) throws -> ServerResponse {
+  static func leaflet(_ name: String?, _ c: EndpointContext) throws -> ServerResponse {
     let files: [String: String] = [
       "leaflet.js": "text/javascript; charset=utf-8", "leaflet.css": "text/css; charset=utf-8",
       "images/layers.png": "image/png", "images/layers-2x.png": "image/png", "images/marker-icon.png": "image/png",
       "images/marker-icon-2x.png": "image/png", "images/marker-shadow.png": "image/png",
     ]
-    guard let type = files[name], configuration.map.hasLocalLeaflet,
-      let data = FileManager.default.contents(atPath: configuration.map.leafletDirectory + "/" + name)
-    else { throw APIError.notFound("no asset leaflet/\(name)") }
-    return ServerResponse(
-      status: 200, headers: [("Content-Type", type), ("Cache-Control", "public, max-age=86400")], body: [UInt8](data))
-  }
-
-  private func text(_ body: String, type: String) -> ServerResponse {
-    ServerResponse(
-      status: 200, headers: [("Content-Type", type), ("Cache-Control", "public, max-age=300")], body: Array(body.utf8))
+    let map = c.configuration.map
+    guard let name, let type = files[name], map.hasLocalLeaflet,
+      let data = FileManager.default.contents(atPath: map.leafletDirectory + "/" + name)
+    else { throw APIError.notFound("no asset leaflet/\(name ?? "")") }
+    return c.uncached([UInt8](data), type: type, cacheControl: "public, max-age=86400")
   }
 }
 

@@ -1,14 +1,41 @@
 import Foundation
 import GeoPhotoHTTP
+import Glibc
 import Testing
 
 @testable import GeoPhotoHTTPD
 
-/// Answers every request with its path.
+/// Answers every request with its path (and says when it came with a body).
 struct EchoResponder: Responder {
   func respond(to request: ServerRequest) -> ServerResponse {
-    ServerResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(request.path.utf8))
+    let text = request.path + (request.hadBody ? " with a body" : "")
+    return ServerResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(text.utf8))
   }
+}
+
+/// Sends `raw` bytes to 127.0.0.1:`port` and reads the whole answer (the request asks the
+/// server to close the connection).
+func exchange(_ raw: String, port: Int) throws -> String {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  try #require(fd >= 0)
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+  }
+  try #require(connected == 0)
+  _ = raw.withCString { send(fd, $0, strlen($0), 0) }
+  var answer: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let n = recv(fd, &buffer, buffer.count, 0)
+    if n <= 0 { break }
+    answer += buffer[0..<n]
+  }
+  return String(decoding: answer, as: UTF8.self)
 }
 
 /// The addresses the system resolver gives for `host`, from `getent ahosts` (outside geophoto).
@@ -74,6 +101,19 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
     } catch {
       #expect("\(error)".hasPrefix("cannot resolve 'no-such-host.invalid': "))
     }
+  }
+
+  /// The transport reads and drops a body and tells the responder; what such a request gets
+  /// is the responder's to say.
+  @Test func aBodyIsDroppedAndReported() throws {
+    let s = try server(host: "127.0.0.1")
+    defer { s.stop() }
+    let answer = try exchange(
+      "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello", port: s.port)
+    #expect(answer.hasPrefix("HTTP/1.1 200"))
+    #expect(answer.hasSuffix("/upload with a body"))
+    let plain = try exchange("GET /plain HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: s.port)
+    #expect(plain.hasSuffix("\r\n\r\n/plain"))
   }
 
   @Test func aPortInUseSaysWhichAddressAndPort() throws {

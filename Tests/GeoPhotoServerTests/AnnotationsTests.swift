@@ -69,34 +69,60 @@ import Testing
 @Suite struct OpenAPITests {
   let api = router()
 
-  @Test func documentIsValidAndMatchesTheRoutes() throws {
+  /// A request for `route` that should succeed: path ids filled in, required parameters from
+  /// their examples.
+  func example(_ route: Route) throws -> String {
+    var path = route.path
+    if path.hasPrefix("/v1/clusters/") { path = path.replacing("{id}", with: String(try firstClusterID())) }
+    path = path.replacing("/v1/photos/{id}/thumbnail", with: "/v1/photos/5/thumbnail").replacing("{id}", with: "1")
+    let query = route.parameters.filter { $0.location == .query && $0.required }.map { p in
+      "\(p.name)=\(p.example ?? "")"
+    }
+    return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
+  }
+
+  @Test func theDocumentIsMadeFromTheRouteTable() throws {
     let r = get(api, "/openapi.json")
     #expect(r.status == 200)
     let doc = r.json
     #expect((doc["openapi"] as? String)?.hasPrefix("3.") == true)
+    #expect((doc["info"] as? [String: Any])?["version"] as? String == GeoPhotoVersion.current)
     let paths = try #require(doc["paths"] as? [String: Any])
-    let examples: [String: String] = [
-      "/v1/near": "/v1/near?lat=35.68&lon=139.76",
-      "/v1/annotations": "/v1/annotations?bbox=139.6,35.6,139.9,35.8&zoom=10",
-      "/v1/clusters/{id}/leaves": "/v1/clusters/\(try firstClusterID())/leaves",
-      "/v1/photos/{id}": "/v1/photos/1",
-      "/v1/photos/{id}/thumbnail": "/v1/photos/5/thumbnail",
-      "/healthz": "/healthz",
-      "/openapi.json": "/openapi.json",
-    ]
-    #expect(Set(paths.keys) == Set(examples.keys))
-    for (path, target) in examples {
-      let status = get(api, target).status
-      #expect(status == 200 || status == 302, "\(path) answered \(status)")
-      // Every documented parameter is one the endpoint accepts.
-      let operation = (paths[path] as? [String: Any])?["get"] as? [String: Any] ?? [:]
-      for parameter in operation["parameters"] as? [[String: Any]] ?? [] where parameter["in"] as? String == "query" {
-        let name = parameter["name"] as? String ?? ""
-        let probe = get(api, target + (target.contains("?") ? "&" : "?") + "\(name)=%")
-        let message = (probe.json["error"] as? [String: Any])?["message"] as? String ?? ""
-        #expect(!message.hasPrefix("unknown parameter"), "\(path) rejects its documented '\(name)'")
-      }
+    #expect(Set(paths.keys) == Set(Routes.documented.map(\.path)))
+    #expect(Set(paths.keys).isSuperset(of: ["/v1/near", "/v1/annotations", "/healthz", "/openapi.json"]))
+    for route in Routes.documented {
+      let operation = try #require((paths[route.path] as? [String: Any])?["get"] as? [String: Any])
+      let documented = (operation["parameters"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+      #expect(documented == route.parameters.map(\.name))
+      #expect(operation["operationId"] as? String == route.operationID)
     }
+  }
+
+  /// Every route answers, and accepts every parameter it declares (and no other).
+  @Test func everyRouteAnswersWithTheParametersItDeclares() throws {
+    for route in Routes.all {
+      let target = try example(route)
+      let status = get(api, target).status
+      #expect(status == 200 || status == 302 || (route.path.hasPrefix("/assets/") && status == 404), "\(target)")
+      for parameter in route.parameters where parameter.location == .query {
+        let probe = get(api, target + (target.contains("?") ? "&" : "?") + "\(parameter.name)=%")
+        let message = (probe.json["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(!message.hasPrefix("unknown parameter"), "\(route.path) rejects its own '\(parameter.name)'")
+      }
+      let unknown = get(api, target + (target.contains("?") ? "&" : "?") + "surely_not_a_parameter=1")
+      #expect(unknown.status == 400, "\(route.path)")
+    }
+  }
+
+  @Test func rangesAndDefaultsComeFromTheTable() throws {
+    let paths = try #require(get(api, "/openapi.json").json["paths"] as? [String: Any])
+    let near = try #require((paths["/v1/near"] as? [String: Any])?["get"] as? [String: Any])
+    let parameters = try #require(near["parameters"] as? [[String: Any]])
+    let limit = try #require(parameters.first { $0["name"] as? String == "limit" }?["schema"] as? [String: Any])
+    #expect(limit["minimum"] as? Int == 1 && limit["maximum"] as? Int == 1000 && limit["default"] as? Int == 20)
+    // And the endpoint enforces the same range.
+    #expect(get(api, "/v1/near?lat=1&lon=1&limit=1000").status == 200)
+    #expect(get(api, "/v1/near?lat=1&lon=1&limit=1001").status == 400)
   }
 
   func firstClusterID() throws -> Int {

@@ -29,15 +29,12 @@ final class LiveServer {
     try holder.refresh()
     var configuration = APIConfiguration()
     configure(&configuration)
+    let log = self.log
+    configuration.accessLog = { line in log.lines.withLock { $0.append(line) } }
     var options = HTTPServerOptions()
     options.port = 0
     options.threads = 2
-    let log = self.log
-    server = try HTTPServer(
-      options: options, responder: APIRouter(holder: holder, configuration: configuration),
-      log: { request, response, micros in
-        log.lines.withLock { $0.append(APIRouter.accessLogLine(request, response, microseconds: micros)) }
-      })
+    server = try HTTPServer(options: options, responder: APIRouter(holder: holder, configuration: configuration))
   }
 
   deinit {

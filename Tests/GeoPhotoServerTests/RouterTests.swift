@@ -117,8 +117,8 @@ import Testing
     #expect(get(locked, "/v1/near?lat=1&lon=1", headers: ["authorization": "Bearer s3cret-token"]).status == 200)
     #expect(get(locked, "/healthz").status == 200)
     #expect(get(locked, "/v1/near", method: "OPTIONS").status == 204)
-    #expect(APIRouter.constantTimeEquals(Array("abc".utf8), Array("abc".utf8)))
-    #expect(!APIRouter.constantTimeEquals(Array("abc".utf8), Array("abcd".utf8)))
+    #expect(BearerAuth.constantTimeEquals(Array("abc".utf8), Array("abc".utf8)))
+    #expect(!BearerAuth.constantTimeEquals(Array("abc".utf8), Array("abcd".utf8)))
   }
 
   @Test func privacyZonesHideEverywhere() throws {
@@ -170,7 +170,7 @@ import Testing
   }
 
   @Test func accessLogLinesCarryNoSecrets() {
-    let line = APIRouter.accessLogLine(
+    let line = AccessLog.line(
       ServerRequest(method: "GET", path: "/v1/near", query: [("lat", "1"), ("token", "hunter22")]),
       ServerResponse(status: 200, body: [1, 2, 3]), microseconds: 42)
     #expect(line == "GET /v1/near?lat=1&token=REDACTED 200 3 42µs")

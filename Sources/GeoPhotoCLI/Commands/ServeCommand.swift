@@ -53,17 +53,12 @@ enum ServeCommand: Subcommand {
       }
     }
 
-    let router = APIRouter(holder: holder, configuration: config.serve.api)
-    let quiet = context.parsed.has("quiet")
-    var log: HTTPServer.AccessLog?
-    if !quiet {
-      log = { @Sendable request, response, micros in
-        console.err(APIRouter.accessLogLine(request, response, microseconds: micros) + "\n")
-      }
-    }
+    var api = config.serve.api
+    if !context.parsed.has("quiet") { api.accessLog = { console.err($0 + "\n") } }
+    let router = APIRouter(holder: holder, configuration: api)
     let server: HTTPServer
     do {
-      server = try HTTPServer(options: config.serve.server, responder: router, log: log)
+      server = try HTTPServer(options: config.serve.server, responder: router)
     } catch let error as HTTPServer.StartError {
       throw RuntimeError(error.description)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoCore
 import GeoPhotoEncoding
 import GeoPhotoHTTP
 import GeoPhotoHTTPD

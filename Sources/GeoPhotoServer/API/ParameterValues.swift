@@ -1,0 +1,151 @@
+import GeoPhotoCore
+import GeoPhotoHTTPD
+
+/// A request's parameters, checked against its route: every name known, none repeated unless
+/// it may be, required ones present, and each value of its kind and within its range. An
+/// endpoint reads typed values from here; every bad input is a 400 with one clear message.
+struct ParameterValues {
+  /// Raw query values by name (a repeatable parameter's values joined by commas).
+  private(set) var raw: [String: String] = [:]
+  private var values: [String: Value] = [:]
+
+  enum Value {
+    case number(Double)
+    case integer(Int)
+    case sources(Set<PhotoSource>)
+    case word(String)
+    case box(BoundingBox)
+    case identifier(Int64)
+  }
+
+  init(_ request: ServerRequest, route: Route, pathValues: [String: String]) throws {
+    let query = route.parameters.filter { $0.location == .query }
+    for (name, value) in request.query {
+      guard let parameter = query.first(where: { $0.name == name }) else {
+        let known = query.map(\.name).sorted()
+        throw APIError.badRequest(
+          known.isEmpty
+            ? "unknown parameter '\(name)'; this endpoint takes none"
+            : "unknown parameter '\(name)'; this endpoint takes \(known.joined(separator: ", "))")
+      }
+      if let previous = raw[name] {
+        guard parameter.repeatable else { throw APIError.badRequest("parameter '\(name)' is given twice") }
+        raw[name] = previous + "," + value
+      } else {
+        raw[name] = value
+      }
+    }
+    for parameter in route.parameters {
+      let text = parameter.location == .path ? pathValues[parameter.name] : raw[parameter.name]
+      guard let text, !(parameter.required && text.isEmpty) else {
+        if parameter.required { throw APIError.badRequest("parameter '\(parameter.name)' is required") }
+        if case .integer(_, let fallback) = parameter.kind { values[parameter.name] = .integer(fallback) }
+        continue
+      }
+      values[parameter.name] = try Self.parse(text, as: parameter)
+    }
+  }
+
+  static func parse(_ text: String, as parameter: RouteParameter) throws -> Value {
+    let name = parameter.name
+    switch parameter.kind {
+    case .number(let range):
+      guard let v = InputParser.number(text) else {
+        throw APIError.badRequest("'\(name)' must be a number, not '\(text)'")
+      }
+      guard range.contains(v) else {
+        throw APIError.badRequest("'\(name)' must be between \(plain(range.lowerBound)) and \(plain(range.upperBound))")
+      }
+      return .number(v)
+    case .integer(let range, _):
+      guard let v = Int(text), range.contains(v) else {
+        throw APIError.badRequest("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+      }
+      return .integer(v)
+    case .distance:
+      do {
+        return .number(try InputParser.distance(text))
+      } catch {
+        throw APIError.badRequest("'\(name)': \(error.description)")
+      }
+    case .sources:
+      var sources = Set<PhotoSource>()
+      for word in text.split(separator: ",") {
+        let source = PhotoSource(rawValue: String(word))
+        guard PhotoSource.known.contains(source) else {
+          let known = PhotoSource.known.map(\.rawValue)
+          throw APIError.badRequest(
+            "'\(name)' must be \(known.dropLast().joined(separator: ", ")) or \(known.last ?? ""), not '\(word)'")
+        }
+        sources.insert(source)
+      }
+      return .sources(sources)
+    case .oneOf(let words):
+      guard words.contains(text) else {
+        throw APIError.badRequest(
+          "'\(name)' must be \(words.dropLast().joined(separator: ", ")) or \(words.last ?? ""), not '\(text)'")
+      }
+      return .word(text)
+    case .boundingBox:
+      let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { InputParser.number(String($0)) }
+      guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3]
+      else { throw APIError.badRequest("'\(name)' must be four numbers: west,south,east,north") }
+      guard abs(west) <= 540, abs(east) <= 540 else {
+        throw APIError.badRequest("'\(name)' longitudes must be within ±540")
+      }
+      guard abs(south) <= 90, abs(north) <= 90, south <= north else {
+        throw APIError.badRequest("'\(name)' latitudes must be within ±90 with south ≤ north")
+      }
+      return .box(BoundingBox(west: west, south: south, east: east, north: north))
+    case .identifier(let label):
+      guard let id = Int64(text) else { throw APIError.badRequest("\(label) must be a whole number, not '\(text)'") }
+      return .identifier(id)
+    case .fileName:
+      return .word(text)
+    }
+  }
+
+  private static func plain(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
+
+  // MARK: Typed values (the route's validation guarantees required ones are there)
+
+  func number(_ p: RouteParameter) -> Double? {
+    if case .number(let v)? = values[p.name] { return v }
+    return nil
+  }
+
+  func integer(_ p: RouteParameter) -> Int {
+    if case .integer(let v)? = values[p.name] { return v }
+    preconditionFailure("\(p.name) is not an integer parameter with a default")
+  }
+
+  func sources(_ p: RouteParameter) -> Set<PhotoSource>? {
+    if case .sources(let v)? = values[p.name] { return v }
+    return nil
+  }
+
+  func word(_ p: RouteParameter) -> String? {
+    if case .word(let v)? = values[p.name] { return v }
+    return nil
+  }
+
+  func box(_ p: RouteParameter) -> BoundingBox? {
+    if case .box(let v)? = values[p.name] { return v }
+    return nil
+  }
+
+  func identifier(_ p: RouteParameter) -> Int64? {
+    if case .identifier(let v)? = values[p.name] { return v }
+    return nil
+  }
+
+  /// A canonical form of the query (sorted names, numbers rounded), for cache keys: the same
+  /// query written differently has the same ETag.
+  var canonical: String {
+    raw.keys.sorted().map { key in
+      let value = raw[key] ?? ""
+      if let n = InputParser.number(value) { return "\(key)=\((n * 1e6).rounded() / 1e6)" }
+      return "\(key)=\(value)"
+    }.joined(separator: "&")
+  }
+}

@@ -1,0 +1,99 @@
+import GeoPhotoCore
+public import GeoPhotoHTTPD
+
+/// One endpoint of the HTTP API, described once: its path pattern, its parameters with their
+/// types, ranges and defaults, what it answers, and the responder. The router, parameter
+/// validation and the OpenAPI document are all made from `Routes.all`.
+struct Route: Sendable {
+  /// `/v1/photos/{id}`: literal segments and `{name}` path parameters.
+  var path: String
+  var operationID: String
+  var summary: String
+  var parameters: [RouteParameter] = []
+  /// What a successful request answers, for the OpenAPI document.
+  var responses: [APIResponse]
+  /// Whether answers carry an ETag and revalidate with If-None-Match (304).
+  var cached = true
+  /// Whether the route belongs in the OpenAPI document (the web map's page and assets do not).
+  var documented = true
+  var respond: @Sendable (EndpointContext) throws -> ServerResponse
+
+  /// Routes under `/v1` need the bearer token when the server has one.
+  var requiresToken: Bool { path.hasPrefix("/v1/") }
+
+  var segments: [Substring] { path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 } }
+
+  /// The path parameters' values when `requestPath` has this route's shape.
+  func match(_ requestSegments: [Substring]) -> [String: String]? {
+    let pattern = segments
+    guard pattern.count == requestSegments.count else { return nil }
+    var values: [String: String] = [:]
+    for (p, s) in zip(pattern, requestSegments) {
+      if p.hasPrefix("{") && p.hasSuffix("}") {
+        values[String(p.dropFirst().dropLast())] = String(s)
+      } else if p != s {
+        return nil
+      }
+    }
+    return values
+  }
+}
+
+/// A query or path parameter: its name, where it goes, what values it takes and what it means.
+struct RouteParameter: Sendable {
+  enum Location: String, Sendable {
+    case query, path
+  }
+
+  /// The values a parameter takes; each checks a value with the message a bad one gets.
+  enum Kind: Sendable {
+    /// A decimal number within a range.
+    case number(ClosedRange<Double>)
+    /// A whole number within a range, with a default when absent.
+    case integer(ClosedRange<Int>, default: Int)
+    /// Metres, or a number with a unit: `500m`, `2km`, `1mi`.
+    case distance
+    /// Photo sources, comma-separated or the parameter repeated.
+    case sources
+    /// One of a few words.
+    case oneOf([String])
+    /// `west,south,east,north` in degrees.
+    case boundingBox
+    /// A whole-number id in the path, named for messages (`photo id`).
+    case identifier(String)
+    /// A file name in the path, checked by the endpoint against what it serves.
+    case fileName
+  }
+
+  var name: String
+  var location: Location = .query
+  var kind: Kind
+  var required = false
+  var description: String
+  /// An example value for the document (and the tests that probe every route).
+  var example: String?
+
+  /// Repeating the parameter adds values instead of being an error.
+  var repeatable: Bool {
+    if case .sources = kind { return true }
+    return false
+  }
+
+  static func query(
+    _ name: String, _ kind: Kind, required: Bool = false, example: String? = nil, _ description: String
+  ) -> RouteParameter {
+    RouteParameter(name: name, kind: kind, required: required, description: description, example: example)
+  }
+
+  static func path(_ name: String, _ kind: Kind, _ description: String) -> RouteParameter {
+    RouteParameter(name: name, location: .path, kind: kind, required: true, description: description)
+  }
+}
+
+/// A successful answer of a route, for the OpenAPI document: its status, what it is, and its
+/// body's media types with their schema (a `#/components/schemas` name, or a schema inline).
+struct APIResponse: Sendable {
+  var status: Int
+  var description: String
+  var content: [(mediaType: String, schema: OpenAPI.Schema)] = []
+}

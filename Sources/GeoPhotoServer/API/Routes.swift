@@ -1,0 +1,13 @@
+/// Every route of the HTTP API and the web map: the one list the router dispatches on and
+/// the OpenAPI document is made from. A new endpoint is a `Route` here and its responder.
+enum Routes {
+  static let all: [Route] =
+    [
+      NearEndpoint.route, AnnotationsEndpoints.annotationsRoute, AnnotationsEndpoints.leavesRoute,
+      PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, ServiceEndpoints.healthRoute,
+      ServiceEndpoints.openAPIRoute,
+    ] + WebMapEndpoints.pageRoutes + WebMapEndpoints.assetRoutes
+
+  /// The routes the OpenAPI document describes.
+  static var documented: [Route] { all.filter(\.documented) }
+}

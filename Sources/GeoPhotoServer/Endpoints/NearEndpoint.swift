@@ -1,0 +1,59 @@
+import GeoPhotoCore
+import GeoPhotoEncoding
+import GeoPhotoHTTPD
+
+/// `/v1/near`: the photos nearest to a point, as `geophoto near` lists them (without paths).
+enum NearEndpoint {
+  static let latitude = RouteParameter.query(
+    "lat", .number(-90...90), required: true, example: "35.68", "Latitude in degrees")
+  static let longitude = RouteParameter.query(
+    "lon", .number(-180...180), required: true, example: "139.76", "Longitude in degrees")
+  static let limit = RouteParameter.query("limit", .integer(1...1_000, default: 20), "Most photos to return")
+  static let radius = RouteParameter.query(
+    "radius", .distance, example: "2km", "Only photos within this distance: metres, or with a unit (500m, 2km, 1mi)")
+  static let source = RouteParameter.query(
+    "source", .sources, example: "local,flickr", "Only these sources (comma-separated or repeated)")
+  static let format = RouteParameter.query(
+    "format", .oneOf(["json", "geojson"]),
+    "json (default) or geojson; 'Accept: application/geo+json' also selects GeoJSON")
+
+  static let route = Route(
+    path: "/v1/near", operationID: "near",
+    summary: "Photos nearest to a point, nearest first (exact great-circle order, ties by id)",
+    parameters: [latitude, longitude, limit, radius, source, format],
+    responses: [
+      APIResponse(
+        status: 200, description: "The annotations",
+        content: [
+          ("application/json", .reference("NearResult")), ("application/geo+json", .reference("FeatureCollection")),
+        ])
+    ], respond: near)
+
+  static func near(_ c: EndpointContext) throws -> ServerResponse {
+    let p = c.parameters
+    let lat = p.number(latitude) ?? 0
+    let lon = p.number(longitude) ?? 0
+    let limit = p.integer(limit)
+    let radius = p.number(radius)
+    let sources = p.sources(source)
+    let geoJSON = wantsGeoJSON(p.word(format), accept: c.request.headers["accept"])
+    let center = Coordinate(latitude: lat, longitude: lon == 180 ? -180 : lon)
+    return c.cached(type: geoJSON ? "application/geo+json" : "application/json") {
+      let snapshot = c.snapshot
+      let found = snapshot.spatial.nearest(
+        to: center, limit: limit, maximumDistance: radius,
+        where: sources.map { allowed in { allowed.contains(snapshot.photos[Int($0)].source) } })
+      let annotations = found.compactMap { Annotation(photo: snapshot.photos[Int($0.id)], distance: $0.distance) }
+      let document = AnnotationDocument(
+        annotations, query: NearQuery(center: center, limit: limit, radius: radius),
+        options: AnnotationDocument.Options(includePaths: false))
+      return geoJSON ? document.geoJSON() : document.json()
+    }
+  }
+
+  /// `format` when given, otherwise what the client accepts.
+  static func wantsGeoJSON(_ format: String?, accept: String?) -> Bool {
+    guard let format else { return accept?.contains("application/geo+json") == true }
+    return format == "geojson"
+  }
+}
