@@ -41,6 +41,14 @@ enum PlaceNames {
     if count > 0 { try store.refreshDerivedIndexes() }
   }
 
+  /// The place a command is about, from its positional arguments: `35.68,139.76`, or
+  /// `35.68, 139.76` typed without quotes (two arguments, read as one), or a place name.
+  static func placeArgument(_ context: CommandContext) throws -> Coordinate {
+    let positionals = context.parsed.positionals
+    guard !positionals.isEmpty else { throw UsageError("Missing expected argument '<lat,lon>'") }
+    return try coordinate(positionals.joined(separator: " "), context)
+  }
+
   /// A coordinate (`35.68,139.76`) or a place name (`Tokyo`, `Kyoto, JP`); an ambiguous name
   /// takes the most populous match and says which on stderr.
   static func coordinate(_ text: String, _ context: CommandContext) throws -> Coordinate {

@@ -26,9 +26,7 @@ enum FetchCommand: Subcommand {
     ])
 
   static func run(_ context: CommandContext) throws {
-    let positionals = context.parsed.positionals
-    guard !positionals.isEmpty else { throw UsageError("Missing expected argument '<lat,lon>'") }
-    let center = try PlaceNames.coordinate(positionals.joined(separator: " "), context)
+    let center = try PlaceNames.placeArgument(context)
     let wanted = try RemoteSources.selected(context.parsed)
     if let wanted, wanted == [.local] {
       throw UsageError("'fetch' reaches remote sources only; local photos come from 'geophoto sync'")

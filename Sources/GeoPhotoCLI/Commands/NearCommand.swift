@@ -35,10 +35,7 @@ enum NearCommand: Subcommand {
     ])
 
   static func run(_ context: CommandContext) throws {
-    let positionals = context.parsed.positionals
-    guard !positionals.isEmpty else { throw UsageError("Missing expected argument '<lat,lon>'") }
-    // "35.68, 139.76" typed without quotes arrives as two arguments: read them as one.
-    let center = try PlaceNames.coordinate(positionals.joined(separator: " "), context)
+    let center = try PlaceNames.placeArgument(context)
     let config = context.configuration
     let query = NearQuery(center: center, limit: config.near.limit, radius: config.near.radius)
     let sources = try RemoteSources.selected(context.parsed)

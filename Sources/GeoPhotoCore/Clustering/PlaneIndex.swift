@@ -24,7 +24,7 @@ struct PlaneIndex: Sendable {
         while let (lo, hi, axis) = stack.popLast() {
           if hi - lo <= leaf { continue }
           let m = (lo + hi) >> 1
-          select(PlaneLayout(ids: idBuffer, coords: coordBuffer, axis: axis), k: m, lo: lo, hi: hi)
+          select(FlatPoints(ids: idBuffer, coordinates: coordBuffer, dimensions: 2, axis: axis), k: m, lo: lo, hi: hi)
           stack.append((lo, m - 1, 1 - axis))
           stack.append((m + 1, hi, 1 - axis))
         }
@@ -109,23 +109,6 @@ struct PlaneIndex: Sendable {
       let value = c[2 * m + axis]
       if q - r <= value { visit(lo, m - 1, 1 - axis, &result) }
       if q + r >= value { visit(m + 1, hi, 1 - axis, &result) }
-    }
-  }
-
-  /// Points in the plane along one axis: ids beside interleaved x, y.
-  private struct PlaneLayout: SelectableLayout {
-    let ids: UnsafeMutableBufferPointer<Int32>
-    let coords: UnsafeMutableBufferPointer<Double>
-    let axis: Int
-
-    @inline(__always)
-    func key(_ i: Int) -> Double { coords[2 * i + axis] }
-
-    @inline(__always)
-    func swapAt(_ i: Int, _ j: Int) {
-      ids.swapAt(i, j)
-      coords.swapAt(2 * i, 2 * j)
-      coords.swapAt(2 * i + 1, 2 * j + 1)
     }
   }
 }

@@ -1,17 +1,29 @@
-/// Flat point arrays that a median split reorders: a key per position along an axis, and a
-/// swap that moves a point's id and coordinates together. The 3-D spatial index and the 2-D
-/// cluster index each lay their points out their own way and share the one `select`.
-protocol SelectableLayout {
+/// Points in kdbush's flat layout while a median split reorders them: ids in one array, their
+/// coordinates interleaved in another (`dimensions` per point: 3 for the spatial index's unit
+/// vectors, 2 for the cluster index's plane), seen along one axis.
+struct FlatPoints<ID> {
+  let ids: UnsafeMutableBufferPointer<ID>
+  let coordinates: UnsafeMutableBufferPointer<Double>
+  let dimensions: Int
+  let axis: Int
+
   /// The coordinate of the point at position `i` along the split axis.
-  func key(_ i: Int) -> Double
-  /// Swaps the points at positions `i` and `j` (ids and coordinates).
-  func swapAt(_ i: Int, _ j: Int)
+  @inline(__always)
+  func key(_ i: Int) -> Double { coordinates[dimensions * i + axis] }
+
+  /// Swaps the points at positions `i` and `j`, ids and coordinates together.
+  @inline(__always)
+  func swapAt(_ i: Int, _ j: Int) {
+    guard i != j else { return }
+    ids.swapAt(i, j)
+    for d in 0..<dimensions { coordinates.swapAt(dimensions * i + d, dimensions * j + d) }
+  }
 }
 
 /// Hoare-style quickselect with a median-of-three pivot, in place: afterwards every key left
 /// of `k` (within `lo...hi`) is ≤ the key at `k` and every key right of it is ≥ (kdbush's
 /// `select`, with Hoare partitioning).
-func select<Layout: SelectableLayout>(_ layout: Layout, k: Int, lo: Int, hi: Int) {
+func select<ID>(_ layout: FlatPoints<ID>, k: Int, lo: Int, hi: Int) {
   var lo = lo
   var hi = hi
   while hi > lo {

@@ -191,7 +191,7 @@ private struct TreeBuilder {
       if hi - lo < leafSize { continue }
       let m = (lo + hi) >> 1
       let axis = widestAxis(lo: lo, hi: hi)
-      select(VectorLayout(ids: ids, vectors: vectors, axis: axis), k: m, lo: lo, hi: hi)
+      select(FlatPoints(ids: ids, coordinates: vectors, dimensions: 3, axis: axis), k: m, lo: lo, hi: hi)
       axes[m] = UInt8(axis)
       work.append((lo, m - 1))
       work.append((m + 1, hi))
@@ -223,25 +223,6 @@ private struct TreeBuilder {
     return sy >= sz ? 1 : 2
   }
 
-}
-
-/// The spatial index's points along one axis: ids beside unit vectors, three per point.
-private struct VectorLayout: SelectableLayout {
-  let ids: UnsafeMutableBufferPointer<Int64>
-  let vectors: UnsafeMutableBufferPointer<Double>
-  let axis: Int
-
-  @inline(__always)
-  func key(_ i: Int) -> Double { vectors[3 * i + axis] }
-
-  @inline(__always)
-  func swapAt(_ i: Int, _ j: Int) {
-    guard i != j else { return }
-    ids.swapAt(i, j)
-    vectors.swapAt(3 * i, 3 * j)
-    vectors.swapAt(3 * i + 1, 3 * j + 1)
-    vectors.swapAt(3 * i + 2, 3 * j + 2)
-  }
 }
 
 // MARK: - Search helpers
