@@ -49,11 +49,9 @@ let package = Package(
     .target(name: "GeoPhotoCore", swiftSettings: strict),
 
     // MARK: Wrappers and engines
+    .target(name: "GeoPhotoStore", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
     .target(
-      name: "GeoPhotoStore",
-      dependencies: ["GeoPhotoCore", "CGeoPhotoSQLite"],
-      swiftSettings: strict
-    ),
+      name: "GeoPhotoSQLite", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoSQLite"], swiftSettings: strict),
     .target(
       name: "GeoPhotoExif",
       dependencies: ["GeoPhotoCore", "CGeoPhotoExif"],
@@ -75,6 +73,9 @@ let package = Package(
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(
       name: "GeoPhotoPostgres", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoPQ"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoBackends", dependencies: ["GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoPostgres"],
+      swiftSettings: strict),
     .target(name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
     .target(
       name: "GeoPhotoSnapshot",
@@ -91,7 +92,7 @@ let package = Package(
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
         "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
-        "GeoPhotoPostgres",
+        "GeoPhotoBackends",
       ],
       swiftSettings: strict
     ),
@@ -106,7 +107,8 @@ let package = Package(
 
     // MARK: Developer tools: fixtures for tests, examples and benchmarks
     .target(
-      name: "GeoPhotoFixtures", dependencies: ["GeoPhotoExif", "GeoPhotoStore", "GeoPhotoPostgres"],
+      name: "GeoPhotoFixtures",
+      dependencies: ["GeoPhotoCore", "GeoPhotoExif", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoPostgres"],
       swiftSettings: strict),
     .executableTarget(
       name: "geophoto-fixtures",
@@ -117,8 +119,8 @@ let package = Package(
     .executableTarget(
       name: "geophoto-bench",
       dependencies: [
-        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoPlaces",
-        "GeoPhotoPostgres",
+        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD",
+        "GeoPhotoPlaces", "GeoPhotoPostgres",
       ],
       swiftSettings: strict
     ),
@@ -150,9 +152,15 @@ let package = Package(
       name: "GeoPhotoPostgresTests",
       dependencies: [
         "GeoPhotoPostgres", "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoServer", "GeoPhotoFixtures",
+        "GeoPhotoBackends",
       ]
     ),
-    .testTarget(name: "GeoPhotoStoreTests", dependencies: ["GeoPhotoStore", "GeoPhotoCore", "GeoPhotoFixtures"]),
+    .testTarget(
+      name: "GeoPhotoStoreTests",
+      dependencies: ["GeoPhotoStore", "GeoPhotoCore", "GeoPhotoFixtures", "GeoPhotoBackends"]),
+    .testTarget(
+      name: "GeoPhotoSQLiteTests",
+      dependencies: ["GeoPhotoSQLite", "GeoPhotoStore", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoExifTests",
       dependencies: ["GeoPhotoExif", "GeoPhotoFixtures"]

@@ -1,7 +1,5 @@
 public import Foundation
 import GeoPhotoCore
-import GeoPhotoPostgres
-import GeoPhotoStore
 
 /// Where a command writes: stdout for results, stderr for warnings, progress and errors.
 public struct Console: Sendable {
@@ -112,45 +110,5 @@ public enum GeoPhotoCommand {
     let helpCommand = command.map { "geophoto \($0) --help" } ?? "geophoto --help"
     console.err("Error: \(message)\nUsage: \(usage)\n  See '\(helpCommand)' for more information.\n")
     return ExitCode.usage.rawValue
-  }
-}
-
-/// What every command gets: its arguments, the resolved configuration and the console.
-struct CommandContext {
-  var parsed: ParsedArguments
-  var configuration: Configuration
-  var environment: [String: String]
-  var console: Console
-
-  var databaseURL: URL { URL(fileURLWithPath: configuration.databasePath) }
-
-  /// Whether `--db` (or GEOPHOTO_DB) names a PostgreSQL database rather than a SQLite file.
-  var usesPostgres: Bool { Self.isPostgresURL(configuration.databasePath) }
-
-  static func isPostgresURL(_ text: String) -> Bool {
-    text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
-  }
-
-  /// Where files kept beside the index live (an imported gazetteer, the kd-tree): the SQLite
-  /// file's folder, or the default data folder for a PostgreSQL index.
-  var indexDirectory: URL {
-    let path = usesPostgres ? Configuration.defaultDatabasePath(environment: environment) : configuration.databasePath
-    return URL(fileURLWithPath: path).deletingLastPathComponent()
-  }
-
-  /// The index, whichever kind `--db` names; nil when it is a SQLite file that does not
-  /// exist yet and `create` is false (nothing synced there).
-  func openStore(create: Bool) throws -> (any PhotoStore)? {
-    if usesPostgres { return try PostgresPhotoStore(url: configuration.databasePath) }
-    guard create || FileManager.default.fileExists(atPath: configuration.databasePath) else { return nil }
-    return try SQLitePhotoStore(url: databaseURL, create: create)
-  }
-
-  /// The index, which must exist.
-  func openExistingStore() throws -> any PhotoStore {
-    guard let store = try openStore(create: false) else {
-      throw RuntimeError("no index at \(configuration.databasePath); run 'geophoto sync DIR' first")
-    }
-    return store
   }
 }

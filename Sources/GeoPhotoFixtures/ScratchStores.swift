@@ -1,5 +1,6 @@
 public import Foundation
 import GeoPhotoPostgres
+import GeoPhotoSQLite
 public import GeoPhotoStore
 import Glibc
 
@@ -32,27 +33,23 @@ public func makeScratchStore(_ kind: StoreKind, in directory: URL) throws -> any
   switch kind {
   case .sqlite:
     return try SQLitePhotoStore(
-      url: directory.appendingPathComponent("index-\(UUID().uuidString).sqlite"), create: true)
-  case .postgres: return try PostgresPhotoStore(url: try scratchPostgresURL())
+      url: directory.appendingPathComponent("index-\(UUID().uuidString).sqlite"), mode: .create)
+  case .postgres: return try PostgresPhotoStore(url: try scratchPostgresURL(), mode: .create)
   }
 }
 
-/// A second store on the same index, as another process would open it.
-public func reopen(_ store: any PhotoStore) throws -> any PhotoStore {
-  if let sqlite = store as? SQLitePhotoStore { return try SQLitePhotoStore(url: sqlite.url, create: false) }
-  if let postgres = store as? PostgresPhotoStore { return try PostgresPhotoStore(url: postgres.pool.url) }
-  throw ScratchError("unknown store \(type(of: store))")
-}
+/// A second store on the same index, as another thread or process opens it.
+public func reopen(_ store: any PhotoStore) throws -> any PhotoStore { try store.reopened() }
 
 /// Opens the same index again at each call, as a server's reload check does.
 public func reopener(for store: any PhotoStore) -> @Sendable () throws -> (any PhotoStore)? {
   if let sqlite = store as? SQLitePhotoStore {
     let url = sqlite.url
-    return { try SQLitePhotoStore(url: url, create: false) }
+    return { try SQLitePhotoStore(url: url, mode: .readOnly) }
   }
   if let postgres = store as? PostgresPhotoStore {
     let pool = PostgresPool(url: postgres.pool.url)
-    return { try PostgresPhotoStore(pool: pool) }
+    return { try PostgresPhotoStore(pool: pool, mode: .readOnly) }
   }
   return { nil }
 }

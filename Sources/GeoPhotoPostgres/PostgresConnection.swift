@@ -1,5 +1,6 @@
 internal import CGeoPhotoPQ
 import Foundation
+public import GeoPhotoStore
 
 /// A PostgreSQL failure: the SQLSTATE when the server gave one, and a message without secrets.
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
@@ -77,17 +78,19 @@ public final class PostgresConnection {
   public var isUsable: Bool { !broken && PQstatus(handle) == CONNECTION_OK }
   private var broken = false
 
-  /// Runs one statement with text parameters (`$1`, `$2`…; `nil` is NULL), or a script when
-  /// there are none, and returns the rows as text.
+  /// Runs one statement with parameters (`$1`, `$2`…), or a script when there are none, and
+  /// returns its rows.
   ///
+  /// Values go to the server as text and come back as text, read by `PostgresRow`'s typed
+  /// accessors; statements cast their parameters (`$1::float8`) where the type matters.
   /// `prepared` statements are parsed and planned once per connection and then only executed:
   /// for the hot write statements (a sync's upserts), not for queries whose best plan depends
   /// on their values.
   @discardableResult
-  public func execute(_ sql: String, _ parameters: [String?] = [], prepared: Bool = false) throws(PostgresError)
-    -> [[String?]]
+  public func execute(_ sql: String, _ parameters: [StoreValue] = [], prepared: Bool = false) throws(PostgresError)
+    -> PostgresRows
   {
-    let cStrings = parameters.map { $0.map { strdup($0) } ?? nil }
+    let cStrings = parameters.map { Self.text($0).map { strdup($0) } ?? nil }
     defer { for p in cStrings { free(p) } }
     var name: String?
     if prepared && !parameters.isEmpty {
@@ -108,6 +111,18 @@ public final class PostgresConnection {
     return try rows(of: result)
   }
 
+  /// A value in PostgreSQL's text format; nil is NULL.
+  static func text(_ value: StoreValue) -> String? {
+    switch value {
+    case .null: return nil
+    case .integer(let v): return String(v)
+    // Swift prints the shortest text that reads back as the same double.
+    case .real(let v): return v.isFinite ? String(v) : nil
+    case .text(let v): return v
+    case .bool(let v): return v ? "t" : "f"
+    }
+  }
+
   /// Statements prepared on this connection, by SQL.
   private var preparedNames: [String: String] = [:]
 
@@ -119,15 +134,15 @@ public final class PostgresConnection {
     return name
   }
 
-  /// The rows of a finished result (which it frees), or its error.
-  private func rows(of result: OpaquePointer?) throws(PostgresError) -> [[String?]] {
+  /// The rows of a finished result (freed when they are released), or its error.
+  private func rows(of result: OpaquePointer?) throws(PostgresError) -> PostgresRows {
     guard let result else {
       throw PostgresError("lost the connection to \(redactingPassword(url))", connectionFailure: true)
     }
     affectedRows = Int(String(cString: PQcmdTuples(result))) ?? 0
-    defer { PQclear(result) }
     let status = PQresultStatus(result)
     guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      defer { PQclear(result) }
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       let message = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
       // No SQLSTATE means libpq itself failed: the socket, not the statement (a write to a
@@ -144,19 +159,7 @@ public final class PostgresConnection {
       if error.isConnectionFailure { broken = true }
       throw error
     }
-    let rows = Int(PQntuples(result))
-    let columns = Int(PQnfields(result))
-    var out: [[String?]] = []
-    out.reserveCapacity(rows)
-    for r in 0..<rows {
-      var row: [String?] = []
-      for c in 0..<columns {
-        row.append(
-          PQgetisnull(result, Int32(r), Int32(c)) == 1 ? nil : String(cString: PQgetvalue(result, Int32(r), Int32(c))))
-      }
-      out.append(row)
-    }
-    return out
+    return PostgresRows(result: result)
   }
 
   /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -175,3 +178,67 @@ public final class PostgresConnection {
 
 @available(*, unavailable)
 extension PostgresConnection: Sendable {}
+
+/// The rows of one result, read in place (libpq's result is freed when they are released).
+public final class PostgresRows: RandomAccessCollection {
+  private let result: OpaquePointer
+  public let count: Int
+  let columns: Int
+
+  init(result: OpaquePointer) {
+    self.result = result
+    count = Int(PQntuples(result))
+    columns = Int(PQnfields(result))
+  }
+
+  deinit { PQclear(result) }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { count }
+  public subscript(row: Int) -> PostgresRow { PostgresRow(rows: self, index: row) }
+
+  /// Every value as PostgreSQL wrote it, nil for NULL: rows of columns.
+  public var texts: [[String?]] { map { row in (0..<columns).map { row.text(at: $0) } } }
+
+  /// The text of a value, or nil for NULL (and for a column the result does not have).
+  func value(_ row: Int, _ column: Int) -> UnsafePointer<CChar>? {
+    guard row >= 0, row < count, column >= 0, column < columns,
+      PQgetisnull(result, Int32(row), Int32(column)) == 0
+    else { return nil }
+    return UnsafePointer(PQgetvalue(result, Int32(row), Int32(column)))
+  }
+}
+
+@available(*, unavailable)
+extension PostgresRows: Sendable {}
+
+/// One row of a result, with typed accessors (postgres-nio's `PostgresRow.decode`): numbers
+/// and booleans are read from PostgreSQL's text format here, and nowhere else.
+public struct PostgresRow: PhotoRow {
+  let rows: PostgresRows
+  let index: Int
+
+  public func text(at column: Int) -> String? { rows.value(index, column).map { String(cString: $0) } }
+
+  public func int64(at column: Int) -> Int64? {
+    guard let text = rows.value(index, column) else { return nil }
+    var end: UnsafeMutablePointer<CChar>?
+    let value = strtoll(text, &end, 10)
+    return end?.pointee == 0 ? Int64(value) : nil
+  }
+
+  public func double(at column: Int) -> Double? {
+    guard let text = rows.value(index, column) else { return nil }
+    var end: UnsafeMutablePointer<CChar>?
+    let value = strtod(text, &end)
+    return end?.pointee == 0 ? value : nil
+  }
+
+  /// `t` or `f`, as PostgreSQL writes booleans.
+  public func bool(at column: Int) -> Bool? {
+    rows.value(index, column).map { UInt8(bitPattern: $0.pointee) == UInt8(ascii: "t") }
+  }
+}
+
+@available(*, unavailable)
+extension PostgresRow: Sendable {}

@@ -1,3 +1,5 @@
+import GeoPhotoStore
+
 /// The PostgreSQL schema, one migration per released change, applied in order and recorded in
 /// `geophoto_migrations`. Never edit a shipped migration: append a new one.
 enum PostgresSchema {
@@ -60,6 +62,17 @@ enum PostgresSchema {
       CREATE INDEX fetched_areas_by_provider ON fetched_areas (provider, fetched_at);
       """
     ),
+    (
+      "positions as a generated geography",
+      """
+      -- The geography follows latitude and longitude by itself: writes set only those.
+      ALTER TABLE photos DROP COLUMN geog;
+      ALTER TABLE photos ADD COLUMN geog geography(Point, 4326) GENERATED ALWAYS AS (
+        CASE WHEN latitude IS NULL THEN NULL
+          ELSE ST_SetSRID(ST_MakePoint(longitude, latitude), 4326)::geography END) STORED;
+      CREATE INDEX photos_geog ON photos USING gist (geog);
+      """
+    ),
   ]
 
   /// The schema version the database is at: 0 before geophoto's first migration.
@@ -67,11 +80,29 @@ enum PostgresSchema {
     // Looked up in the schema geophoto's tables are created in (the first of the search path),
     // not wherever the search path would find a table of that name.
     let table = "SELECT to_regclass(quote_ident(current_schema()) || '.geophoto_migrations')"
-    guard try connection.execute(table).first?.first ?? nil != nil else {
-      return 0
+    guard try connection.execute(table).first?.text(at: 0) != nil else { return 0 }
+    return Int(
+      try connection.execute("SELECT coalesce(max(version), 0) FROM geophoto_migrations").first?.int64(at: 0) ?? 0)
+  }
+
+  /// A read-only open: the schema must be the one this geophoto writes; nothing is changed.
+  static func check(_ connection: PostgresConnection) throws {
+    let version = try schemaVersion(connection)
+    let place = redactingPassword(connection.url)
+    if version == 0 {
+      throw StoreError(.missing, "no geophoto index in \(place) yet; run 'geophoto sync DIR --db …' first")
     }
-    let text = try connection.execute("SELECT coalesce(max(version), 0) FROM geophoto_migrations").first?.first
-    return Int((text ?? nil) ?? "0") ?? 0
+    if version > migrations.count {
+      throw StoreError(
+        .newerSchema,
+        "the database schema (version \(version)) is newer than this geophoto knows; upgrade geophoto")
+    }
+    if version < migrations.count {
+      throw StoreError(
+        .olderSchema,
+        "the index in \(place) is from an older geophoto (schema \(version) of \(migrations.count)) and is opened "
+          + "read-only: run a writing command (such as 'geophoto sync') once to upgrade it")
+    }
   }
 
   static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
@@ -103,7 +134,8 @@ enum PostgresSchema {
         try connection.transaction {
           try connection.execute(migration.sql)
           try connection.execute(
-            "INSERT INTO geophoto_migrations VALUES ($1, $2)", [String(offset + 1), migration.name])
+            "INSERT INTO geophoto_migrations VALUES ($1::int, $2)",
+            [.integer(Int64(offset + 1)), .text(migration.name)])
         }
       } catch let error as PostgresError {
         throw error

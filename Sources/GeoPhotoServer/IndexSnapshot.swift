@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GeoPhotoCore
 public import GeoPhotoStore
 import Synchronization
@@ -74,14 +74,6 @@ public final class SnapshotHolder: Sendable {
     self.open = open
     self.privacyZones = privacyZones
     current = Mutex(initial)
-  }
-
-  /// A holder for the SQLite index at `databaseURL`, which may not exist yet.
-  public convenience init(databaseURL: URL, privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty) {
-    self.init(privacyZones: privacyZones, initial: initial) {
-      guard FileManager.default.fileExists(atPath: databaseURL.path) else { return nil }
-      return try SQLitePhotoStore(url: databaseURL, create: false)
-    }
   }
 
   public var snapshot: IndexSnapshot { current.withLock { $0 } }

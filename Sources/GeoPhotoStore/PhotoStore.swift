@@ -12,6 +12,9 @@ public import GeoPhotoCore
 public protocol PhotoStore: AnyObject {
   /// Where the index is, for messages: a path, or a URL without its password.
   var location: String { get }
+  /// Another store on the same index with a connection of its own, as another thread (or the
+  /// server's reload check) opens it.
+  func reopened() throws -> any PhotoStore
 
   // MARK: Reading
 
@@ -66,6 +69,11 @@ public protocol PhotoStore: AnyObject {
   /// Rewrites the row `id` with new data, keeping its id and first-seen time (a moved or
   /// edited file).
   func update(id: Int64, with record: PhotoRecord, now: String) throws
+  /// Writes whole rows as they are, place names, estimates and gazetteer marks included (a
+  /// copy of another index, not a sync), in one transaction; a photo already there (by
+  /// source and source id) is overwritten. Returns their ids in order.
+  @discardableResult
+  func copy(_ records: [PhotoRecord]) throws -> [Int64]
   func delete(id: Int64) throws
   /// Removes every local photo under `root` and the roots at or below it; returns how many photos.
   func forgetLocalPhotos(under root: String) throws -> Int
@@ -111,13 +119,6 @@ public struct Upserted: Equatable, Sendable {
     self.id = id
     self.inserted = inserted
   }
-}
-
-/// An error opening an index, worded for the user.
-public struct StoreOpenError: Error, CustomStringConvertible, Sendable {
-  public var description: String
-
-  public init(_ description: String) { self.description = description }
 }
 
 /// The current time as stores keep it in `first_seen` and `updated`: UTC, to the second.

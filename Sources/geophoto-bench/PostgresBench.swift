@@ -2,6 +2,7 @@ import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoPostgres
+import GeoPhotoSQLite
 import GeoPhotoStore
 import Synchronization
 

@@ -120,7 +120,7 @@ func benchRouter(points: [Coordinate]) throws {
       takenAt: CaptureDate(year: 2024, month: 5, day: 3, hour: 10), title: "Photo \(i)")
   }
   let (snapshot, built) = timed { IndexSnapshot(generation: 1, photos: photos) }
-  let holder = SnapshotHolder(databaseURL: URL(fileURLWithPath: "/nonexistent"), initial: snapshot)
+  let holder = SnapshotHolder(initial: snapshot) { nil }
   let router = APIRouter(holder: holder)
   let qs = queries(points, count: 2_000)
   var near: [UInt64] = []

@@ -10,6 +10,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
+import GeoPhotoSQLite
 import GeoPhotoStore
 
 let workDirectory = URL(fileURLWithPath: ".build/bench", isDirectory: true)

@@ -59,6 +59,20 @@ struct PostgresEndToEndTests {
       #expect(abs((x["distance"] as? Double ?? 0) - (y["distance"] as? Double ?? 1e9)) < 0.2)
     }
 
+    // And back: the PostGIS index copied into a new SQLite file answers the same, with the
+    // places, file states and synced folders it had.
+    let back = w.root.appendingPathComponent("back.sqlite")
+    let reverse = try Binary.run(["migrate", "--from", url, "--to", "sqlite:\(back.path)"], environment: w.env)
+    #expect(reverse.status == 0, "stderr: \(reverse.stderr)")
+    #expect(reverse.stdout == "copied 13 photos to \(back.path); counts per source match (local 13)\n")
+    let copy = try json(try Binary.run(["near", "35.68,139.76", "-f", "json", "--db", back.path]).stdout)
+    let c = try #require(copy["annotations"] as? [[String: Any]])
+    #expect(c.compactMap { $0["subtitle"] as? String } == a.compactMap { $0["subtitle"] as? String })
+    let resyncCopy = try Binary.run(["sync", w.photos.path, "--db", back.path], environment: w.env)
+    #expect(resyncCopy.stdout.contains("added 0, updated 0") && resyncCopy.stdout.contains("unchanged 13"))
+    let same = try Binary.run(["migrate", "--from", url, "--to", url], environment: w.env)
+    #expect(same.status == 64 && same.stderr.contains("the same index"))
+
     // Nothing within 1 km of Null Island, but the index has photos: no hint.
     let none = try Binary.run(["near", "0,0", "--radius", "1km", "--db", url])
     #expect(none.status == 0 && none.stdout.isEmpty && !none.stderr.contains("no located photos"))

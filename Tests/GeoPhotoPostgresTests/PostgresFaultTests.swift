@@ -29,8 +29,8 @@ final class PhotoFolder: Sendable {
 /// Rows per (source, source id): more than one would be a duplicate.
 func duplicates(_ store: PostgresPhotoStore) throws -> Int {
   Int(
-    try store.query("SELECT count(*) - count(DISTINCT (source, source_id)) FROM photos").first?.first??.description
-      ?? "-1") ?? -1
+    try store.query("SELECT count(*) - count(DISTINCT (source, source_id)) FROM photos") { $0.first?.int64(at: 0) }
+      ?? -1)
 }
 
 /// The server stopped and restarted under running work: each test has a cluster of its own,
@@ -244,7 +244,7 @@ struct PostgresPoolTests {
     // A connection given back goes to whoever waits.
     let waited = Mutex<[[String?]]?>(nil)
     DispatchQueue.global().async(group: group) {
-      let rows = try? pool.withConnection { try $0.execute("SELECT 42") }
+      let rows = try? pool.withConnection { try $0.execute("SELECT 42").texts }
       waited.withLock { $0 = rows }
     }
     release.signal()
@@ -267,6 +267,6 @@ struct PostgresPoolTests {
     }
     #expect(Date().timeIntervalSince(started) < 5)
     // The connection is still good for the next statement.
-    #expect(try pool.withConnection { try $0.execute("SELECT 1") } == [["1"]])
+    #expect(try pool.withConnection { try $0.execute("SELECT 1").texts } == [["1"]])
   }
 }

@@ -39,7 +39,7 @@ func router(_ configure: (inout APIConfiguration) -> Void = { _ in }, zones: [Pr
   configuration.map.leafletDirectory = "/nonexistent"
   configure(&configuration)
   let snapshot = IndexSnapshot(generation: generation, photos: samplePhotos(), privacyZones: zones)
-  let holder = SnapshotHolder(databaseURL: URL(fileURLWithPath: "/nonexistent/index.sqlite"), initial: snapshot)
+  let holder = SnapshotHolder(initial: snapshot) { nil }
   return APIRouter(holder: holder, configuration: configuration)
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoBackends
 import GeoPhotoCore
 import GeoPhotoFixtures
 import Testing
@@ -253,6 +254,28 @@ import Testing
     #expect(index.count >= near.count)
   }
 
+  /// A copy writes rows as they are: what another index knew (places, estimates, the
+  /// gazetteer mark, file states) comes through, and a photo already there is overwritten.
+  @Test(arguments: StoreKind.available)
+  func copiesKeepEverythingARecordHolds(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    var placed = record("/p/placed.jpg", 35.68, 139.76, title: "Placed", hash: "hp")
+    placed.photo.place = PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 658.4)
+    placed.photo.locationEstimated = true
+    placed.placedWith = 42
+    placed.problem = nil
+    let old = try store.write { try store.upsert(record("/p/placed.jpg", 1, 1, title: "Old"), now: Self.now).id }
+    let ids = try store.copy([placed, remote("42", .flickr, -1, -2)])
+    #expect(ids.count == 2 && ids[0] == old)
+    let copied = try #require(try store.records(after: 0, limit: 10).first { $0.id == old }?.record)
+    var expected = placed
+    expected.photo.id = old
+    #expect(copied == expected)
+    #expect(try store.hasPhotosToPlace(gazetteer: 42))  // the remote photo has no mark
+    #expect(try store.counts().photos == 2)
+  }
+
   @Test(arguments: StoreKind.available)
   func recordsAndLocatedPhotosReadTheWholeIndex(kind: StoreKind) throws {
     let dir = try TemporaryDirectory()
@@ -305,5 +328,59 @@ import Testing
     #expect(try !store.hasFetched(provider: .flickr, center: center, radius: 10, since: 1_001))
     // Not a photo change.
     #expect(try store.generation() == 1)
+  }
+}
+
+/// The factory picks a backend by the `--db` value, as the backends registered it.
+@Suite struct StoreFactoryTests {
+  let factory = StoreFactory.standard
+
+  @Test func valuesNameTheirBackend() throws {
+    #expect(try factory.resolve("/data/index.sqlite").backend.name == "SQLite")
+    #expect(try factory.resolve("relative/index.sqlite").location == "relative/index.sqlite")
+    #expect(
+      try factory.resolve("sqlite:~/trip.sqlite", expandTilde: { $0.replacing("~", with: "/h") }).location
+        == "/h/trip.sqlite")
+    let pg = try factory.resolve("postgres://ann@db/photos")
+    #expect(pg.backend.name == "PostgreSQL" && pg.location == "postgres://ann@db/photos")
+    #expect(try factory.resolve("postgresql:///photos?host=/run/pg").backend.name == "PostgreSQL")
+    // A path that merely contains "://" further on is still a path.
+    #expect(try factory.resolve("./odd://name.sqlite").backend.name == "SQLite")
+    #expect(try factory.normalize("sqlite:/a/b.sqlite") == "/a/b.sqlite")
+  }
+
+  @Test func unknownSchemesAndEmptyValuesAreRefused() {
+    #expect(throws: StoreError.self) { try factory.resolve("") }
+    do {
+      _ = try factory.resolve("mysql://ann@db/photos")
+      Issue.record("took a MySQL URL")
+    } catch {
+      #expect(
+        error.description
+          == "'mysql://…' is not an index geophoto knows: use a file path, sqlite:PATH or postgres://… or postgresql://…"
+      )
+    }
+  }
+
+  @Test func messagesNeverShowAPassword() {
+    #expect(factory.redacted("postgres://ann:hunter22@db/photos") == "postgres://ann:REDACTED@db/photos")
+    #expect(factory.redacted("/data/index.sqlite") == "/data/index.sqlite")
+    #expect(factory.localDirectory("/data/index.sqlite") == "/data")
+    #expect(factory.localDirectory("postgres://db/photos") == nil)
+  }
+
+  @Test func aMissingIndexIsMissingUnlessCreated() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.url.appendingPathComponent("sub/index.sqlite").path
+    for mode in [StoreOpenMode.readWrite, .readOnly] {
+      do {
+        _ = try factory.open(path, mode: mode)
+        Issue.record("opened a missing index in \(mode)")
+      } catch let error as StoreError {
+        #expect(error.kind == .missing)
+      }
+    }
+    let store = try factory.open(path, mode: .create)
+    #expect(try store.counts().photos == 0 && store.location == path)
   }
 }

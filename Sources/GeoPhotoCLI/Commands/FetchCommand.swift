@@ -33,7 +33,7 @@ enum FetchCommand: Subcommand {
     }
     let providers = try RemoteSources.providers(wanted: wanted, context: context)
     guard !providers.isEmpty else { throw RuntimeError("no remote source to fetch from") }
-    guard let store = try context.openStore(create: true) else { throw ExitCode.failure }
+    let store = try context.openOrCreateStore()
     let engine = FetchEngine(store: store)
     let now = Int(Date().timeIntervalSince1970)
     var failed = false

@@ -11,7 +11,7 @@ enum InfoCommand: Subcommand {
     guard context.parsed.positionals.isEmpty else {
       throw UsageError("Unexpected argument '\(context.parsed.positionals[0])'")
     }
-    guard let store = try context.openStore(create: false) else {
+    guard let store = try context.openStore(.readWrite) else {
       context.console.out("index: \(context.configuration.databasePath) (not created yet; run 'geophoto sync DIR')\n")
       return
     }

@@ -1,37 +1,44 @@
 import Foundation
 import GeoPhotoCore
-import GeoPhotoPostgres
 import GeoPhotoStore
 
 enum MigrateCommand: Subcommand {
   static let spec = CommandSpec(
     name: "migrate",
-    abstract: "Copy an index from SQLite into PostgreSQL/PostGIS.",
+    abstract: "Copy an index into another: SQLite into PostgreSQL/PostGIS, or back.",
     discussion: """
-      Photos are copied in batches of 1,000, each a transaction, keyed by source and source id:
-      an interrupted copy is resumed by running the command again, and nothing is copied
-      twice. The counts per source are compared at the end. The PostgreSQL database needs the
-      PostGIS extension (or the right to create it). Passwords in URLs are never printed.
+      Photos are copied as they are (place names, estimated positions and file states
+      included), in batches of 1,000, each a transaction, keyed by source and source id: an
+      interrupted copy is resumed by running the command again, and nothing is copied twice.
+      The counts per source are compared at the end. A PostgreSQL database needs the PostGIS
+      extension (or the right to create it). Passwords in URLs are never printed.
       """,
     options: [
-      .init(long: "from", valueName: "sqlite:path", help: "The SQLite index to copy."),
-      .init(long: "to", valueName: "postgres://…", help: "The PostgreSQL database to copy into."),
+      .init(
+        long: "from", valueName: "index", help: "The index to copy: a SQLite file (sqlite:PATH) or a postgres:// URL."),
+      .init(long: "to", valueName: "index", help: "The index to copy into (created when it is a new SQLite file)."),
     ],
-    examples: ["geophoto migrate --from sqlite:~/.local/share/geophoto/index.sqlite --to postgres://geophoto@db/photos"]
+    examples: [
+      "geophoto migrate --from sqlite:~/.local/share/geophoto/index.sqlite --to postgres://geophoto@db/photos",
+      "geophoto migrate --from postgres://geophoto@db/photos --to sqlite:~/photos-copy.sqlite",
+    ]
   )
 
   static func run(_ context: CommandContext) throws {
-    guard let from = context.parsed.value("from") else {
-      throw UsageError("Missing expected option '--from <sqlite:path>'")
+    guard let from = context.parsed.value("from") else { throw UsageError("Missing expected option '--from <index>'") }
+    guard let to = context.parsed.value("to") else { throw UsageError("Missing expected option '--to <index>'") }
+    let expand = { Configuration.expandTilde($0, environment: context.environment) }
+    let stores = CommandContext.stores
+    let (sourceLocation, targetLocation): (String, String)
+    do {
+      sourceLocation = try stores.normalize(from, expandTilde: expand)
+      targetLocation = try stores.normalize(to, expandTilde: expand)
+    } catch {
+      throw UsageError(error.description)
     }
-    guard let to = context.parsed.value("to") else { throw UsageError("Missing expected option '--to <postgres://…>'") }
-    guard from.hasPrefix("sqlite:") else { throw UsageError("'--from' must be sqlite:PATH") }
-    guard to.hasPrefix("postgres://") || to.hasPrefix("postgresql://") else {
-      throw UsageError("'--to' must be a postgres:// URL")
-    }
-    let path = Configuration.expandTilde(String(from.dropFirst("sqlite:".count)), environment: context.environment)
-    let source = try SQLitePhotoStore(url: URL(fileURLWithPath: path), create: false)
-    let target = try PostgresPhotoStore(url: to)
+    let source = try stores.open(sourceLocation, mode: .readWrite)
+    let target = try stores.open(targetLocation, mode: .create)
+    guard source.location != target.location else { throw UsageError("'--from' and '--to' are the same index") }
     var last: Int64 = 0
     var copied = 0
     while true {
@@ -41,9 +48,10 @@ enum MigrateCommand: Subcommand {
       copied += batch.count
       last = end
     }
-    for root in try source.syncRoots() {
-      try target.recordSyncRoot(root.path, now: root.lastSynced)
+    try target.write {
+      for root in try source.syncRoots() { try target.recordSyncRoot(root.path, now: root.lastSynced) }
     }
+    try target.refreshDerivedIndexes()
     var expected: [String: Int] = [:]
     for entry in try source.countsBySource() { expected[entry.source.rawValue] = entry.photos }
     var found: [String: Int] = [:]
@@ -55,7 +63,7 @@ enum MigrateCommand: Subcommand {
           + missing.map { "\($0.key) \(found[$0.key] ?? 0) of \($0.value)" }.sorted().joined(separator: ", "))
     }
     context.console.out(
-      "copied \(copied) photos to \(redactingPassword(to)); counts per source match ("
+      "copied \(copied) photos to \(target.location); counts per source match ("
         + expected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")\n")
   }
 }

@@ -44,7 +44,7 @@ enum NearCommand: Subcommand {
     var annotations: [Annotation] = []
     var empty = true
     var location = config.databasePath
-    if let store = try context.openStore(create: false) {
+    if let store = try context.openStore(.readWrite) {
       location = store.location
       let neighbors = try store.nearest(
         to: center, limit: query.limit, maximumDistance: query.radius, sources: sources)
@@ -68,7 +68,7 @@ enum NearCommand: Subcommand {
     let wanted = sources?.subtracting([.local])
     if let wanted, wanted.isEmpty { return }
     let config = context.configuration
-    guard let store = try context.openStore(create: true) else { return }
+    let store = try context.openOrCreateStore()
     let engine = FetchEngine(store: store)
     let radius = config.near.radius ?? config.fetch.radius
     let now = Int(Date().timeIntervalSince1970)

@@ -47,7 +47,7 @@ enum PlacesCommand: Subcommand {
     } catch {
       throw RuntimeError(error.description)
     }
-    guard let store = try context.openStore(create: true) else { throw ExitCode.failure }
+    let store = try context.openOrCreateStore()
     let target = context.indexDirectory.appendingPathComponent(Gazetteer.importedName)
     try FileManager.default.createDirectory(at: context.indexDirectory, withIntermediateDirectories: true)
     try Data(bytes).write(to: target, options: .atomic)

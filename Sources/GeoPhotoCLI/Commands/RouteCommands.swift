@@ -92,7 +92,7 @@ enum AlongCommand: Subcommand {
     let sources = try RemoteSources.selected(context.parsed)
     let route = try readRoute(p[0]).map(\.coordinate)
     var annotations: [Annotation] = []
-    if let store = try context.openStore(create: false) {
+    if let store = try context.openStore(.readWrite) {
       let index = try store.spatialIndex(along: route, within: within, sources: sources)
       var coordinates: [Int64: Coordinate?] = [:]
       let found = RouteSearch.points(along: route, within: within, index: index) { id in

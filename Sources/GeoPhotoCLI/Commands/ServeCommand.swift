@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import GeoPhotoHTTPD
-import GeoPhotoPostgres
 import GeoPhotoServer
+import GeoPhotoStore
 
 enum ServeCommand: Subcommand {
   static let spec = CommandSpec(
@@ -37,20 +37,20 @@ enum ServeCommand: Subcommand {
     }
     let config = context.configuration
     let console = context.console
-    let holder: SnapshotHolder
-    if context.usesPostgres {
-      // One small pool for the whole process; the first load also checks the URL and schema.
-      let pool = PostgresPool(url: config.databasePath)
-      holder = SnapshotHolder(privacyZones: config.serve.privacyZones) { try PostgresPhotoStore(pool: pool) }
-      try holder.refresh()
-    } else {
-      holder = SnapshotHolder(databaseURL: context.databaseURL, privacyZones: config.serve.privacyZones)
-      if FileManager.default.fileExists(atPath: config.databasePath) {
-        try holder.refresh()
-      } else {
-        console.err(
-          "note: no index at \(config.databasePath) yet; run 'geophoto sync DIR' (it is picked up when it appears)\n")
+    // A server never writes its index: it opens it read-only (a read-only file, role or
+    // replica serves as well), and sharing one connection pool between reloads where it can.
+    let open = try CommandContext.stores.opener(config.databasePath, mode: .readOnly)
+    let holder = SnapshotHolder(privacyZones: config.serve.privacyZones) {
+      do {
+        return try open()
+      } catch let error as StoreError where error.kind == .missing {
+        return nil
       }
+    }
+    if try holder.refresh() == nil && holder.snapshot.generation == 0 {
+      console.err(
+        "note: no index at \(CommandContext.stores.redacted(config.databasePath)) yet; run 'geophoto sync DIR' "
+          + "(it is picked up when it appears)\n")
     }
 
     var api = config.serve.api

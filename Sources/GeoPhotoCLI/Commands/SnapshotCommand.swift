@@ -76,7 +76,7 @@ enum SnapshotCommand: Subcommand {
     }
 
     var content = SnapshotContent()
-    let store = try context.openStore(create: false)
+    let store = try context.openStore(.readWrite)
     if let file = parsed.value("route") {
       content.route = try readRoute(file).map(\.coordinate)
       var within = 200.0

@@ -28,7 +28,7 @@ enum SyncCommand: Subcommand {
     let roots = context.parsed.positionals
     guard !roots.isEmpty else { throw UsageError("Missing expected argument '<dir> ...'") }
     let console = context.console
-    guard let store = try context.openStore(create: true) else { throw ExitCode.failure }
+    let store = try context.openOrCreateStore()
     let engine = SyncEngine(
       store: store, jobs: context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     engine.batchSize = context.configuration.sync.batchSize

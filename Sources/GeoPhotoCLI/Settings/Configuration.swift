@@ -160,17 +160,14 @@ struct Configuration: Sendable {
   }
 }
 
-/// Where an index is, as `--db`, GEOPHOTO_DB and `db` give it: a file path, `sqlite:PATH`, or
-/// a `postgres://` URL.
+/// Where an index is, as `--db`, GEOPHOTO_DB and `db` give it: whatever the store backends
+/// take (a file path, `sqlite:PATH`, a `postgres://` URL), in the form they open.
 enum IndexLocation {
   static func parse(_ value: String, _ environment: SettingEnvironment) throws(InvalidSetting) -> String {
-    guard !value.isEmpty else { throw InvalidSetting("the index path is empty") }
-    if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") { return value }
-    if value.hasPrefix("sqlite:") { return environment.expandTilde(String(value.dropFirst("sqlite:".count))) }
-    if let scheme = value.range(of: "://"), !value[..<scheme.lowerBound].contains("/") {
-      throw InvalidSetting(
-        "'\(value[..<scheme.upperBound])…' is not an index geophoto knows: use a file path or a postgres:// URL")
+    do {
+      return try CommandContext.stores.normalize(value, expandTilde: environment.expandTilde)
+    } catch {
+      throw InvalidSetting(error.description)
     }
-    return environment.expandTilde(value)
   }
 }

@@ -1,4 +1,5 @@
 internal import CGeoPhotoSQLite
+public import GeoPhotoStore
 
 /// A value bound to or read from SQL.
 public enum SQLValue: Hashable, Sendable {
@@ -11,6 +12,17 @@ public enum SQLValue: Hashable, Sendable {
   public init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
   public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
   public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+
+  /// A store value as SQLite keeps it (booleans as 0 and 1).
+  public init(_ value: StoreValue) {
+    switch value {
+    case .null: self = .null
+    case .integer(let v): self = .integer(v)
+    case .real(let v): self = .real(v)
+    case .text(let v): self = .text(v)
+    case .bool(let v): self = .integer(v ? 1 : 0)
+    }
+  }
 }
 
 /// A prepared statement, finalized when released.
@@ -92,6 +104,14 @@ public final class Statement {
   public func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(int64(column)) }
   public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
   public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+}
+
+/// The current row, as the stores' row model reads it.
+extension Statement: PhotoRow {
+  public func int64(at index: Int) -> Int64? { optionalInt64(Int32(index)) }
+  public func double(at index: Int) -> Double? { optionalDouble(Int32(index)) }
+  public func text(at index: Int) -> String? { optionalText(Int32(index)) }
+  public func bool(at index: Int) -> Bool? { optionalInt64(Int32(index)).map { $0 != 0 } }
 }
 
 @available(*, unavailable)

@@ -1,25 +1,10 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoFixtures
+import GeoPhotoStore
 import Testing
 
-@testable import GeoPhotoStore
-
-/// A fresh directory per test, removed afterwards.
-final class TemporaryDirectory {
-  let url: URL
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-  deinit { try? FileManager.default.removeItem(at: url) }
-}
-
-func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t", hash: String = "h") -> PhotoRecord {
-  let coordinate = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }
-  return PhotoRecord(
-    photo: Photo(id: 0, source: .local, sourceID: path, path: path, coordinate: coordinate, title: title),
-    file: FileState(size: 10, changedNanoseconds: 5, contentHash: hash))
-}
+@testable import GeoPhotoSQLite
 
 @Suite struct DatabaseTests {
   @Test func walIsOnAndMigrationsAreVersioned() throws {
@@ -126,11 +111,56 @@ func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String = "t",
     do {
       _ = try SQLitePhotoStore(url: url, create: false)
       Issue.record("opened a text file as an index")
-    } catch let error as StoreOpenError {
-      #expect(error.description.contains("is not a geophoto index"))
+    } catch let error as StoreError {
+      #expect(error.kind == .notAnIndex && error.description.contains("is not a geophoto index"))
     }
-    #expect(throws: StoreOpenError.self) {
+    #expect(throws: StoreError(.missing, "no index at \(dir.url.path)/missing.sqlite")) {
       try SQLitePhotoStore(url: dir.url.appendingPathComponent("missing.sqlite"), create: false)
+    }
+  }
+
+  /// A read-only open never migrates and never writes: an index from an older geophoto is
+  /// refused with what to do, a current one is read, and writes fail.
+  @Test func readOnlyOpensNeverMigrate() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("old.sqlite")
+    do {
+      // An index as an older geophoto left it: its first migrations only.
+      let db = try Database(path: url.path)
+      try Migrator(Array(Schema.migrator.migrations.prefix(2))).migrate(db)
+    }
+    do {
+      _ = try SQLitePhotoStore(url: url, mode: .readOnly)
+      Issue.record("a read-only open took an older schema")
+    } catch let error as StoreError {
+      #expect(error.kind == .olderSchema)
+      #expect(error.description.contains("run 'geophoto sync'"))
+    }
+    #expect(try Migrator.version(of: Database(path: url.path, mode: .readOnly)) == 2)  // untouched
+    // A writing open upgrades it; then a read-only one reads it.
+    do {
+      let store = try SQLitePhotoStore(url: url, mode: .readWrite)
+      try store.write { try store.upsert(record("/p/a.jpg", 1, 2), now: "n") }
+    }
+    let reader = try SQLitePhotoStore(url: url, mode: .readOnly)
+    #expect(try reader.counts().photos == 1)
+    #expect(throws: (any Error).self) { try reader.write { try reader.delete(id: 1) } }
+    #expect(try reader.counts().photos == 1)
+    #expect(throws: StoreError.self) {
+      try SQLitePhotoStore(url: dir.url.appendingPathComponent("none"), mode: .readOnly)
+    }
+  }
+
+  @Test func errorsShownToUsersCarryNoSQL() throws {
+    let dir = try TemporaryDirectory()
+    let db = try Database(path: dir.url.appendingPathComponent("e.sqlite").path)
+    do {
+      try db.execute("SELECT secret_column FROM nowhere", [])
+      Issue.record("a bad statement ran")
+    } catch {
+      #expect("\(error)".contains("no such table: nowhere"))
+      #expect(!"\(error)".contains("SELECT"))
+      #expect(String(reflecting: error).contains("SELECT secret_column FROM nowhere"))
     }
   }
 

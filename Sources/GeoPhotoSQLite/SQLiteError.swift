@@ -27,7 +27,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 }
 
 /// Every failure of the SQLite layer: the result code, SQLite's message and the SQL involved.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+/// The description, which users see, leaves the SQL out; `debugDescription` has it.
+public struct SQLiteError: Error, CustomStringConvertible, CustomDebugStringConvertible, Sendable {
   public var code: ResultCode
   public var message: String
   public var sql: String?
@@ -38,9 +39,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     self.sql = sql
   }
 
-  public var description: String {
-    var text = "SQLite error \(code.rawValue) (\(code)): \(message)"
-    if let sql { text += " — while running: \(sql)" }
-    return text
+  public var description: String { "SQLite error \(code.rawValue) (\(code)): \(message)" }
+
+  public var debugDescription: String {
+    description + (sql.map { " — while running: \($0)" } ?? "")
   }
 }

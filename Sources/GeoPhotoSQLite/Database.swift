@@ -15,13 +15,15 @@ public final class Database {
     case readWriteCreate
     /// Read and write an existing file.
     case readWrite
+    /// Only read an existing file.
+    case readOnly
   }
 
   /// Opens (or creates) the database at `path`, switches it to WAL and sets a busy timeout so
   /// a reader and a writer in other processes wait for each other instead of failing.
   public init(path: String, mode: Mode = .readWriteCreate) throws(SQLiteError) {
     var handle: OpaquePointer?
-    var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+    var flags = (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
     if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
     let rc = sqlite3_open_v2(path, &handle, flags, nil)
     guard rc == SQLITE_OK, let handle else {
@@ -33,10 +35,13 @@ public final class Database {
     self.path = path
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, 5_000)
-    // journal_mode answers with the mode in force: verify WAL was really enabled.
-    let mode = try queryText("PRAGMA journal_mode = WAL")
-    guard mode?.lowercased() == "wal" else {
-      throw SQLiteError(code: .error, message: "could not enable WAL (journal mode is \(mode ?? "?"))")
+    // journal_mode answers with the mode in force: verify WAL was really enabled (a read-only
+    // connection reads whatever mode the file is in).
+    if mode != .readOnly {
+      let journal = try queryText("PRAGMA journal_mode = WAL")
+      guard journal?.lowercased() == "wal" else {
+        throw SQLiteError(code: .error, message: "could not enable WAL (journal mode is \(journal ?? "?"))")
+      }
     }
     try execute("PRAGMA synchronous = NORMAL")
     try execute("PRAGMA foreign_keys = ON")

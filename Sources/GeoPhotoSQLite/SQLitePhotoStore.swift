@@ -1,5 +1,6 @@
 public import Foundation
 public import GeoPhotoCore
+public import GeoPhotoStore
 
 /// The embedded photo index: one SQLite file (the source of truth) plus the kd-tree persisted
 /// beside it, so `near` answers without reading the photos table.
@@ -13,30 +14,62 @@ public final class SQLitePhotoStore: PhotoStore {
   private var photosChanged = false
   private var inWrite = false
 
-  /// Opens the index at `url`, creating it (and its directory) when `create` is true.
-  public init(url: URL, create: Bool) throws {
+  /// Opens the index at `url`: creating it (and its folder) in `.create` mode, migrating its
+  /// schema unless `.readOnly`.
+  public init(url: URL, mode: StoreOpenMode) throws {
     self.url = url
     let path = url.path
-    if create {
+    if mode == .create {
       try FileManager.default.createDirectory(
         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     } else if !FileManager.default.fileExists(atPath: path) {
-      throw StoreOpenError("no index at \(path)")
+      throw StoreError(.missing, "no index at \(path)")
     }
     do {
-      database = try Database(path: path, mode: create ? .readWriteCreate : .readWrite)
-      try Schema.migrator.migrate(database)
+      switch mode {
+      case .create:
+        database = try Database(path: path, mode: .readWriteCreate)
+        try Schema.migrator.migrate(database)
+      case .readWrite:
+        database = try Database(path: path, mode: .readWrite)
+        try Schema.migrator.migrate(database)
+      case .readOnly:
+        database = try Database(path: path, mode: .readOnly)
+        try Self.checkSchema(of: database, at: path)
+      }
     } catch let error as SQLiteError {
       switch error.code {
       case .notADatabase, .corrupt:
-        throw StoreOpenError("\(path) is not a geophoto index (\(error.message))")
-      case .cantOpen, .readOnly:
-        throw StoreOpenError("cannot open the index \(path): \(error.message)")
+        throw StoreError(.notAnIndex, "\(path) is not a geophoto index (\(error.message))")
       default:
-        throw StoreOpenError("cannot open the index \(path): \(error.message)")
+        throw StoreError(.cannotOpen, "cannot open the index \(path): \(error.message)")
       }
     }
   }
+
+  /// Opens the index at `url`, creating it when `create` is true.
+  public convenience init(url: URL, create: Bool) throws {
+    try self.init(url: url, mode: create ? .create : .readWrite)
+  }
+
+  /// A read-only open reads only a schema this geophoto writes.
+  static func checkSchema(of database: Database, at path: String) throws {
+    let version = try Migrator.version(of: database)
+    let current = Schema.migrator.migrations.count
+    if version > current {
+      throw StoreError(
+        .newerSchema,
+        "the index \(path) is from a newer geophoto (schema \(version), this one knows \(current)); upgrade geophoto")
+    }
+    if version < current {
+      throw StoreError(
+        .olderSchema,
+        "the index \(path) is from an older geophoto (schema \(version) of \(current)) and is opened read-only: "
+          + "run 'geophoto sync' (or any command that writes) once to upgrade it")
+    }
+  }
+
+  public func reopened() throws -> any PhotoStore { try SQLitePhotoStore(url: url, mode: .readWrite) }
 
   public var location: String { url.path }
 
@@ -80,31 +113,6 @@ public final class SQLitePhotoStore: PhotoStore {
     return result
   }
 
-  private static let photoColumns = """
-    id, source, source_id, path, latitude, longitude, altitude, taken_at, title,
-    camera_make, camera_model, width, height, orientation, url, thumbnail_url, attribution, license,
-    location_estimated, place_name, place_admin1, place_admin2, place_cc, place_distance
-    """
-
-  private static func photo(from row: Statement) -> Photo {
-    var coordinate: Coordinate?
-    if let lat = row.optionalDouble(4), let lon = row.optionalDouble(5) {
-      coordinate = Coordinate(latitude: lat, longitude: lon)
-    }
-    return Photo(
-      id: row.int64(0), source: PhotoSource(rawValue: row.text(1)), sourceID: row.text(2),
-      path: row.optionalText(3), coordinate: coordinate, altitude: row.optionalDouble(6),
-      takenAt: row.optionalText(7).flatMap(CaptureDate.init(iso8601:)), title: row.text(8),
-      cameraMake: row.optionalText(9), cameraModel: row.optionalText(10),
-      width: row.optionalInt(11), height: row.optionalInt(12), orientation: row.optionalInt(13),
-      url: row.optionalText(14), thumbnailURL: row.optionalText(15), attribution: row.optionalText(16),
-      license: row.optionalText(17), locationEstimated: row.int64(18) != 0,
-      place: row.optionalText(19).map {
-        PlaceName(
-          name: $0, admin1: row.text(20), admin2: row.text(21), countryCode: row.text(22), distance: row.double(23))
-      })
-  }
-
   public func hasLocatedPhotos() throws -> Bool {
     try database.queryInt64("SELECT EXISTS (SELECT 1 FROM photos WHERE latitude IS NOT NULL)") == 1
   }
@@ -112,8 +120,8 @@ public final class SQLitePhotoStore: PhotoStore {
   public func photo(id: Int64) throws -> Photo? {
     var found: Photo?
     try database.forEachRow(
-      "SELECT \(Self.photoColumns) FROM photos WHERE id = ?", [.integer(id)]
-    ) { found = Self.photo(from: $0) }
+      "SELECT \(PhotoColumn.photoList) FROM photos WHERE id = ?", [.integer(id)]
+    ) { found = Photo(row: $0) }
     return found
   }
 
@@ -121,8 +129,8 @@ public final class SQLitePhotoStore: PhotoStore {
     try database.transaction(immediate: false) {
       var photos: [Photo] = []
       try database.forEachRow(
-        "SELECT \(Self.photoColumns) FROM photos WHERE latitude IS NOT NULL ORDER BY id"
-      ) { photos.append(Self.photo(from: $0)) }
+        "SELECT \(PhotoColumn.photoList) FROM photos WHERE latitude IS NOT NULL ORDER BY id"
+      ) { photos.append(Photo(row: $0)) }
       return (try generation(), photos)
     }
   }
@@ -130,20 +138,9 @@ public final class SQLitePhotoStore: PhotoStore {
   public func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)] {
     var records: [(Int64, PhotoRecord)] = []
     try database.forEachRow(
-      """
-      SELECT \(Self.photoColumns), file_size, modified_ns, content_hash, problem, place_gazetteer FROM photos
-      WHERE id > ? ORDER BY id LIMIT ?
-      """,
+      "SELECT \(PhotoColumn.recordList) FROM photos WHERE id > ? ORDER BY id LIMIT ?",
       [.integer(id), .integer(Int64(limit))]
-    ) { row in
-      var file: FileState?
-      if let size = row.optionalInt64(24), let modified = row.optionalInt64(25), let hash = row.optionalText(26) {
-        file = FileState(size: size, changedNanoseconds: modified, contentHash: hash)
-      }
-      let record = PhotoRecord(
-        photo: Self.photo(from: row), file: file, problem: row.optionalText(27), placedWith: row.optionalInt64(28))
-      records.append((row.int64(0), record))
-    }
+    ) { row in records.append((row.int64(0), PhotoRecord(row: row))) }
     return records
   }
 
@@ -157,17 +154,10 @@ public final class SQLitePhotoStore: PhotoStore {
     var files: [KnownFile] = []
     try database.forEachRow(
       """
-      SELECT id, source_id, file_size, modified_ns, content_hash FROM photos
+      SELECT \(KnownFile.columnList) FROM photos
       WHERE source = 'local' AND source_id >= ? AND source_id < ?
       """, [.text(prefix), .text(upper)]
-    ) { row in
-      files.append(
-        KnownFile(
-          id: row.int64(0), path: row.text(1),
-          state: FileState(
-            size: row.int64(2), changedNanoseconds: row.int64(3),
-            contentHash: row.text(4))))
-    }
+    ) { files.append(KnownFile(row: $0)) }
     return files
   }
 
@@ -201,67 +191,69 @@ public final class SQLitePhotoStore: PhotoStore {
     if database.changes > 0 { photosChanged = true }
   }
 
+  /// A record's values in `PhotoWrite.columns` order (`?1`…`?21`), then the time (`?22`).
   private static func values(_ record: PhotoRecord, now: String) -> [SQLValue] {
-    let p = record.photo
-    return [
-      .text(p.source.rawValue), .text(p.sourceID), SQLValue(p.path),
-      SQLValue(p.coordinate?.latitude), SQLValue(p.coordinate?.longitude), SQLValue(p.altitude),
-      SQLValue(p.takenAt?.iso8601), .text(p.title), SQLValue(p.cameraMake),
-      SQLValue(p.cameraModel), SQLValue(p.width), SQLValue(p.height), SQLValue(p.orientation),
-      SQLValue(record.file?.size), SQLValue(record.file?.changedNanoseconds),
-      SQLValue(record.file?.contentHash), SQLValue(record.problem), .text(now), SQLValue(p.url),
-      SQLValue(p.thumbnailURL), SQLValue(p.attribution), SQLValue(p.license),
-    ]
+    PhotoWrite.values(record).map(SQLValue.init) + [.text(now)]
   }
+
+  /// `?n` for column `c` of `PhotoWrite.columns`.
+  private static func parameter(_ c: PhotoColumn) -> String {
+    "?\((PhotoWrite.columns.firstIndex(of: c) ?? 0) + 1)"
+  }
+
+  private static let timeParameter = "?\(PhotoWrite.columns.count + 1)"
+
+  private static let upsertSQL = """
+    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen)
+    VALUES (\(PhotoWrite.columns.map(parameter).joined(separator: ", ")), \(timeParameter), \(timeParameter))
+    ON CONFLICT (source, source_id) DO UPDATE SET
+      \(PhotoWrite.assignments(new: { "excluded.\($0.name)" }, old: \.name).joined(separator: ",\n  ")),
+      updated = excluded.updated
+    """
+
+  private static let updateSQL = """
+    UPDATE photos SET
+      \(PhotoWrite.assignments(new: parameter, old: \.name).joined(separator: ",\n  ")),
+      updated = \(timeParameter)
+    WHERE id = ?\(PhotoWrite.columns.count + 2)
+    """
 
   @discardableResult
   public func upsert(_ record: PhotoRecord, now: String) throws -> Upserted {
     let key: [SQLValue] = [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]
     let existing = try database.queryInt64("SELECT id FROM photos WHERE source = ? AND source_id = ?", key)
-    try database.execute(
-      """
-      INSERT INTO photos (source, source_id, path, latitude, longitude, altitude, taken_at, title,
-        camera_make, camera_model, width, height, orientation, file_size, modified_ns,
-        content_hash, problem, updated, first_seen, url, thumbnail_url, attribution, license)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?18, ?19, ?20,
-        ?21, ?22)
-      ON CONFLICT (source, source_id) DO UPDATE SET
-        path = excluded.path,
-        latitude = CASE WHEN excluded.latitude IS NULL AND location_estimated = 1 THEN latitude ELSE excluded.latitude END,
-        longitude = CASE WHEN excluded.latitude IS NULL AND location_estimated = 1 THEN longitude ELSE excluded.longitude END,
-        location_estimated = CASE WHEN excluded.latitude IS NULL THEN location_estimated ELSE 0 END,
-        place_gazetteer = CASE WHEN excluded.latitude IS latitude AND excluded.longitude IS longitude
-          THEN place_gazetteer ELSE NULL END,
-        altitude = excluded.altitude, taken_at = excluded.taken_at, title = excluded.title,
-        camera_make = excluded.camera_make, camera_model = excluded.camera_model,
-        width = excluded.width, height = excluded.height, orientation = excluded.orientation,
-        file_size = excluded.file_size, modified_ns = excluded.modified_ns,
-        content_hash = excluded.content_hash, problem = excluded.problem,
-        updated = excluded.updated, url = excluded.url, thumbnail_url = excluded.thumbnail_url,
-        attribution = excluded.attribution, license = excluded.license
-      """, Self.values(record, now: now))
+    try database.execute(Self.upsertSQL, Self.values(record, now: now))
     noteChange()
     if let existing { return Upserted(id: existing, inserted: false) }
     return Upserted(id: database.lastInsertRowID, inserted: true)
   }
 
   public func update(id: Int64, with record: PhotoRecord, now: String) throws {
-    var values = Self.values(record, now: now)
-    values.append(.integer(id))
-    try database.execute(
-      """
-      UPDATE photos SET source = ?1, source_id = ?2, path = ?3,
-        latitude = CASE WHEN ?4 IS NULL AND location_estimated = 1 THEN latitude ELSE ?4 END,
-        longitude = CASE WHEN ?4 IS NULL AND location_estimated = 1 THEN longitude ELSE ?5 END,
-        location_estimated = CASE WHEN ?4 IS NULL THEN location_estimated ELSE 0 END,
-        place_gazetteer = CASE WHEN ?4 IS latitude AND ?5 IS longitude THEN place_gazetteer ELSE NULL END,
-        altitude = ?6, taken_at = ?7, title = ?8, camera_make = ?9, camera_model = ?10,
-        width = ?11, height = ?12, orientation = ?13, file_size = ?14, modified_ns = ?15,
-        content_hash = ?16, problem = ?17, updated = ?18, url = ?19, thumbnail_url = ?20,
-        attribution = ?21, license = ?22
-      WHERE id = ?23
-      """, values)
+    try database.execute(Self.updateSQL, Self.values(record, now: now) + [.integer(id)])
     noteChange()
+  }
+
+  private static let copySQL = """
+    INSERT INTO photos (\(PhotoWrite.everyColumn.map(\.name).joined(separator: ", ")), updated, first_seen)
+    VALUES (\(PhotoWrite.everyColumn.indices.map { "?\($0 + 1)" }.joined(separator: ", ")), ?\(PhotoWrite.everyColumn.count + 1),
+      ?\(PhotoWrite.everyColumn.count + 1))
+    ON CONFLICT (source, source_id) DO UPDATE SET
+      \(PhotoWrite.everyColumn.map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", ")),
+      updated = excluded.updated
+    """
+
+  @discardableResult
+  public func copy(_ records: [PhotoRecord]) throws -> [Int64] {
+    let now = indexTimestamp()
+    return try write {
+      try records.map { record in
+        try database.execute(Self.copySQL, PhotoWrite.everyValue(record).map(SQLValue.init) + [.text(now)])
+        noteChange()
+        return try database.queryInt64(
+          "SELECT id FROM photos WHERE source = ? AND source_id = ?",
+          [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]) ?? 0
+      }
+    }
   }
 
   public func forgetLocalPhotos(under root: String) throws -> Int {
@@ -325,14 +317,14 @@ public final class SQLitePhotoStore: PhotoStore {
   public func photosToGeotag(under root: String?) throws -> [Photo] {
     var photos: [Photo] = []
     var sql =
-      "SELECT \(Self.photoColumns) FROM photos WHERE source = 'local' AND (latitude IS NULL OR location_estimated = 1) AND problem IS NULL"
+      "SELECT \(PhotoColumn.photoList) FROM photos WHERE source = 'local' AND (latitude IS NULL OR location_estimated = 1) AND problem IS NULL"
     var values: [SQLValue] = []
     if let root {
       let prefix = directoryPrefix(root)
       sql += " AND source_id >= ? AND source_id < ?"
       values = [.text(prefix), .text(pathRangeEnd(prefix))]
     }
-    try database.forEachRow(sql + " ORDER BY taken_at, id", values) { photos.append(Self.photo(from: $0)) }
+    try database.forEachRow(sql + " ORDER BY taken_at, id", values) { photos.append(Photo(row: $0)) }
     return photos
   }
 

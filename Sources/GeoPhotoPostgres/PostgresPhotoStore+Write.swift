@@ -1,0 +1,182 @@
+public import GeoPhotoCore
+public import GeoPhotoStore
+
+extension PostgresPhotoStore {
+  /// A sync's row: `PhotoWrite`'s values, then the time.
+  static func parameters(_ record: PhotoRecord, now: String) -> [StoreValue] {
+    PhotoWrite.values(record) + [.text(now)]
+  }
+
+  @discardableResult
+  public func upsert(_ record: PhotoRecord, now: String) throws -> Upserted {
+    let rows = try change(PostgresSQL.singleUpsert, Self.parameters(record, now: now), prepared: true)
+    guard let row = rows.first, let id = row.int64(at: 0) else {
+      throw PostgresError("the upsert of \(record.photo.sourceID) returned no id")
+    }
+    return Upserted(id: id, inserted: row.bool(at: 1) ?? false)
+  }
+
+  /// Rows per multi-row upsert: 22 parameters each stay well under PostgreSQL's 65,535.
+  static let upsertRowsPerStatement = 500
+
+  /// Many photos a statement: a sync's new files arrive by the thousand, and one round trip
+  /// each would dominate. A photo listed twice is written once, as its last version.
+  public func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted] {
+    // In key order: two writers meeting on the same photos lock them in the same order, and
+    // one waits for the other instead of deadlocking.
+    let listings = PhotoKey.lastListings(records).sorted { PhotoKey($0.photo) < PhotoKey($1.photo) }
+    var results: [PhotoKey: Upserted] = [:]
+    for start in stride(from: 0, to: listings.count, by: Self.upsertRowsPerStatement) {
+      let chunk = listings[start..<min(listings.count, start + Self.upsertRowsPerStatement)]
+      var parameters: [StoreValue] = []
+      parameters.reserveCapacity(chunk.count * PostgresSQL.writeWidth)
+      for record in chunk { parameters += Self.parameters(record, now: now) }
+      for row in try change(PostgresSQL.upsert(rows: chunk.count), parameters, prepared: true) {
+        guard let id = row.int64(at: 0), let key = PhotoKey(row.text(at: 2), row.text(at: 3)) else { continue }
+        results[key] = Upserted(id: id, inserted: row.bool(at: 1) ?? false)
+      }
+    }
+    // As if written one after another: a photo's later listings update what the first wrote.
+    var seen = Set<PhotoKey>()
+    return try records.map { r in
+      let key = PhotoKey(r.photo)
+      guard var result = results[key] else { throw PostgresError("the upsert of \(r.photo.sourceID) returned no id") }
+      if !seen.insert(key).inserted { result.inserted = false }
+      return result
+    }
+  }
+
+  public func update(id: Int64, with record: PhotoRecord, now: String) throws {
+    _ = try change(PostgresSQL.update, Self.parameters(record, now: now) + [.integer(id)], prepared: true)
+  }
+
+  public func delete(id: Int64) throws {
+    _ = try change("DELETE FROM photos WHERE id = $1::bigint", [.integer(id)], prepared: true)
+  }
+
+  public func forgetLocalPhotos(under root: String) throws -> Int {
+    let prefix = directoryPrefix(root)
+    _ = try change(
+      "DELETE FROM photos WHERE source = 'local' AND source_id >= $1 AND source_id < $2",
+      [.text(prefix), .text(pathRangeEnd(prefix))])
+    let removed = transaction?.affectedRows ?? 0
+    try run(
+      "DELETE FROM sync_roots WHERE path = $1 OR (path >= $2 AND path < $3)",
+      [.text(root), .text(prefix), .text(pathRangeEnd(prefix))])
+    return removed
+  }
+
+  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws {
+    _ = try change(
+      """
+      UPDATE photos SET latitude = $1::float8, longitude = $2::float8, location_estimated = true,
+        place_gazetteer = NULL, updated = $3::timestamptz
+      WHERE id = $4::bigint AND (latitude IS NULL OR location_estimated)
+      """, [.real(c.latitude), .real(c.longitude), .text(now), .integer(id)], prepared: true)
+  }
+
+  public func recordSyncRoot(_ path: String, now: String) throws {
+    try run(
+      """
+      INSERT INTO sync_roots (path, last_synced) VALUES ($1, $2::timestamptz)
+      ON CONFLICT (path) DO UPDATE SET last_synced = excluded.last_synced
+      """, [.text(path), .text(now)])
+  }
+
+  public func recordFetchedArea(provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int)
+    throws
+  {
+    try run(
+      """
+      INSERT INTO fetched_areas (provider, latitude, longitude, radius, fetched_at, photos)
+      VALUES ($1, $2::float8, $3::float8, $4::float8, $5::bigint, $6::int)
+      """,
+      [
+        .text(provider.rawValue), .real(center.latitude), .real(center.longitude), .real(radius),
+        .integer(Int64(time)), .integer(Int64(photos)),
+      ])
+  }
+
+  public func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool {
+    try query(
+      """
+      SELECT EXISTS (SELECT 1 FROM photos WHERE latitude IS NOT NULL
+        AND (place_gazetteer IS NULL OR place_gazetteer != $1::bigint))
+      """, [.integer(identity)]
+    ) { $0.first?.bool(at: 0) ?? false }
+  }
+
+  /// Places are written 1,000 photos a statement.
+  public func assignPlaces(gazetteer identity: Int64, _ lookup: (Coordinate) -> PlaceName?) throws -> Int {
+    let pending: [(Int64, PlaceName?)] = try query(
+      """
+      SELECT id, latitude, longitude FROM photos
+      WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != $1::bigint)
+      """, [.integer(identity)]
+    ) { rows in
+      rows.compactMap { r in
+        guard let id = r.int64(at: 0), let lat = r.double(at: 1), let lon = r.double(at: 2) else { return nil }
+        return (id, lookup(Coordinate(latitude: lat, longitude: lon)))
+      }
+    }
+    guard !pending.isEmpty else { return 0 }
+    try write {
+      for start in stride(from: 0, to: pending.count, by: Self.rowsPerStatement) {
+        var tuples: [String] = []
+        var parameters: [StoreValue] = [.integer(identity)]
+        for (id, p) in pending[start..<min(pending.count, start + Self.rowsPerStatement)] {
+          let n = parameters.count
+          tuples.append("($\(n + 1)::bigint,$\(n + 2),$\(n + 3),$\(n + 4),$\(n + 5),$\(n + 6)::float8)")
+          parameters += [
+            .integer(id), StoreValue(p?.name), StoreValue(p?.admin1), StoreValue(p?.admin2),
+            StoreValue(p?.countryCode), StoreValue(p?.distance),
+          ]
+        }
+        _ = try change(
+          """
+          UPDATE photos AS p SET place_name = v.name, place_admin1 = v.admin1, place_admin2 = v.admin2,
+            place_cc = v.cc, place_distance = v.distance, place_gazetteer = $1::bigint
+          FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, name, admin1, admin2, cc, distance)
+          WHERE p.id = v.id
+          """, parameters)
+      }
+    }
+    return pending.count
+  }
+}
+
+/// A photo's key in the table: (source, source id).
+struct PhotoKey: Hashable, Comparable {
+  var source: String
+  var sourceID: String
+
+  init(_ photo: Photo) {
+    source = photo.source.rawValue
+    sourceID = photo.sourceID
+  }
+
+  /// The key of a RETURNING row's source and source id columns.
+  init?(_ source: String?, _ sourceID: String?) {
+    guard let source, let sourceID else { return nil }
+    self.source = source
+    self.sourceID = sourceID
+  }
+
+  static func < (a: PhotoKey, b: PhotoKey) -> Bool { (a.source, a.sourceID) < (b.source, b.sourceID) }
+
+  /// Each photo once, as its last listing, in the order photos first appear: one INSERT
+  /// cannot touch a row twice.
+  static func lastListings(_ records: [PhotoRecord]) -> [PhotoRecord] {
+    var position: [PhotoKey: Int] = [:]
+    var listings: [PhotoRecord] = []
+    for r in records {
+      if let i = position[PhotoKey(r.photo)] {
+        listings[i] = r
+      } else {
+        position[PhotoKey(r.photo)] = listings.count
+        listings.append(r)
+      }
+    }
+    return listings
+  }
+}

@@ -1,0 +1,124 @@
+public import GeoPhotoCore
+
+/// The photos table as every store has it: the columns a photo is read from, in one order,
+/// and the one decoding of a row into a `Photo`, a `PhotoRecord` or a `KnownFile` (GRDB's
+/// `FetchableRecord.init(row:)`). A new column is a case here, a migration in each store's
+/// schema, and a line in the decoding and in `PhotoWrite`.
+public enum PhotoColumn: Int, CaseIterable, Sendable {
+  case id, source, sourceID, path, latitude, longitude, altitude, takenAt, title, cameraMake, cameraModel
+  case width, height, orientation, url, thumbnailURL, attribution, license, locationEstimated
+  case placeName, placeAdmin1, placeAdmin2, placeCountryCode, placeDistance
+  // A record's file state follows the photo's columns.
+  case fileSize, changedNanoseconds, contentHash, problem, placeGazetteer
+
+  /// The column's name in SQL.
+  public var name: String {
+    switch self {
+    case .id: return "id"
+    case .source: return "source"
+    case .sourceID: return "source_id"
+    case .path: return "path"
+    case .latitude: return "latitude"
+    case .longitude: return "longitude"
+    case .altitude: return "altitude"
+    case .takenAt: return "taken_at"
+    case .title: return "title"
+    case .cameraMake: return "camera_make"
+    case .cameraModel: return "camera_model"
+    case .width: return "width"
+    case .height: return "height"
+    case .orientation: return "orientation"
+    case .url: return "url"
+    case .thumbnailURL: return "thumbnail_url"
+    case .attribution: return "attribution"
+    case .license: return "license"
+    case .locationEstimated: return "location_estimated"
+    case .placeName: return "place_name"
+    case .placeAdmin1: return "place_admin1"
+    case .placeAdmin2: return "place_admin2"
+    case .placeCountryCode: return "place_cc"
+    case .placeDistance: return "place_distance"
+    case .fileSize: return "file_size"
+    case .changedNanoseconds: return "modified_ns"
+    case .contentHash: return "content_hash"
+    case .problem: return "problem"
+    case .placeGazetteer: return "place_gazetteer"
+    }
+  }
+
+  /// The columns of a `Photo`, in this order.
+  public static let photo = Array(allCases.prefix { $0 != .fileSize })
+  /// The columns of a `PhotoRecord`: the photo's, then its file state.
+  public static let record = allCases
+
+  /// `id, source, source_id, …` for a SELECT of `photo`.
+  public static let photoList = photo.map(\.name).joined(separator: ", ")
+  /// The same for `record`.
+  public static let recordList = record.map(\.name).joined(separator: ", ")
+}
+
+/// A result row as a store's driver gives it: typed values by column position, nil for NULL
+/// (GRDB's `Row`, postgres-nio's `PostgresRow`). Positions follow the SELECT's column list.
+public protocol PhotoRow {
+  func int64(at index: Int) -> Int64?
+  func double(at index: Int) -> Double?
+  func text(at index: Int) -> String?
+  func bool(at index: Int) -> Bool?
+}
+
+extension PhotoRow {
+  public func int64(_ column: PhotoColumn) -> Int64? { int64(at: column.rawValue) }
+  public func double(_ column: PhotoColumn) -> Double? { double(at: column.rawValue) }
+  public func text(_ column: PhotoColumn) -> String? { text(at: column.rawValue) }
+  public func bool(_ column: PhotoColumn) -> Bool? { bool(at: column.rawValue) }
+}
+
+extension Photo {
+  /// A photo from a row that starts with `PhotoColumn.photo`.
+  public init(row: some PhotoRow) {
+    var coordinate: Coordinate?
+    if let lat = row.double(.latitude), let lon = row.double(.longitude) {
+      coordinate = Coordinate(latitude: lat, longitude: lon)
+    }
+    self.init(
+      id: row.int64(.id) ?? 0, source: PhotoSource(rawValue: row.text(.source) ?? ""),
+      sourceID: row.text(.sourceID) ?? "", path: row.text(.path), coordinate: coordinate,
+      altitude: row.double(.altitude), takenAt: row.text(.takenAt).flatMap(CaptureDate.init(iso8601:)),
+      title: row.text(.title) ?? "", cameraMake: row.text(.cameraMake), cameraModel: row.text(.cameraModel),
+      width: row.int64(.width).map { Int($0) }, height: row.int64(.height).map { Int($0) },
+      orientation: row.int64(.orientation).map { Int($0) }, url: row.text(.url),
+      thumbnailURL: row.text(.thumbnailURL), attribution: row.text(.attribution), license: row.text(.license),
+      locationEstimated: row.bool(.locationEstimated) ?? false,
+      place: row.text(.placeName).map {
+        PlaceName(
+          name: $0, admin1: row.text(.placeAdmin1) ?? "", admin2: row.text(.placeAdmin2) ?? "",
+          countryCode: row.text(.placeCountryCode) ?? "", distance: row.double(.placeDistance) ?? 0)
+      })
+  }
+}
+
+extension PhotoRecord {
+  /// A record from a row that starts with `PhotoColumn.record`.
+  public init(row: some PhotoRow) {
+    var file: FileState?
+    if let size = row.int64(.fileSize), let changed = row.int64(.changedNanoseconds), let hash = row.text(.contentHash)
+    {
+      file = FileState(size: size, changedNanoseconds: changed, contentHash: hash)
+    }
+    self.init(photo: Photo(row: row), file: file, problem: row.text(.problem), placedWith: row.int64(.placeGazetteer))
+  }
+}
+
+extension KnownFile {
+  /// The columns of a `KnownFile`, in this order.
+  public static let columns: [PhotoColumn] = [.id, .sourceID, .fileSize, .changedNanoseconds, .contentHash]
+  public static let columnList = columns.map(\.name).joined(separator: ", ")
+
+  /// A known file from a row of `columns`.
+  public init(row: some PhotoRow) {
+    self.init(
+      id: row.int64(at: 0) ?? 0, path: row.text(at: 1) ?? "",
+      state: FileState(
+        size: row.int64(at: 2) ?? 0, changedNanoseconds: row.int64(at: 3) ?? 0, contentHash: row.text(at: 4) ?? ""))
+  }
+}

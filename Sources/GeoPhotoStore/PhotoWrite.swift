@@ -1,0 +1,90 @@
+/// A value bound to a statement, whatever the store.
+public enum StoreValue: Hashable, Sendable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case bool(Bool)
+
+  public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+  public init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
+  public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
+  public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+}
+
+/// How a sync or a fetch writes a photo, the same for every store: which columns, their
+/// values, and the rules an update follows. Each store spells the SQL in its dialect from here.
+public enum PhotoWrite {
+  /// The columns a write sets from a record, in the order of `values(_:)`.
+  public static let columns: [PhotoColumn] = [
+    .source, .sourceID, .path, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
+    .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
+    .attribution, .license,
+  ]
+
+  /// The record's values for `columns`.
+  public static func values(_ record: PhotoRecord) -> [StoreValue] { columns.map { value($0, of: record) } }
+
+  /// Every column but the id: a whole record, as a copy of another index writes it.
+  public static let everyColumn = Array(PhotoColumn.record.dropFirst())
+
+  /// The record's values for `everyColumn` (its place, estimate and gazetteer mark as they are).
+  public static func everyValue(_ record: PhotoRecord) -> [StoreValue] { everyColumn.map { value($0, of: record) } }
+
+  /// What `record` holds for `column`: the one mapping from the model to the table.
+  public static func value(_ column: PhotoColumn, of record: PhotoRecord) -> StoreValue {
+    let p = record.photo
+    switch column {
+    case .id: return .integer(p.id)
+    case .source: return .text(p.source.rawValue)
+    case .sourceID: return .text(p.sourceID)
+    case .path: return StoreValue(p.path)
+    case .latitude: return StoreValue(p.coordinate?.latitude)
+    case .longitude: return StoreValue(p.coordinate?.longitude)
+    case .altitude: return StoreValue(p.altitude)
+    case .takenAt: return StoreValue(p.takenAt?.iso8601)
+    case .title: return .text(p.title)
+    case .cameraMake: return StoreValue(p.cameraMake)
+    case .cameraModel: return StoreValue(p.cameraModel)
+    case .width: return StoreValue(p.width)
+    case .height: return StoreValue(p.height)
+    case .orientation: return StoreValue(p.orientation)
+    case .url: return StoreValue(p.url)
+    case .thumbnailURL: return StoreValue(p.thumbnailURL)
+    case .attribution: return StoreValue(p.attribution)
+    case .license: return StoreValue(p.license)
+    case .locationEstimated: return .bool(p.locationEstimated)
+    case .placeName: return StoreValue(p.place?.name)
+    case .placeAdmin1: return StoreValue(p.place?.admin1)
+    case .placeAdmin2: return StoreValue(p.place?.admin2)
+    case .placeCountryCode: return StoreValue(p.place?.countryCode)
+    case .placeDistance: return StoreValue(p.place?.distance)
+    case .fileSize: return StoreValue(record.file?.size)
+    case .changedNanoseconds: return StoreValue(record.file?.changedNanoseconds)
+    case .contentHash: return StoreValue(record.file?.contentHash)
+    case .problem: return StoreValue(record.problem)
+    case .placeGazetteer: return StoreValue(record.placedWith)
+    }
+  }
+
+  /// The assignments that write a record over an existing row, in SQL both stores speak:
+  /// `new(c)` names the incoming value of column `c`, `old(c)` the row's.
+  ///
+  /// Two rules beyond "take the new values": a position that was estimated (placed on a GPS
+  /// track) survives an update that brings none, until the file itself has GPS; and a photo
+  /// whose position changed is named again (its gazetteer mark is cleared).
+  public static func assignments(new: (PhotoColumn) -> String, old: (PhotoColumn) -> String) -> [String] {
+    let keepEstimate = "\(new(.latitude)) IS NULL AND \(old(.locationEstimated))"
+    var sets = [
+      "latitude = CASE WHEN \(keepEstimate) THEN \(old(.latitude)) ELSE \(new(.latitude)) END",
+      "longitude = CASE WHEN \(keepEstimate) THEN \(old(.longitude)) ELSE \(new(.longitude)) END",
+      "location_estimated = (\(keepEstimate))",
+      "place_gazetteer = CASE WHEN \(new(.latitude)) IS NOT DISTINCT FROM \(old(.latitude)) "
+        + "AND \(new(.longitude)) IS NOT DISTINCT FROM \(old(.longitude)) THEN \(old(.placeGazetteer)) END",
+    ]
+    for column in columns where column != .latitude && column != .longitude {
+      sets.append("\(column.name) = \(new(column))")
+    }
+    return sets
+  }
+}
