@@ -1,19 +1,5 @@
 public import GeoPhotoCore
 
-/// The question a list of annotations answers, echoed in JSON output.
-public struct NearQuery: Equatable, Sendable {
-  public var center: Coordinate
-  public var limit: Int
-  /// Metres, when the query was limited to a radius.
-  public var radius: Double?
-
-  public init(center: Coordinate, limit: Int, radius: Double? = nil) {
-    self.center = center
-    self.limit = limit
-    self.radius = radius
-  }
-}
-
 /// A list of map annotations (the answer of `near`, `along` and `/v1/near`) in each output
 /// format: JSON `{"query", "annotations"}`, a GeoJSON FeatureCollection, CSV and a table.
 public struct AnnotationDocument: OutputDocument {

@@ -220,12 +220,10 @@ public final class PostgresPhotoStore: PhotoStore {
 
   // MARK: - Spatial queries
 
-  public func nearest(to c: Coordinate, limit: Int, maximumDistance: Double?, sources: Set<PhotoSource>?) throws
-    -> [Neighbor]
-  {
-    guard limit > 0 else { return [] }
-    let nearest = PostgresSQL.nearest(to: c, limit: limit, maximumDistance: maximumDistance, sources: sources)
-    return try query(nearest.sql, nearest.parameters) { rows in
+  public func nearest(_ query: NearQuery) throws -> [Neighbor] {
+    guard query.limit > 0 else { return [] }
+    let nearest = PostgresSQL.nearest(query)
+    return try self.query(nearest.sql, nearest.parameters) { rows in
       rows.compactMap { row in
         guard let id = row.int64(at: 0), let d = row.double(at: 1) else { return nil }
         return Neighbor(id: id, distance: d)
@@ -235,7 +233,7 @@ public final class PostgresPhotoStore: PhotoStore {
 
   /// Only the photos near the route, found through the GiST index (a metre and a thousandth
   /// wider than asked, so the caller's exact test decides every edge case).
-  public func spatialIndex(along route: [Coordinate], within distance: Double, sources: Set<PhotoSource>?) throws
+  public func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws
     -> SpatialIndex
   {
     guard !route.isEmpty else { return SpatialIndex(points: []) }
@@ -244,7 +242,7 @@ public final class PostgresPhotoStore: PhotoStore {
     var sql =
       "SELECT id, latitude, longitude FROM photos WHERE ST_DWithin(geog, ST_GeogFromText($1), $2::float8, false)"
     var parameters: [StoreValue] = [.text(shape), .real(distance * 1.001 + 1)]
-    if let sources {
+    if let sources = filter.sources {
       parameters.append(PostgresSQL.array(sources.map(\.rawValue)))
       sql += " AND source = ANY($3::text[])"
     }

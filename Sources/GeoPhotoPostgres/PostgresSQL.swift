@@ -7,7 +7,7 @@ enum PostgresSQL {
   /// The SQL type of a column, for `$n::type` casts.
   static func type(_ c: PhotoColumn) -> String {
     switch c {
-    case .id, .fileSize, .changedNanoseconds, .placeGazetteer: return "bigint"
+    case .id, .fileSize, .changedNanoseconds, .placeGazetteer, .takenUTC: return "bigint"
     case .latitude, .longitude, .altitude, .placeDistance: return "float8"
     case .width, .height, .orientation: return "int"
     case .locationEstimated: return "boolean"
@@ -84,17 +84,17 @@ enum PostgresSQL {
   /// table: the GiST `<->` scan finds the distance of the `limit`-th nearest, then
   /// `ST_DWithin` fetches everything that close (a millimetre more, so rounding loses no
   /// tie) and the exact order, ties by id, is taken over those few rows.
-  static func nearest(to c: Coordinate, limit: Int, maximumDistance: Double?, sources: Set<PhotoSource>? = nil)
-    -> (sql: String, parameters: [StoreValue])
-  {
+  static func nearest(_ query: NearQuery) -> (sql: String, parameters: [StoreValue]) {
     let point = "ST_SetSRID(ST_MakePoint($2::float8, $1::float8), 4326)::geography"
-    var parameters: [StoreValue] = [.real(c.latitude), .real(c.longitude), .integer(Int64(limit))]
+    var parameters: [StoreValue] = [
+      .real(query.center.latitude), .real(query.center.longitude), .integer(Int64(query.limit)),
+    ]
     var filter = ""
-    if let sources {
+    if let sources = query.filter.sources {
       parameters.append(array(sources.map(\.rawValue)))
       filter += " AND source = ANY($\(parameters.count)::text[])"
     }
-    if let r = maximumDistance {
+    if let r = query.radius {
       parameters.append(.real(r))
       filter += " AND ST_DWithin(geog, \(point), $\(parameters.count)::float8, false)"
     }

@@ -73,6 +73,16 @@ enum PostgresSchema {
       CREATE INDEX photos_geog ON photos USING gist (geog);
       """
     ),
+    (
+      "capture times in UTC",
+      """
+      -- The capture time as an instant, for time filters; NULL for floating times (no offset).
+      ALTER TABLE photos ADD COLUMN taken_utc BIGINT;
+      UPDATE photos SET taken_utc = extract(epoch FROM taken_at::timestamptz)::bigint
+      WHERE taken_at ~ '(Z|[+-][0-9]{2}:[0-9]{2})$';
+      CREATE INDEX photos_taken_utc ON photos (taken_utc) WHERE taken_utc IS NOT NULL;
+      """
+    ),
   ]
 
   /// The schema version the database is at: 0 before geophoto's first migration.

@@ -356,17 +356,6 @@ public final class SQLitePhotoStore: PhotoStore {
     return covered
   }
 
-  /// Ids of the located photos from `sources`, to filter spatial queries by source.
-  func locatedIDs(from sources: Set<PhotoSource>) throws -> Set<Int64> {
-    var ids = Set<Int64>()
-    for source in sources {
-      try database.forEachRow(
-        "SELECT id FROM photos WHERE source = ? AND latitude IS NOT NULL", [.text(source.rawValue)]
-      ) { ids.insert($0.int64(0)) }
-    }
-    return ids
-  }
-
   public func recordSyncRoot(_ path: String, now: String) throws {
     try database.execute(
       """
@@ -377,17 +366,17 @@ public final class SQLitePhotoStore: PhotoStore {
 
   // MARK: - Spatial index
 
-  public func nearest(to center: Coordinate, limit: Int, maximumDistance: Double?, sources: Set<PhotoSource>?) throws
-    -> [Neighbor]
-  {
+  /// From the kd-tree file: a source filter tests each candidate's tag byte.
+  public func nearest(_ query: NearQuery) throws -> [Neighbor] {
     let index = try spatialIndex()
-    let allowed = try sources.map { try locatedIDs(from: $0) }
+    let allowed = query.filter.sources == nil ? nil : query.filter.sourceCodeTable
     return index.nearest(
-      to: center, limit: limit, maximumDistance: maximumDistance, where: allowed.map { ids in { ids.contains($0) } })
+      to: query.center, limit: query.limit, maximumDistance: query.radius,
+      where: allowed.map { table in { table[Int(index.tags[$0])] } })
   }
 
-  /// The whole kd-tree: it is loaded from its file, and the caller filters by source.
-  public func spatialIndex(along route: [Coordinate], within distance: Double, sources: Set<PhotoSource>?) throws
+  /// The whole kd-tree: it is loaded from its file, and the caller filters.
+  public func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws
     -> SpatialIndex
   {
     try spatialIndex()
@@ -417,10 +406,12 @@ public final class SQLitePhotoStore: PhotoStore {
   public func rebuildSpatialIndex() throws -> SpatialIndex {
     var ids: [Int64] = []
     var points: [Double] = []
+    var tags: [UInt8] = []
+    var codes: [String: UInt8] = [:]
     let current: SpatialIndexFile.Stamp = try database.transaction(immediate: false) {
       let g = try stamp()
       try database.forEachRow(
-        "SELECT id, latitude, longitude FROM photos WHERE latitude IS NOT NULL"
+        "SELECT id, latitude, longitude, source FROM photos WHERE latitude IS NOT NULL"
       ) { row in
         ids.append(row.int64(0))
         let v = GreatCircle.unitVector(
@@ -428,10 +419,18 @@ public final class SQLitePhotoStore: PhotoStore {
         points.append(v.x)
         points.append(v.y)
         points.append(v.z)
+        let source = row.text(3)
+        if let code = codes[source] {
+          tags.append(code)
+        } else {
+          let code = PhotoSource(rawValue: source).code
+          codes[source] = code
+          tags.append(code)
+        }
       }
       return g
     }
-    let index = SpatialIndex(building: ids, vectors: points)
+    let index = SpatialIndex(building: ids, vectors: points, tags: tags)
     // A read-only location only costs the next process a rebuild.
     try? SpatialIndexFile.write(index, stamp: current, to: spatialIndexURL)
     return index

@@ -77,5 +77,14 @@ enum Schema {
         -- The gazetteer the place came from; NULL until placed.
         ALTER TABLE photos ADD COLUMN place_gazetteer INTEGER;
         """),
+    .init(
+      "capture times in UTC",
+      sql: """
+        -- The capture time as an instant, for time filters; NULL for floating times (no offset).
+        ALTER TABLE photos ADD COLUMN taken_utc INTEGER;
+        UPDATE photos SET taken_utc = CAST(strftime('%s', taken_at) AS INTEGER)
+        WHERE taken_at GLOB '*Z' OR taken_at GLOB '*[+-][0-9][0-9]:[0-9][0-9]';
+        CREATE INDEX photos_taken_utc ON photos (taken_utc) WHERE taken_utc IS NOT NULL;
+        """),
   ])
 }

@@ -7,8 +7,10 @@ internal import Glibc
 ///
 /// Layout, little-endian: a 40-byte header (magic `GPKDTREE`, format version, leaf size,
 /// point count, then the version stamp of the database it was built from: generation and
-/// database identity), then the ids (Int64), the unit vectors (3 × Float64 per point) and the
-/// split axes (UInt8). A file whose stamp differs from the database's is stale and ignored.
+/// database identity), then the ids (Int64), the unit vectors (3 × Float64 per point), the
+/// split axes (UInt8) and a tag per point, its source code (UInt8), so a source filter tests
+/// a byte instead of looking photos up (version 2; a version 1 file is rebuilt). A file whose
+/// stamp differs from the database's is stale and ignored.
 public enum SpatialIndexFile {
   /// Which state of which database a tree file was built from.
   public struct Stamp: Equatable, Sendable {
@@ -21,12 +23,12 @@ public enum SpatialIndexFile {
   }
 
   static let magic = Array("GPKDTREE".utf8)
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   static let headerSize = 40
 
   /// Writes atomically (temporary file + rename) so a reader never sees a partial tree.
   public static func write(_ index: SpatialIndex, stamp: Stamp, to url: URL) throws {
-    var data = Data(capacity: headerSize + index.count * 33)
+    var data = Data(capacity: headerSize + index.count * 34)
     data.append(contentsOf: magic)
     append(version, to: &data)
     append(UInt32(index.leafSize), to: &data)
@@ -36,6 +38,7 @@ public enum SpatialIndexFile {
     index.ids.withUnsafeBytes { data.append(contentsOf: $0) }
     index.vectors.withUnsafeBytes { data.append(contentsOf: $0) }
     index.axes.withUnsafeBytes { data.append(contentsOf: $0) }
+    index.tags.withUnsafeBytes { data.append(contentsOf: $0) }
     let temporary = url.deletingLastPathComponent()
       .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     try data.write(to: temporary)
@@ -77,7 +80,7 @@ public enum SpatialIndexFile {
         identity: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
       guard fileStamp == stamp, count < UInt64(Int32.max) else { return nil }
       let n = Int(count)
-      guard raw.count == headerSize + n * 8 + n * 24 + n else { return nil }
+      guard raw.count == headerSize + n * 8 + n * 24 + n + n else { return nil }
       var offset = headerSize
       let ids = [Int64](unsafeUninitializedCapacity: n) { buffer, initialized in
         UnsafeMutableRawBufferPointer(buffer).copyMemory(
@@ -92,7 +95,9 @@ public enum SpatialIndexFile {
       }
       offset += n * 24
       let axes = Array(raw[offset..<offset + n])
-      return try? SpatialIndex(ids: ids, vectors: vectors, axes: axes, leafSize: leafSize)
+      offset += n
+      let tags = Array(raw[offset..<offset + n])
+      return try? SpatialIndex(ids: ids, vectors: vectors, axes: axes, tags: tags, leafSize: leafSize)
     }
   }
 

@@ -52,6 +52,16 @@ public final class IndexSnapshot: Sendable {
   public static let empty = IndexSnapshot(generation: 0, photos: [])
 
   func photo(id: Int64) -> Photo? { indexByID[id].map { photos[Int($0)] } }
+
+  /// The photos nearest to the query's centre that pass its filter: neighbours whose ids are
+  /// positions in `photos`.
+  func nearest(_ query: NearQuery) -> [Neighbor] {
+    let filter = query.filter
+    let (photos, spatial) = (self.photos, self.spatial)
+    return spatial.nearest(
+      to: query.center, limit: query.limit, maximumDistance: query.radius,
+      where: filter.isEmpty ? nil : { filter.includes(photos[Int(spatial.ids[$0])]) })
+  }
 }
 
 /// Holds the current snapshot and replaces it when the index changes.

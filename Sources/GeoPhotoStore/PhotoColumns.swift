@@ -8,8 +8,11 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   case id, source, sourceID, path, latitude, longitude, altitude, takenAt, title, cameraMake, cameraModel
   case width, height, orientation, url, thumbnailURL, attribution, license, locationEstimated
   case placeName, placeAdmin1, placeAdmin2, placeCountryCode, placeDistance
-  // A record's file state follows the photo's columns.
+  // A record's file state follows the photo's columns, then what the store derives.
   case fileSize, changedNanoseconds, contentHash, problem, placeGazetteer
+  /// The capture time as a UTC instant (seconds since 1970), NULL for a floating time: the
+  /// column time filters compare, kept from `takenAt`.
+  case takenUTC
 
   /// The column's name in SQL.
   public var name: String {
@@ -43,6 +46,7 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .contentHash: return "content_hash"
     case .problem: return "problem"
     case .placeGazetteer: return "place_gazetteer"
+    case .takenUTC: return "taken_utc"
     }
   }
 

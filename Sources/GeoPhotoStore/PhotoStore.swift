@@ -44,16 +44,15 @@ public protocol PhotoStore: AnyObject {
   /// around `center` with `radius` metres.
   func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool
 
-  /// The `limit` located photos nearest to `center`, nearest first, ties by id: only within
-  /// `maximumDistance` metres and only from `sources` when given. Distances are great-circle
-  /// metres on the mean-radius sphere, so both stores give the same answer on the same rows.
-  func nearest(to center: Coordinate, limit: Int, maximumDistance: Double?, sources: Set<PhotoSource>?) throws
-    -> [Neighbor]
-  /// A spatial index over (at least) every located photo from `sources` within `distance`
+  /// The `query.limit` located photos nearest to `query.center` that pass `query.filter`,
+  /// nearest first, ties by id, only within `query.radius` metres when given. Distances are
+  /// great-circle metres on the mean-radius sphere, so every store gives the same answer on
+  /// the same rows.
+  func nearest(_ query: NearQuery) throws -> [Neighbor]
+  /// A spatial index over (at least) every located photo passing `filter` within `distance`
   /// metres of the polyline `route`, for searches along it. A store may return its whole
-  /// index; ids are photo ids.
-  func spatialIndex(along route: [Coordinate], within distance: Double, sources: Set<PhotoSource>?) throws
-    -> SpatialIndex
+  /// index (the caller filters); ids are photo ids.
+  func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws -> SpatialIndex
 
   // MARK: Writing
 
@@ -151,6 +150,6 @@ extension PhotoStore {
 
   /// The `limit` nearest located photos from every source.
   public func nearest(to center: Coordinate, limit: Int, maximumDistance: Double? = nil) throws -> [Neighbor] {
-    try nearest(to: center, limit: limit, maximumDistance: maximumDistance, sources: nil)
+    try nearest(NearQuery(center: center, limit: limit, radius: maximumDistance))
   }
 }

@@ -19,7 +19,7 @@ public enum PhotoWrite {
   public static let columns: [PhotoColumn] = [
     .source, .sourceID, .path, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
-    .attribution, .license,
+    .attribution, .license, .takenUTC,
   ]
 
   /// The record's values for `columns`.
@@ -64,6 +64,7 @@ public enum PhotoWrite {
     case .contentHash: return StoreValue(record.file?.contentHash)
     case .problem: return StoreValue(record.problem)
     case .placeGazetteer: return StoreValue(record.placedWith)
+    case .takenUTC: return StoreValue(p.takenAt?.instant)
     }
   }
 

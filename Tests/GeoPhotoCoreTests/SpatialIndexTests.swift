@@ -178,20 +178,42 @@ func bruteForce(
 
   @Test func adoptedArraysAnswerLikeTheOriginal() throws {
     let copy = try SpatialIndex(
-      ids: Self.index.ids, vectors: Self.index.vectors, axes: Self.index.axes, leafSize: Self.index.leafSize)
+      ids: Self.index.ids, vectors: Self.index.vectors, axes: Self.index.axes, tags: Self.index.tags,
+      leafSize: Self.index.leafSize)
     let q = Coordinate(latitude: 48.85, longitude: 2.35)
     #expect(copy.nearest(to: q, limit: 20) == Self.index.nearest(to: q, limit: 20))
   }
 
   @Test func damagedArraysAreRejected() {
     #expect(throws: SpatialIndex.InvalidLayout.self) {
-      try SpatialIndex(ids: [1, 2], vectors: [0, 0, 1], axes: [0, 0], leafSize: 16)
+      try SpatialIndex(ids: [1, 2], vectors: [0, 0, 1], axes: [0, 0], tags: [0, 0], leafSize: 16)
     }
     #expect(throws: SpatialIndex.InvalidLayout.self) {
-      try SpatialIndex(ids: [1], vectors: [0, 0, 1], axes: [7], leafSize: 16)
+      try SpatialIndex(ids: [1], vectors: [0, 0, 1], axes: [7], tags: [0], leafSize: 16)
     }
     #expect(throws: SpatialIndex.InvalidLayout.self) {
-      try SpatialIndex(ids: [1], vectors: [.nan, 0, 1], axes: [0], leafSize: 16)
+      try SpatialIndex(ids: [1], vectors: [.nan, 0, 1], axes: [0], tags: [0], leafSize: 16)
+    }
+    #expect(throws: SpatialIndex.InvalidLayout.self) {
+      try SpatialIndex(ids: [1], vectors: [0, 0, 1], axes: [0], tags: [], leafSize: 16)
+    }
+  }
+
+  /// Tags move with their points while the tree is built, so a filter on them answers like a
+  /// brute-force scan of the tagged points.
+  @Test func tagFiltersAnswerLikeBruteForce() {
+    let points = Self.points.prefix(5_000).map { $0 }
+    let tag = { (id: Int64) -> UInt8 in UInt8(id % 3) }
+    let index = SpatialIndex(points: points, tags: points.map { tag($0.id) }, leafSize: 8)
+    #expect(zip(index.ids, index.tags).allSatisfy { tag($0) == $1 })
+    for q in Self.queries.prefix(40) {
+      let got = index.nearest(to: q, limit: 10, where: { index.tags[$0] == 1 })
+      var candidates: [(id: Int64, d: Double)] = []
+      for p in points where tag(p.id) == 1 { candidates.append((p.id, referenceDistance(q, p.coordinate))) }
+      candidates.sort { a, b in a.d < b.d || (a.d == b.d && a.id < b.id) }
+      let expected = candidates.prefix(10)
+      #expect(got.count == expected.count)
+      for (g, e) in zip(got, expected) { #expect(g.id == e.id || abs(g.distance - e.d) < 1e-6) }
     }
   }
 }

@@ -93,7 +93,7 @@ struct PostgresStoreTests {
     try store.run("ANALYZE photos")
     for radius in [nil, 5_000.0] {
       let query = PostgresSQL.nearest(
-        to: Coordinate(latitude: 35.68, longitude: 139.76), limit: 50, maximumDistance: radius)
+        NearQuery(center: Coordinate(latitude: 35.68, longitude: 139.76), limit: 50, radius: radius))
       let plan = try store.query("EXPLAIN " + query.sql, query.parameters) { $0.compactMap { $0.text(at: 0) } }
         .joined(separator: "\n")
       #expect(plan.contains("Order By: (geog <->"), "\(plan)")
@@ -177,6 +177,43 @@ struct PostgresStoreTests {
     let second = try PostgresPhotoStore(url: url + "&options=-csearch_path%3D\(b),\(a),public")
     #expect(try second.counts().photos == 0 && first.counts().photos == 1)
     #expect(try admin.execute("SELECT to_regclass('\(b).photos') IS NOT NULL").texts == [["t"]])
+  }
+
+  /// Capture times as UTC instants (independent values from Python's datetime), NULL for
+  /// floating times: written by upserts and copies, and filled in by the migration.
+  @Test func captureTimesAreKeptInUTC() throws {
+    let instants: [(String, Int64?)] = [
+      ("2024-05-03T14:05:09+09:00", 1_714_712_709), ("2023-12-31T23:59:59-03:30", 1_704_079_799),
+      ("1999-01-01T00:00:00Z", 915_148_800), ("2024-05-03T14:05:09", nil),
+    ]
+    let url = try scratchPostgresURL()
+    let old = try PostgresConnection(url: url)
+    try old.execute("CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public")
+    try old.execute("CREATE TABLE geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
+    for (i, m) in PostgresSchema.migrations.prefix(4).enumerated() {
+      try old.execute(m.sql)
+      try old.execute("INSERT INTO geophoto_migrations VALUES ($1::int, $2)", [.integer(Int64(i + 1)), .text(m.name)])
+    }
+    for (i, (text, _)) in instants.enumerated() {
+      try old.execute(
+        "INSERT INTO photos (source, source_id, title, taken_at) VALUES ('local', $1, 't', $2)",
+        [.text("/old/\(i).jpg"), .text(text)])
+    }
+    let store = try PostgresPhotoStore(url: url, mode: .readWrite)
+    try store.write {
+      for (i, (text, _)) in instants.enumerated() {
+        var r = PhotoRecord(photo: Photo(id: 0, source: .local, sourceID: "/new/\(i).jpg", title: "t"))
+        r.photo.takenAt = CaptureDate(iso8601: text)
+        try store.upsert(r, now: indexTimestamp())
+      }
+    }
+    let rows = try store.query("SELECT source_id, taken_at, taken_utc FROM photos") { rows in
+      rows.map { ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "", $0.int64(at: 2)) }
+    }
+    #expect(rows.count == 2 * instants.count)
+    for (_, text, utc) in rows {
+      #expect(instants.first { $0.0 == text }?.1 == utc, "\(text)")
+    }
   }
 
   @Test func anIndexFromTheFirstReleaseIsUpgradedInPlace() throws {

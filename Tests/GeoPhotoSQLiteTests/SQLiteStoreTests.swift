@@ -74,7 +74,7 @@ import Testing
     #expect(try store.spatialIndex().count == 2)
     // A damaged file is rebuilt, not trusted.
     var bytes = try Data(contentsOf: store.spatialIndexURL)
-    bytes[bytes.count - 1] = 9  // an impossible split axis
+    bytes[bytes.count - 2 * 2] = 9  // an impossible split axis (two points: axes, then tags, end the file)
     try bytes.write(to: store.spatialIndexURL)
     #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) == nil)
     #expect(try store.spatialIndex().count == 2)
@@ -149,6 +149,50 @@ import Testing
     #expect(throws: StoreError.self) {
       try SQLitePhotoStore(url: dir.url.appendingPathComponent("none"), mode: .readOnly)
     }
+  }
+
+  /// Capture times as UTC instants (independent values from Python's datetime), NULL for
+  /// floating times: written by every write, and filled in for an index made before the column.
+  static let instants: [(String, Int64?)] = [
+    ("2024-05-03T14:05:09+09:00", 1_714_712_709), ("2023-12-31T23:59:59-03:30", 1_704_079_799),
+    ("1999-01-01T00:00:00Z", 915_148_800), ("2024-05-03T14:05:09", nil),
+  ]
+
+  func takenUTC(_ db: Database) throws -> [String: Int64?] {
+    var result: [String: Int64?] = [:]
+    try db.forEachRow("SELECT taken_at, taken_utc FROM photos") { result[$0.text(0)] = $0.optionalInt64(1) }
+    return result
+  }
+
+  @Test func captureTimesAreKeptInUTC() throws {
+    let dir = try TemporaryDirectory()
+    let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("t.sqlite"), mode: .create)
+    try store.write {
+      for (i, (text, _)) in Self.instants.enumerated() {
+        var r = record("/p/\(i).jpg", 1, 2)
+        r.photo.takenAt = CaptureDate(iso8601: text)
+        try store.upsert(r, now: "n")
+      }
+    }
+    let got = try takenUTC(store.database)
+    for (text, instant) in Self.instants { #expect(got[text] == .some(instant), "\(text)") }
+  }
+
+  @Test func anOlderIndexGetsItsUTCTimesFilledIn() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("old.sqlite")
+    do {
+      let db = try Database(path: url.path)
+      try Migrator(Array(Schema.migrator.migrations.prefix(4))).migrate(db)
+      for (i, (text, _)) in Self.instants.enumerated() {
+        try db.execute(
+          "INSERT INTO photos (source, source_id, title, taken_at, first_seen, updated) VALUES ('local', ?, 't', ?, 'n', 'n')",
+          [.text("/p/\(i).jpg"), .text(text)])
+      }
+    }
+    let store = try SQLitePhotoStore(url: url, mode: .readWrite)
+    let got = try takenUTC(store.database)
+    for (text, instant) in Self.instants { #expect(got[text] == .some(instant), "\(text)") }
   }
 
   @Test func errorsShownToUsersCarryNoSQL() throws {

@@ -37,17 +37,16 @@ enum NearCommand: Subcommand {
   static func run(_ context: CommandContext) throws {
     let center = try PlaceNames.placeArgument(context)
     let config = context.configuration
-    let query = NearQuery(center: center, limit: config.near.limit, radius: config.near.radius)
-    let sources = try RemoteSources.selected(context.parsed)
-    if context.parsed.has("fetch") { try fetch(around: center, sources: sources, context: context) }
+    let filter = try RemoteSources.filter(context.parsed)
+    let query = NearQuery(center: center, limit: config.near.limit, radius: config.near.radius, filter: filter)
+    if context.parsed.has("fetch") { try fetch(around: center, sources: filter.sources, context: context) }
 
     var annotations: [Annotation] = []
     var empty = true
     var location = config.databasePath
     if let store = try context.openStore(.readWrite) {
       location = store.location
-      let neighbors = try store.nearest(
-        to: center, limit: query.limit, maximumDistance: query.radius, sources: sources)
+      let neighbors = try store.nearest(query)
       let distances = Dictionary(neighbors.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
       annotations = try store.photos(ids: neighbors.map(\.id)).compactMap {
         Annotation(photo: $0, distance: distances[$0.id])

@@ -89,16 +89,16 @@ enum AlongCommand: Subcommand {
       }
       limit = n
     }
-    let sources = try RemoteSources.selected(context.parsed)
+    let filter = try RemoteSources.filter(context.parsed)
     let route = try readRoute(p[0]).map(\.coordinate)
     var annotations: [Annotation] = []
     if let store = try context.openStore(.readWrite) {
-      let index = try store.spatialIndex(along: route, within: within, sources: sources)
+      let index = try store.spatialIndex(along: route, within: within, filter: filter)
       var coordinates: [Int64: Coordinate?] = [:]
       let found = RouteSearch.points(along: route, within: within, index: index) { id in
         if let c = coordinates[id] { return c }
         let photo = try? store.photo(id: id)
-        let c = photo.flatMap { p in sources.map { $0.contains(p.source) } ?? true ? p.coordinate : nil }
+        let c = photo.flatMap { filter.includes($0) ? $0.coordinate : nil }
         coordinates[id] = c
         return c
       }
@@ -111,7 +111,8 @@ enum AlongCommand: Subcommand {
       }
     }
     let center = route[0]
-    let query = NearQuery(center: center, limit: limit == Int.max ? annotations.count : limit, radius: within)
+    let query = NearQuery(
+      center: center, limit: limit == Int.max ? annotations.count : limit, radius: within, filter: filter)
     context.console.out(context.configuration.near.format.render(AnnotationDocument(annotations, query: query)))
   }
 }

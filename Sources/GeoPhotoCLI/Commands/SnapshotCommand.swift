@@ -82,7 +82,7 @@ enum SnapshotCommand: Subcommand {
       var within = 200.0
       if let text = parsed.value("within") { within = try InputParser.distance(text) }
       if let store {
-        let index = try store.spatialIndex(along: content.route, within: within, sources: nil)
+        let index = try store.spatialIndex(along: content.route, within: within, filter: .all)
         let hits = RouteSearch.points(along: content.route, within: within, index: index) {
           try? store.photo(id: $0)?.coordinate
         }
@@ -93,7 +93,7 @@ enum SnapshotCommand: Subcommand {
     } else if let text = parsed.value("near") {
       let center = try PlaceNames.coordinate(text, context)
       if let store {
-        let found = try store.nearest(to: center, limit: limit, maximumDistance: nil, sources: nil)
+        let found = try store.nearest(to: center, limit: limit)
         content.pins = try store.photos(ids: found.map(\.id)).compactMap { p in p.coordinate.map { ($0, p.title) } }
       }
       if content.pins.isEmpty {
@@ -117,7 +117,7 @@ enum SnapshotCommand: Subcommand {
             Coordinate(latitude: s, longitude: e), Coordinate(latitude: n, longitude: w),
           ]
           .map { GreatCircle.distance(center, $0) }.max() ?? 0
-        let inside = try store.nearest(to: center, limit: 100_000, maximumDistance: radius + 1, sources: nil)
+        let inside = try store.nearest(to: center, limit: 100_000, maximumDistance: radius + 1)
         let photos = try store.photos(ids: inside.map(\.id)).filter { $0.coordinate.map(box.contains) ?? false }
         content.pins = photos.prefix(limit).compactMap { p in p.coordinate.map { ($0, p.title) } }
       }

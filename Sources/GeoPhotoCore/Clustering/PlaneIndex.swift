@@ -24,7 +24,9 @@ struct PlaneIndex: Sendable {
         while let (lo, hi, axis) = stack.popLast() {
           if hi - lo <= leaf { continue }
           let m = (lo + hi) >> 1
-          select(FlatPoints(ids: idBuffer, coordinates: coordBuffer, dimensions: 2, axis: axis), k: m, lo: lo, hi: hi)
+          select(
+            FlatPoints(ids: idBuffer, coordinates: coordBuffer, tags: nil, dimensions: 2, axis: axis), k: m, lo: lo,
+            hi: hi)
           stack.append((lo, m - 1, 1 - axis))
           stack.append((m + 1, hi, 1 - axis))
         }

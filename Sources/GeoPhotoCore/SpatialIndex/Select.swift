@@ -4,6 +4,8 @@
 struct FlatPoints<ID> {
   let ids: UnsafeMutableBufferPointer<ID>
   let coordinates: UnsafeMutableBufferPointer<Double>
+  /// A byte per point that moves with it, when the layout has one.
+  var tags: UnsafeMutableBufferPointer<UInt8>?
   let dimensions: Int
   let axis: Int
 
@@ -16,6 +18,7 @@ struct FlatPoints<ID> {
   func swapAt(_ i: Int, _ j: Int) {
     guard i != j else { return }
     ids.swapAt(i, j)
+    tags?.swapAt(i, j)
     for d in 0..<dimensions { coordinates.swapAt(dimensions * i + d, dimensions * j + d) }
   }
 }

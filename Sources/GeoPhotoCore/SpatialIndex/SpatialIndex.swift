@@ -29,6 +29,9 @@ public struct SpatialIndex: Sendable {
   public let vectors: [Double]
   /// The split axis (0, 1 or 2) stored at the split point of every internal range.
   public let axes: [UInt8]
+  /// A byte per point, in tree order, that queries may filter on (a photo's `PhotoSource.code`):
+  /// testing it costs nothing per candidate, unlike looking the photo up.
+  public let tags: [UInt8]
 
   public var count: Int { ids.count }
   public var isEmpty: Bool { ids.isEmpty }
@@ -42,8 +45,9 @@ public struct SpatialIndex: Sendable {
   ///
   /// - Parameters:
   ///   - points: photo ids and positions; ids should be unique.
+  ///   - tags: a byte per point (its source code), in the order of `points`; zeros if nil.
   ///   - leafSize: ranges of at most this many points are scanned linearly.
-  public init(points: [(id: Int64, coordinate: Coordinate)], leafSize: Int = 16) {
+  public init(points: [(id: Int64, coordinate: Coordinate)], tags: [UInt8]? = nil, leafSize: Int = 16) {
     var ids = [Int64](repeating: 0, count: points.count)
     var vectors = [Double](repeating: 0, count: points.count * 3)
     for (i, point) in points.enumerated() {
@@ -53,36 +57,42 @@ public struct SpatialIndex: Sendable {
       vectors[3 * i + 1] = v.y
       vectors[3 * i + 2] = v.z
     }
-    self.init(building: ids, vectors: vectors, leafSize: leafSize)
+    self.init(building: ids, vectors: vectors, tags: tags, leafSize: leafSize)
   }
 
-  /// Builds the tree from ids and unit vectors already computed (three per id).
-  public init(building ids: [Int64], vectors: [Double], leafSize: Int = 16) {
+  /// Builds the tree from ids and unit vectors already computed (three per id), with a tag
+  /// byte per id (zeros if nil).
+  public init(building ids: [Int64], vectors: [Double], tags: [UInt8]? = nil, leafSize: Int = 16) {
     precondition(vectors.count == ids.count * 3, "three vector components per id")
+    precondition(tags.map { $0.count == ids.count } ?? true, "one tag per id")
     var ids = ids
     var vectors = vectors
+    var tags = tags ?? [UInt8](repeating: 0, count: ids.count)
     var axes = [UInt8](repeating: 0, count: ids.count)
     let leaf = max(1, leafSize)
     ids.withUnsafeMutableBufferPointer { idBuffer in
       vectors.withUnsafeMutableBufferPointer { vectorBuffer in
-        axes.withUnsafeMutableBufferPointer { axisBuffer in
-          var builder = TreeBuilder(
-            ids: idBuffer, vectors: vectorBuffer, axes: axisBuffer, leafSize: leaf)
-          builder.build()
+        tags.withUnsafeMutableBufferPointer { tagBuffer in
+          axes.withUnsafeMutableBufferPointer { axisBuffer in
+            var builder = TreeBuilder(
+              ids: idBuffer, vectors: vectorBuffer, tags: tagBuffer, axes: axisBuffer, leafSize: leaf)
+            builder.build()
+          }
         }
       }
     }
     self.ids = ids
     self.vectors = vectors
+    self.tags = tags
     self.axes = axes
     self.leafSize = leaf
   }
 
   /// Adopts arrays produced by an earlier build (for example read back from disk), after
   /// checking that they are consistent so a damaged file cannot cause out-of-bounds reads.
-  public init(ids: [Int64], vectors: [Double], axes: [UInt8], leafSize: Int) throws {
+  public init(ids: [Int64], vectors: [Double], axes: [UInt8], tags: [UInt8], leafSize: Int) throws {
     guard leafSize >= 1 else { throw InvalidLayout(description: "leaf size \(leafSize) < 1") }
-    guard vectors.count == ids.count * 3, axes.count == ids.count else {
+    guard vectors.count == ids.count * 3, axes.count == ids.count, tags.count == ids.count else {
       throw InvalidLayout(description: "array lengths do not match the point count")
     }
     guard axes.allSatisfy({ $0 < 3 }) else {
@@ -94,6 +104,7 @@ public struct SpatialIndex: Sendable {
     self.ids = ids
     self.vectors = vectors
     self.axes = axes
+    self.tags = tags
     self.leafSize = leafSize
   }
 
@@ -105,11 +116,12 @@ public struct SpatialIndex: Sendable {
   ///   - center: the query position.
   ///   - limit: the most results to return.
   ///   - maximumDistance: if given, only points at most this many metres away.
-  ///   - isIncluded: if given, only points whose id it accepts (a source filter, say); the
-  ///     answer is still exact: the nearest `limit` of the accepted points.
+  ///   - isIncluded: if given, only the points it accepts, by their position in tree order
+  ///     (read `ids[position]` or `tags[position]`): a source filter, say. The answer is still
+  ///     exact: the nearest `limit` of the accepted points.
   /// - Returns: at most `limit` neighbours in `(distance, id)` order.
   public func nearest(
-    to center: Coordinate, limit: Int, maximumDistance: Double? = nil, where isIncluded: ((Int64) -> Bool)? = nil
+    to center: Coordinate, limit: Int, maximumDistance: Double? = nil, where isIncluded: ((Int) -> Bool)? = nil
   ) -> [Neighbor] {
     guard limit > 0, !ids.isEmpty else { return [] }
     let q = GreatCircle.unitVector(center)
@@ -125,7 +137,7 @@ public struct SpatialIndex: Sendable {
   }
 
   private func search(
-    qx: Double, qy: Double, qz: Double, limit: Int, bound: Double, isIncluded: ((Int64) -> Bool)?
+    qx: Double, qy: Double, qz: Double, limit: Int, bound: Double, isIncluded: ((Int) -> Bool)?
   ) -> [(d2: Double, id: Int64)] {
     var heap = BoundedMaxHeap(capacity: limit)
     ids.withUnsafeBufferPointer { ids in
@@ -144,7 +156,7 @@ public struct SpatialIndex: Sendable {
                 let dy = v[3 * i + 1] - q.1
                 let dz = v[3 * i + 2] - q.2
                 let d2 = dx * dx + dy * dy + dz * dz
-                if let isIncluded, !isIncluded(ids[i]) { continue }
+                if let isIncluded, !isIncluded(i) { continue }
                 heap.offer(d2: d2, id: ids[i], bound: bound)
               }
               continue
@@ -153,7 +165,7 @@ public struct SpatialIndex: Sendable {
             let dx = v[3 * m] - q.0
             let dy = v[3 * m + 1] - q.1
             let dz = v[3 * m + 2] - q.2
-            if isIncluded?(ids[m]) ?? true {
+            if isIncluded?(m) ?? true {
               heap.offer(d2: dx * dx + dy * dy + dz * dz, id: ids[m], bound: bound)
             }
             let axis = Int(axes[m])
@@ -181,6 +193,7 @@ public struct SpatialIndex: Sendable {
 private struct TreeBuilder {
   let ids: UnsafeMutableBufferPointer<Int64>
   let vectors: UnsafeMutableBufferPointer<Double>
+  let tags: UnsafeMutableBufferPointer<UInt8>
   let axes: UnsafeMutableBufferPointer<UInt8>
   let leafSize: Int
 
@@ -191,7 +204,7 @@ private struct TreeBuilder {
       if hi - lo < leafSize { continue }
       let m = (lo + hi) >> 1
       let axis = widestAxis(lo: lo, hi: hi)
-      select(FlatPoints(ids: ids, coordinates: vectors, dimensions: 3, axis: axis), k: m, lo: lo, hi: hi)
+      select(FlatPoints(ids: ids, coordinates: vectors, tags: tags, dimensions: 3, axis: axis), k: m, lo: lo, hi: hi)
       axes[m] = UInt8(axis)
       work.append((lo, m - 1))
       work.append((m + 1, hi))

@@ -35,18 +35,16 @@ enum NearEndpoint {
     let lon = p.number(longitude) ?? 0
     let limit = p.integer(limit)
     let radius = p.number(radius)
-    let sources = p.sources(source)
+    let filter = PhotoFilter(sources: p.sources(source))
     let geoJSON = wantsGeoJSON(p.word(format), accept: c.request.headers["accept"])
     let center = Coordinate(latitude: lat, longitude: lon == 180 ? -180 : lon)
+    let query = NearQuery(center: center, limit: limit, radius: radius, filter: filter)
     return c.cached(type: geoJSON ? "application/geo+json" : "application/json") {
-      let snapshot = c.snapshot
-      let found = snapshot.spatial.nearest(
-        to: center, limit: limit, maximumDistance: radius,
-        where: sources.map { allowed in { allowed.contains(snapshot.photos[Int($0)].source) } })
-      let annotations = found.compactMap { Annotation(photo: snapshot.photos[Int($0.id)], distance: $0.distance) }
+      let annotations = c.snapshot.nearest(query).compactMap {
+        Annotation(photo: c.snapshot.photos[Int($0.id)], distance: $0.distance)
+      }
       let document = AnnotationDocument(
-        annotations, query: NearQuery(center: center, limit: limit, radius: radius),
-        options: AnnotationDocument.Options(includePaths: false))
+        annotations, query: query, options: AnnotationDocument.Options(includePaths: false))
       return geoJSON ? document.geoJSON() : document.json()
     }
   }
