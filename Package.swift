@@ -76,7 +76,8 @@ let package = Package(
     .target(
       name: "GeoPhotoBackends", dependencies: ["GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoPostgres"],
       swiftSettings: strict),
-    .target(name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoStore"], swiftSettings: strict),
     .target(
       name: "GeoPhotoSnapshot",
       dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "CGeoPhotoCairo"],

@@ -23,22 +23,11 @@ enum PlaceNames {
     }
   }
 
-  /// Names the places of photos that have none yet (or were named with another gazetteer).
-  static func assign(_ store: any PhotoStore, _ context: CommandContext) throws {
-    // Loading the gazetteer costs tens of milliseconds: only when some photo needs it.
-    guard let url = gazetteerURL(context), let identity = Gazetteer.identity(at: url),
-      try store.hasPhotosToPlace(gazetteer: Int64(identity))
-    else { return }
-    let g = try load(url)
-    let radius = context.configuration.places.radius
-    let count = try store.assignPlaces(gazetteer: Int64(g.identity)) { c in
-      g.nearest(to: c, within: radius).map {
-        PlaceName(
-          name: $0.place.name, admin1: $0.place.admin1, admin2: $0.place.admin2, countryCode: $0.place.countryCode,
-          distance: $0.distance)
-      }
-    }
-    if count > 0 { try store.refreshDerivedIndexes() }
+  /// What names photos' places as the engines write them: the gazetteer beside the index or
+  /// shipped with geophoto, loaded only when a place is asked for; nil when there is none.
+  static func namer(_ context: CommandContext) -> (any PlaceNamer)? {
+    guard let url = gazetteerURL(context) else { return nil }
+    return GazetteerFileNamer(url: url, radius: context.configuration.places.radius)
   }
 
   /// The place a command is about, from its positional arguments: `35.68,139.76`, or

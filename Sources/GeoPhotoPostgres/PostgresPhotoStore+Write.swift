@@ -107,8 +107,10 @@ extension PostgresPhotoStore {
   }
 
   /// Places are written 1,000 photos a statement.
-  public func assignPlaces(gazetteer identity: Int64, _ lookup: (Coordinate) -> PlaceName?) throws -> Int {
-    let pending: [(Int64, PlaceName?)] = try query(
+  public func assignPlaces(with namer: any PlaceNamer) throws -> Int {
+    precondition(transaction != nil, "places are named inside write(_:)")
+    let identity = namer.identity
+    let pending: [(Int64, Coordinate)] = try query(
       """
       SELECT id, latitude, longitude FROM photos
       WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != $1::bigint)
@@ -116,30 +118,28 @@ extension PostgresPhotoStore {
     ) { rows in
       rows.compactMap { r in
         guard let id = r.int64(at: 0), let lat = r.double(at: 1), let lon = r.double(at: 2) else { return nil }
-        return (id, lookup(Coordinate(latitude: lat, longitude: lon)))
+        return (id, Coordinate(latitude: lat, longitude: lon))
       }
     }
-    guard !pending.isEmpty else { return 0 }
-    try write {
-      for start in stride(from: 0, to: pending.count, by: Self.rowsPerStatement) {
-        var tuples: [String] = []
-        var parameters: [StoreValue] = [.integer(identity)]
-        for (id, p) in pending[start..<min(pending.count, start + Self.rowsPerStatement)] {
-          let n = parameters.count
-          tuples.append("($\(n + 1)::bigint,$\(n + 2),$\(n + 3),$\(n + 4),$\(n + 5),$\(n + 6)::float8)")
-          parameters += [
-            .integer(id), StoreValue(p?.name), StoreValue(p?.admin1), StoreValue(p?.admin2),
-            StoreValue(p?.countryCode), StoreValue(p?.distance),
-          ]
-        }
-        _ = try change(
-          """
-          UPDATE photos AS p SET place_name = v.name, place_admin1 = v.admin1, place_admin2 = v.admin2,
-            place_cc = v.cc, place_distance = v.distance, place_gazetteer = $1::bigint
-          FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, name, admin1, admin2, cc, distance)
-          WHERE p.id = v.id
-          """, parameters)
+    for start in stride(from: 0, to: pending.count, by: Self.rowsPerStatement) {
+      var tuples: [String] = []
+      var parameters: [StoreValue] = [.integer(identity)]
+      for (id, c) in pending[start..<min(pending.count, start + Self.rowsPerStatement)] {
+        let p = try namer.place(for: c)
+        let n = parameters.count
+        tuples.append("($\(n + 1)::bigint,$\(n + 2),$\(n + 3),$\(n + 4),$\(n + 5),$\(n + 6)::float8)")
+        parameters += [
+          .integer(id), StoreValue(p?.name), StoreValue(p?.admin1), StoreValue(p?.admin2),
+          StoreValue(p?.countryCode), StoreValue(p?.distance),
+        ]
       }
+      _ = try change(
+        """
+        UPDATE photos AS p SET place_name = v.name, place_admin1 = v.admin1, place_admin2 = v.admin2,
+          place_cc = v.cc, place_distance = v.distance, place_gazetteer = $1::bigint
+        FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, name, admin1, admin2, cc, distance)
+        WHERE p.id = v.id
+        """, parameters)
     }
     return pending.count
   }

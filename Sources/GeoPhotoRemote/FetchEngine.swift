@@ -18,11 +18,15 @@ public struct FetchReport: Equatable, Sendable {
 /// A provider's whole answer is collected first and written in one transaction, upserted by
 /// (source, source id): a re-fetch updates rather than duplicates, and a failure half way
 /// leaves the index as it was. Searched areas are remembered so a repeat within `maxAge`
-/// makes no request.
+/// makes no request. With a `namer`, the photos' places are named in the same transaction.
 public struct FetchEngine {
   public let store: any PhotoStore
+  public let namer: (any PlaceNamer)?
 
-  public init(store: any PhotoStore) { self.store = store }
+  public init(store: any PhotoStore, namer: (any PlaceNamer)? = nil) {
+    self.store = store
+    self.namer = namer
+  }
 
   /// Fetches unless an earlier search covers the area and is at most `maxAge` seconds old.
   public func fetch(
@@ -40,7 +44,9 @@ public struct FetchEngine {
     let stamp = indexTimestamp()
     try store.write {
       for photo in photos {
-        if try store.upsert(PhotoRecord(photo: photo), now: stamp).inserted {
+        var record = PhotoRecord(photo: photo)
+        try record.name(with: namer)
+        if try store.upsert(record, now: stamp).inserted {
           report.added += 1
         } else {
           report.updated += 1
@@ -48,6 +54,7 @@ public struct FetchEngine {
       }
       try store.recordFetchedArea(
         provider: provider.source, center: center, radius: radius, photos: photos.count, at: now)
+      if let namer, try store.hasPhotosToPlace(gazetteer: namer.identity) { _ = try store.assignPlaces(with: namer) }
     }
     report.photos = photos.count
     try store.refreshDerivedIndexes()

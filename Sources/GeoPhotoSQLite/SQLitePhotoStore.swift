@@ -12,6 +12,7 @@ public final class SQLitePhotoStore: PhotoStore {
   public let database: Database
   public let url: URL
   private var photosChanged = false
+  private var positionsChanged = false
   private var inWrite = false
 
   /// Opens the index at `url`: creating it (and its folder) in `.create` mode, migrating its
@@ -85,10 +86,11 @@ public final class SQLitePhotoStore: PhotoStore {
     try database.queryInt64("SELECT value FROM index_state WHERE key = 'generation'") ?? 0
   }
 
-  /// The generation and identity of this database, as spatial index files record them.
+  /// The positions generation and identity of this database, as spatial index files record
+  /// them: the kd-tree is stale only when positions changed, not when places were renamed.
   public func stamp() throws -> SpatialIndexFile.Stamp {
     SpatialIndexFile.Stamp(
-      generation: try generation(),
+      generation: try database.queryInt64("SELECT value FROM index_state WHERE key = 'positions'") ?? 0,
       identity: try database.queryInt64("SELECT value FROM index_state WHERE key = 'identity'") ?? 0)
   }
 
@@ -175,20 +177,28 @@ public final class SQLitePhotoStore: PhotoStore {
     precondition(!inWrite, "write transactions do not nest")
     inWrite = true
     photosChanged = false
+    positionsChanged = false
     defer { inWrite = false }
     return try database.transaction {
       let result = try body()
       if photosChanged {
-        try database.execute(
-          "UPDATE index_state SET value = value + 1 WHERE key = 'generation'", [])
+        try database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'", [])
+      }
+      if positionsChanged {
+        try database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'positions'", [])
       }
       return result
     }
   }
 
-  private func noteChange() {
+  /// Notes that the last statement changed photo rows; `positions` when it may have moved,
+  /// added or removed a photo (anything but naming places).
+  private func noteChange(positions: Bool = true) {
     precondition(inWrite, "photo rows change only inside write(_:)")
-    if database.changes > 0 { photosChanged = true }
+    if database.changes > 0 {
+      photosChanged = true
+      if positions { positionsChanged = true }
+    }
   }
 
   /// A record's values in `PhotoWrite.columns` order (`?1`…`?21`), then the time (`?22`).
@@ -286,30 +296,27 @@ public final class SQLitePhotoStore: PhotoStore {
       """, [.integer(identity)]) == 1
   }
 
-  public func assignPlaces(gazetteer identity: Int64, _ lookup: (Coordinate) -> PlaceName?) throws -> Int {
+  public func assignPlaces(with namer: any PlaceNamer) throws -> Int {
+    precondition(inWrite, "places are named inside write(_:)")
     var pending: [(Int64, Coordinate)] = []
     try database.forEachRow(
       """
       SELECT id, latitude, longitude FROM photos
       WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?)
-      """, [.integer(identity)]
+      """, [.integer(namer.identity)]
     ) { pending.append(($0.int64(0), Coordinate(latitude: $0.double(1), longitude: $0.double(2)))) }
-    guard !pending.isEmpty else { return 0 }
-    try write {
-      for (id, c) in pending {
-        let p = lookup(c)
-        try database.execute(
-          """
-          UPDATE photos SET place_name = ?, place_admin1 = ?, place_admin2 = ?, place_cc = ?, place_distance = ?,
-            place_gazetteer = ? WHERE id = ?
-          """,
-          [
-            SQLValue(p?.name), SQLValue(p?.admin1), SQLValue(p?.admin2), SQLValue(p?.countryCode),
-            SQLValue(p?.distance),
-            .integer(identity), .integer(id),
-          ])
-        noteChange()
-      }
+    for (id, c) in pending {
+      let p = try namer.place(for: c)
+      try database.execute(
+        """
+        UPDATE photos SET place_name = ?, place_admin1 = ?, place_admin2 = ?, place_cc = ?, place_distance = ?,
+          place_gazetteer = ? WHERE id = ?
+        """,
+        [
+          SQLValue(p?.name), SQLValue(p?.admin1), SQLValue(p?.admin2), SQLValue(p?.countryCode), SQLValue(p?.distance),
+          .integer(namer.identity), .integer(id),
+        ])
+      noteChange(positions: false)
     }
     return pending.count
   }

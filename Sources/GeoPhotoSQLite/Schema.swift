@@ -86,5 +86,12 @@ enum Schema {
         WHERE taken_at GLOB '*Z' OR taken_at GLOB '*[+-][0-9][0-9]:[0-9][0-9]';
         CREATE INDEX photos_taken_utc ON photos (taken_utc) WHERE taken_utc IS NOT NULL;
         """),
+    .init(
+      "positions generation",
+      sql: """
+        -- Advances only when positions change (not when places are named), so the kd-tree file,
+        -- stamped with it, outlives a renaming.
+        INSERT INTO index_state (key, value) SELECT 'positions', value FROM index_state WHERE key = 'generation';
+        """),
   ])
 }

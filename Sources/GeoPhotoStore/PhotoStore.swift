@@ -83,11 +83,13 @@ public protocol PhotoStore: AnyObject {
   /// Remembers that `provider` was searched around `center` out to `radius` metres.
   func recordFetchedArea(provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int) throws
 
-  /// Whether some located photo has not been placed with the gazetteer `identity` yet.
+  /// Whether some located photo has not been named by the gazetteer `identity` yet.
   func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool
-  /// Names the place of every located photo not yet placed with the gazetteer `identity`
-  /// (new photos, moved ones, or all of them after a new gazetteer); returns how many.
-  func assignPlaces(gazetteer identity: Int64, _ lookup: (Coordinate) -> PlaceName?) throws -> Int
+  /// Names the place of every located photo not yet named by `namer`'s gazetteer (estimated
+  /// positions, photos written without a namer, or all of them after a new gazetteer), inside
+  /// the write in progress; returns how many. Places are not positions: the spatial index
+  /// stays as it is.
+  func assignPlaces(with namer: any PlaceNamer) throws -> Int
 
   /// Brings derived data up to date after writes (the SQLite store's kd-tree file); a
   /// no-op where the database keeps its own index.

@@ -1,3 +1,5 @@
+public import GeoPhotoCore
+
 /// A value bound to a statement, whatever the store.
 public enum StoreValue: Hashable, Sendable {
   case null
@@ -19,8 +21,13 @@ public enum PhotoWrite {
   public static let columns: [PhotoColumn] = [
     .source, .sourceID, .path, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
-    .attribution, .license, .takenUTC,
+    .attribution, .license, .takenUTC, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
+    .placeGazetteer,
   ]
+
+  /// The columns of a photo's place: written when the record was named (`PhotoRecord.name`),
+  /// kept otherwise.
+  static let placeColumns: [PhotoColumn] = [.placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance]
 
   /// The record's values for `columns`.
   public static func values(_ record: PhotoRecord) -> [StoreValue] { columns.map { value($0, of: record) } }
@@ -71,21 +78,38 @@ public enum PhotoWrite {
   /// The assignments that write a record over an existing row, in SQL both stores speak:
   /// `new(c)` names the incoming value of column `c`, `old(c)` the row's.
   ///
-  /// Two rules beyond "take the new values": a position that was estimated (placed on a GPS
-  /// track) survives an update that brings none, until the file itself has GPS; and a photo
-  /// whose position changed is named again (its gazetteer mark is cleared).
+  /// Beyond "take the new values": a position that was estimated (placed on a GPS track)
+  /// survives an update that brings none, until the file itself has GPS; a record that was
+  /// named brings its place, and one that was not keeps the row's, whose gazetteer mark is
+  /// cleared when the position changed (so it is named again).
   public static func assignments(new: (PhotoColumn) -> String, old: (PhotoColumn) -> String) -> [String] {
     let keepEstimate = "\(new(.latitude)) IS NULL AND \(old(.locationEstimated))"
+    let named = "\(new(.placeGazetteer)) IS NOT NULL"
     var sets = [
       "latitude = CASE WHEN \(keepEstimate) THEN \(old(.latitude)) ELSE \(new(.latitude)) END",
       "longitude = CASE WHEN \(keepEstimate) THEN \(old(.longitude)) ELSE \(new(.longitude)) END",
       "location_estimated = (\(keepEstimate))",
-      "place_gazetteer = CASE WHEN \(new(.latitude)) IS NOT DISTINCT FROM \(old(.latitude)) "
+      "place_gazetteer = CASE WHEN \(named) THEN \(new(.placeGazetteer)) "
+        + "WHEN \(new(.latitude)) IS NOT DISTINCT FROM \(old(.latitude)) "
         + "AND \(new(.longitude)) IS NOT DISTINCT FROM \(old(.longitude)) THEN \(old(.placeGazetteer)) END",
     ]
-    for column in columns where column != .latitude && column != .longitude {
+    for column in placeColumns {
+      sets.append("\(column.name) = CASE WHEN \(named) THEN \(new(column)) ELSE \(old(column)) END")
+    }
+    let special: Set<PhotoColumn> = Set([.latitude, .longitude, .placeGazetteer] + placeColumns)
+    for column in columns where !special.contains(column) {
       sets.append("\(column.name) = \(new(column))")
     }
     return sets
+  }
+}
+
+extension PhotoRecord {
+  /// Names the photo's place with `namer`, when it has a position: the record then carries
+  /// its place and the gazetteer that named it, written with it.
+  public mutating func name(with namer: (any PlaceNamer)?) throws {
+    guard let namer, let c = photo.coordinate else { return }
+    photo.place = try namer.place(for: c)
+    placedWith = namer.identity
   }
 }

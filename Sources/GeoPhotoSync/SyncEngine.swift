@@ -1,5 +1,5 @@
 public import Foundation
-import GeoPhotoCore
+public import GeoPhotoCore
 public import GeoPhotoStore
 internal import Glibc
 
@@ -40,6 +40,9 @@ public struct SyncRefusal: Error, CustomStringConvertible {
 ///   photo keeps its id.
 /// - A missing, unreadable or suddenly empty root that the index holds photos under stops the
 ///   sync before anything changes: an unmounted disk must never empty the index.
+/// - With a `namer`, each photo's place is named as it is written, in the same transaction;
+///   the last transaction names whatever else needs it (a new gazetteer), and the spatial
+///   index is brought up to date once, at the end.
 public final class SyncEngine {
   let store: any PhotoStore
   public var jobs: Int
@@ -47,6 +50,8 @@ public final class SyncEngine {
   /// Called with one line per warning: the path and the reason.
   public var warn: (String, String) -> Void = { _, _ in }
   public var progress: ((SyncProgress) -> Void)?
+  /// Names photos' places as they are written; nil leaves places as they are.
+  public var namer: (any PlaceNamer)?
 
   public init(store: any PhotoStore, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.store = store
@@ -138,7 +143,8 @@ public final class SyncEngine {
     var done = 0
     for batchStart in stride(from: 0, to: toRead.count, by: batchSize) {
       let batch = Array(toRead[batchStart..<min(toRead.count, batchStart + batchSize)])
-      let records = readInParallel(batch)
+      var records = readInParallel(batch)
+      for i in records.indices { try records[i].name(with: namer) }
       try store.write {
         var fresh: [PhotoRecord] = []
         for record in records {
@@ -170,11 +176,13 @@ public final class SyncEngine {
       progress?(SyncProgress(done: done, total: toRead.count, elapsed: seconds(since: started)))
     }
 
-    // 4. Remove what is gone, record the roots, refresh the spatial index.
+    // 4. Remove what is gone, record the roots, name what is left to name, refresh the
+    // spatial index.
     let gone = missing.values.map(\.id).sorted()
     try store.write {
       for id in gone { try store.delete(id: id) }
       for root in canonical { try store.recordSyncRoot(root, now: now) }
+      if let namer, try store.hasPhotosToPlace(gazetteer: namer.identity) { _ = try store.assignPlaces(with: namer) }
     }
     summary.removed = gone.count
     try store.refreshDerivedIndexes()

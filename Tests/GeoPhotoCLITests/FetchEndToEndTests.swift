@@ -97,6 +97,18 @@ enum RemoteFixture {
     #expect(rows.filter { $0.contains(",local,") }.count == 12)
     let requests = server.requests.count
     #expect(requests == 2)  // geosearch + one imageinfo batch
+    // The photos it fetched are named in the same answer, as 'fetch' names them.
+    let fetched = try json(
+      try Binary.run(["near", "35.68,139.76", "-s", "commons", "-f", "json"], environment: environment).stdout)
+    let commons = try #require(fetched["annotations"] as? [[String: Any]])
+    #expect(commons.count == 3)
+    for photo in commons {
+      let place = try #require(photo["place"] as? [String: Any], "a photo fetched by near --fetch has no place")
+      let c = try #require(photo["coordinate"] as? [String: Double])
+      let expected = try #require(
+        try bruteForcePlace(Coordinate(latitude: c["latitude"] ?? 0, longitude: c["longitude"] ?? 0)))
+      #expect(expected.hasPrefix(try #require(place["name"] as? String)))
+    }
 
     let second = try Binary.run(["near", "35.68,139.76", "--fetch", "--source", "commons"], environment: environment)
     #expect(second.status == 0)

@@ -83,6 +83,30 @@ import Testing
     #expect(try fresh.spatialIndex().nearest(to: Coordinate(latitude: 35.7, longitude: 139.8), limit: 1).count == 1)
   }
 
+  /// Naming places changes photos (the generation) but not positions: the tree file stays
+  /// fresh and is not rebuilt.
+  @Test func renamingPlacesKeepsTheTree() throws {
+    struct Everywhere: PlaceNamer {
+      let identity: Int64 = 5
+      func place(for c: Coordinate) -> PlaceName? {
+        PlaceName(name: "Somewhere", admin1: "", admin2: "", countryCode: "XX", distance: 1)
+      }
+    }
+    let dir = try TemporaryDirectory()
+    let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("r.sqlite"), mode: .create)
+    try store.write { _ = try store.upsert([record("/p/a.jpg", 1, 2), record("/p/b.jpg", 3, 4)], now: "n") }
+    try store.refreshDerivedIndexes()
+    let stamp = try store.stamp()
+    let generation = try store.generation()
+    #expect(try store.write { try store.assignPlaces(with: Everywhere()) } == 2)
+    #expect(try store.generation() == generation + 1)
+    #expect(try store.stamp() == stamp)
+    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) != nil)
+    // A moved photo does make it stale.
+    try store.write { try store.upsert(record("/p/a.jpg", 5, 6), now: "n") }
+    #expect(try store.stamp() != stamp)
+  }
+
   @Test func aTreeFileFromAnotherDatabaseIsNotUsed() throws {
     let dir = try TemporaryDirectory()
     let url = dir.url.appendingPathComponent("i.sqlite")

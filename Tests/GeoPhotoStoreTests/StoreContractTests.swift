@@ -165,21 +165,46 @@ import Testing
       )
     }
     try store.write { try store.upsert(record("/p/none.jpg", nil, nil), now: Self.now) }
-    let lookup: (Coordinate) -> PlaceName? = { c in
-      c.latitude > 40 ? nil : PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 12.5)
-    }
+    let namer = TestNamer(identity: 7)
     #expect(try store.hasPhotosToPlace(gazetteer: 7))
-    #expect(try store.assignPlaces(gazetteer: 7, lookup) == 2)
+    #expect(try store.write { try store.assignPlaces(with: namer) } == 2)
     #expect(try !store.hasPhotosToPlace(gazetteer: 7))
-    #expect(try store.assignPlaces(gazetteer: 7, lookup) == 0)
+    #expect(try store.write { try store.assignPlaces(with: namer) } == 0)
     #expect(try store.photo(id: a)?.place?.name == "Tokyo" && store.photo(id: a)?.place?.distance == 12.5)
     #expect(try store.records(after: 0, limit: 10).first { $0.id == a }?.record.placedWith == 7)
     // Unchanged data keeps its place; a new position asks again; a new gazetteer renames all.
     try store.write { try store.upsert(record("/p/a.jpg", 35.68, 139.76, title: "renamed"), now: Self.now) }
     #expect(try !store.hasPhotosToPlace(gazetteer: 7))
+    #expect(try store.photo(id: a)?.place?.name == "Tokyo")
     try store.write { try store.upsert(record("/p/a.jpg", 35.7, 139.7), now: Self.now) }
-    #expect(try store.assignPlaces(gazetteer: 7, lookup) == 1)
-    #expect(try store.assignPlaces(gazetteer: 8, lookup) == 2)
+    #expect(try store.write { try store.assignPlaces(with: namer) } == 1)
+    #expect(try store.write { try store.assignPlaces(with: TestNamer(identity: 8)) } == 2)
+  }
+
+  /// A record named before it is written carries its place in: nothing is left to name.
+  @Test(arguments: StoreKind.available)
+  func aNamedRecordIsWrittenWithItsPlace(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    let namer = TestNamer(identity: 9)
+    var tokyo = record("/p/t.jpg", 35.68, 139.76)
+    try tokyo.name(with: namer)
+    var paris = record("/p/p.jpg", 48.85, 2.35)
+    try paris.name(with: namer)
+    var none = record("/p/none.jpg", nil, nil)
+    try none.name(with: namer)
+    #expect(none.placedWith == nil)
+    let generation = try store.generation()
+    let ids = try store.write { try store.upsert([tokyo, paris, none], now: Self.now).map(\.id) }
+    #expect(try store.generation() == generation + 1)
+    #expect(try !store.hasPhotosToPlace(gazetteer: 9))
+    #expect(try store.photo(id: ids[0])?.place?.label == "Tokyo, Tokyo, JP")
+    #expect(try store.photo(id: ids[1])?.place == nil)
+    // An update by id that was named moves the place with the photo.
+    var moved = record("/p/t.jpg", 48.86, 2.36)
+    try moved.name(with: namer)
+    try store.write { try store.update(id: ids[0], with: moved, now: Self.now) }
+    #expect(try store.photo(id: ids[0])?.place == nil && !store.hasPhotosToPlace(gazetteer: 9))
   }
 
   @Test(arguments: StoreKind.available)
@@ -389,5 +414,14 @@ import Testing
     }
     let store = try factory.open(path, mode: .create)
     #expect(try store.counts().photos == 0 && store.location == path)
+  }
+}
+
+/// Names everything south of 40° Tokyo, nothing north of it.
+struct TestNamer: PlaceNamer {
+  var identity: Int64
+
+  func place(for c: Coordinate) -> PlaceName? {
+    c.latitude > 40 ? nil : PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 12.5)
   }
 }

@@ -28,8 +28,9 @@ final class Workspace {
     }
   }
 
-  func sync(_ roots: [String]? = nil) throws -> SyncSummary {
+  func sync(_ roots: [String]? = nil, namer: (any PlaceNamer)? = nil) throws -> SyncSummary {
     let engine = SyncEngine(store: store, jobs: 2)
+    engine.namer = namer
     engine.warn = { [unowned self] in self.warnings.append(($0, $1)) }
     return try engine.sync(roots: roots ?? [photos.path])
   }
@@ -209,6 +210,41 @@ final class Workspace {
 
 let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+
+/// Names everything south of 40° Tokyo, nothing north of it.
+struct TestNamer: PlaceNamer {
+  var identity: Int64
+
+  func place(for c: Coordinate) -> PlaceName? {
+    c.latitude > 40 ? nil : PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 1)
+  }
+}
+
+@Suite struct PlaceNamingTests {
+  /// A sync names places as it writes photos: one transaction, one new generation, nothing
+  /// left to name; a new gazetteer renames everything in the sync's last transaction.
+  @Test(arguments: StoreKind.available)
+  func placesAreNamedInTheSyncsOwnWrites(kind: StoreKind) throws {
+    let w = try Workspace(kind)
+    try w.photo("tokyo.jpg", 35.68, 139.76)
+    try w.photo("paris.jpg", 48.85, 2.35)
+    try w.photo("none.jpg", nil, nil)
+    let before = try w.store.generation()
+    _ = try w.sync(namer: TestNamer(identity: 1))
+    #expect(try w.store.generation() == before + 1)
+    #expect(try !w.store.hasPhotosToPlace(gazetteer: 1))
+    #expect(try w.all()[w.canonical("tokyo.jpg")]?.place?.name == "Tokyo")
+    #expect(try w.all()[w.canonical("paris.jpg")]?.place == nil)
+    // Nothing changed: no write at all.
+    let synced = try w.store.generation()
+    _ = try w.sync(namer: TestNamer(identity: 1))
+    #expect(try w.store.generation() == synced)
+    // Another gazetteer: the unchanged photos are named again, in one transaction.
+    _ = try w.sync(namer: TestNamer(identity: 2))
+    #expect(try w.store.generation() == synced + 1)
+    #expect(try !w.store.hasPhotosToPlace(gazetteer: 2))
+  }
+}
 
 @Suite struct SidecarAndFormatTests {
   @Test func aFileThatIsNotWhatItsNameSaysIsNamedByItsFormat() throws {

@@ -34,7 +34,7 @@ enum FetchCommand: Subcommand {
     let providers = try RemoteSources.providers(wanted: wanted, context: context)
     guard !providers.isEmpty else { throw RuntimeError("no remote source to fetch from") }
     let store = try context.openOrCreateStore()
-    let engine = FetchEngine(store: store)
+    let engine = FetchEngine(store: store, namer: PlaceNames.namer(context))
     let now = Int(Date().timeIntervalSince1970)
     var failed = false
     for provider in providers {
@@ -43,7 +43,6 @@ enum FetchCommand: Subcommand {
         let report = try engine.fetch(
           provider, center: center, radius: context.configuration.fetch.radius, limit: limit, now: now)
         context.console.out(RemoteSources.describe(report) + "\n")
-        if report.photos > 0 { try PlaceNames.assign(store, context) }
       } catch let error as RemoteError {
         context.console.err("Error: \(error)\n")
         failed = true

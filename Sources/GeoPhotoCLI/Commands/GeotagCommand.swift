@@ -74,37 +74,20 @@ enum GeotagCommand: Subcommand {
     }
     let store = try context.openExistingStore()
     let root = parsed.positionals.first.map(SyncEngine.canonicalRoot)
-    let photos = try store.photosToGeotag(under: root)
-
-    var placed: [(Photo, Coordinate)] = []
-    var skipped: [String: Int] = [:]
+    let dryRun = parsed.has("dry-run")
+    let report = try GeotagEngine(store: store, namer: PlaceNames.namer(context))
+      .geotag(under: root, with: correlator, dryRun: dryRun)
     var lines = ""
-    for photo in photos {
+    for (photo, c) in report.placed {
       let name = photo.path.map { ($0 as NSString).lastPathComponent } ?? photo.title
-      switch correlator.locate(photo.takenAt) {
-      case .located(let c, _):
-        placed.append((photo, c))
-        lines += "\(name): \(String(format: "%.6f,%.6f", c.latitude, c.longitude))\n"
-      case .noTime: skipped["no capture time", default: 0] += 1
-      case .noZone: skipped["no time zone (use --tz)", default: 0] += 1
-      case .beforeTrack: skipped["taken before the track starts", default: 0] += 1
-      case .afterTrack: skipped["taken after the track ends", default: 0] += 1
-      case .gapTooLong: skipped["in a gap longer than --max-gap", default: 0] += 1
-      }
+      lines += "\(name): \(String(format: "%.6f,%.6f", c.latitude, c.longitude))\n"
     }
-    if !parsed.has("dry-run") && !placed.isEmpty {
-      let now = indexTimestamp()
-      try store.write {
-        for (photo, c) in placed { try store.setEstimatedLocation(id: photo.id, c, now: now) }
-      }
-      try PlaceNames.assign(store, context)
-      try store.refreshDerivedIndexes()
-    }
-    let verb = parsed.has("dry-run") ? "would place" : "placed"
-    var summary = "\(verb) \(placed.count) of \(photos.count) photos without a recorded location"
-    if !skipped.isEmpty {
+    let verb = dryRun ? "would place" : "placed"
+    var summary = "\(verb) \(report.placed.count) of \(report.considered) photos without a recorded location"
+    if !report.skipped.isEmpty {
       summary +=
-        "; not placed: " + skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        "; not placed: "
+        + report.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }
     context.console.out(lines + summary + "\n")
   }

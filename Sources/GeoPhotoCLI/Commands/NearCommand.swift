@@ -68,7 +68,7 @@ enum NearCommand: Subcommand {
     if let wanted, wanted.isEmpty { return }
     let config = context.configuration
     let store = try context.openOrCreateStore()
-    let engine = FetchEngine(store: store)
+    let engine = FetchEngine(store: store, namer: PlaceNames.namer(context))
     let radius = config.near.radius ?? config.fetch.radius
     let now = Int(Date().timeIntervalSince1970)
     for provider in try RemoteSources.providers(wanted: wanted, context: context) {

@@ -51,7 +51,9 @@ enum PlacesCommand: Subcommand {
     let target = context.indexDirectory.appendingPathComponent(Gazetteer.importedName)
     try FileManager.default.createDirectory(at: context.indexDirectory, withIntermediateDirectories: true)
     try Data(bytes).write(to: target, options: .atomic)
-    try PlaceNames.assign(store, context)
+    let namer = try PlaceNames.load(target).namer(within: context.configuration.places.radius)
+    try store.write { _ = try store.assignPlaces(with: namer) }
+    try store.refreshDerivedIndexes()
     context.console.out("imported \(places.count) places into \(target.path); photos named again\n")
   }
 }

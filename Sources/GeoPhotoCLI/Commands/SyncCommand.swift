@@ -32,6 +32,7 @@ enum SyncCommand: Subcommand {
     let engine = SyncEngine(
       store: store, jobs: context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     engine.batchSize = context.configuration.sync.batchSize
+    engine.namer = PlaceNames.namer(context)
     engine.warn = { path, reason in
       if console.errIsTerminal { console.err("\r\u{1B}[K") }
       console.err("warning: \(path): \(reason)\n")
@@ -49,7 +50,6 @@ enum SyncCommand: Subcommand {
       throw RuntimeError(refusal.description)
     }
     if console.errIsTerminal && engine.progress != nil { console.err("\r\u{1B}[K") }
-    try PlaceNames.assign(store, context)
     console.out(describe(summary) + "\n")
   }
 

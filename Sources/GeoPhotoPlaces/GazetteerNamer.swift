@@ -1,0 +1,55 @@
+public import Foundation
+public import GeoPhotoCore
+import Synchronization
+
+extension Gazetteer {
+  /// A namer with this gazetteer: the nearest place within `radius` metres.
+  public func namer(within radius: Double) -> some PlaceNamer {
+    LoadedNamer(gazetteer: self, radius: radius)
+  }
+}
+
+struct LoadedNamer: PlaceNamer {
+  let gazetteer: Gazetteer
+  let radius: Double
+  var identity: Int64 { Int64(gazetteer.identity) }
+
+  func place(for coordinate: Coordinate) -> PlaceName? {
+    gazetteer.nearest(to: coordinate, within: radius).map {
+      PlaceName(
+        name: $0.place.name, admin1: $0.place.admin1, admin2: $0.place.admin2, countryCode: $0.place.countryCode,
+        distance: $0.distance)
+    }
+  }
+}
+
+/// A namer over the gazetteer file at `url` that loads it the first time a place is asked
+/// for: its identity comes from the file's header, so a run with nothing to name never pays
+/// for loading it.
+public final class GazetteerFileNamer: PlaceNamer {
+  public let url: URL
+  public let identity: Int64
+  let radius: Double
+  private let loaded = Mutex<LoadedNamer?>(nil)
+
+  /// Nil when there is no readable gazetteer at `url`.
+  public init?(url: URL, radius: Double) {
+    guard let identity = Gazetteer.identity(at: url) else { return nil }
+    self.url = url
+    self.identity = Int64(identity)
+    self.radius = radius
+  }
+
+  public func place(for coordinate: Coordinate) throws -> PlaceName? {
+    try loaded.withLock { namer in
+      if namer == nil {
+        do {
+          namer = LoadedNamer(gazetteer: try Gazetteer(contentsOf: url), radius: radius)
+        } catch {
+          throw Gazetteer.FormatError(description: "the place-name file \(url.path) is damaged: \(error)")
+        }
+      }
+      return namer?.place(for: coordinate)
+    }
+  }
+}
