@@ -53,6 +53,7 @@ public struct CommonsProvider: PhotoProvider {
     var coordinate: Coordinate
   }
 
+  /// What one file's imageinfo says, its extended metadata as plain text.
   struct Info: Equatable {
     var mime: String?
     var thumbURL: String?
@@ -71,13 +72,12 @@ public struct CommonsProvider: PhotoProvider {
         ("gscoord", String(format: "%.6f|%.6f", center.latitude, center.longitude)),
         ("gsradius", String(Int(radius.rounded(.down)))), ("gsnamespace", "6"), ("gslimit", String(max(1, limit))),
       ])
-    let object = try request(url)
-    guard let query = object["query"] as? [String: Any], let list = query["geosearch"] as? [[String: Any]] else {
+    guard let list = try request(url).query?.geosearch else {
       throw RemoteError(.commons, "the geosearch answer has no 'query.geosearch' list", retryable: true)
     }
     return list.compactMap { item in
-      guard let id = Self.int(item["pageid"]), let title = item["title"] as? String,
-        let lat = Self.double(item["lat"]), let lon = Self.double(item["lon"]),
+      guard let id = item.pageid?.int, let title = item.title?.value, let lat = item.lat?.double,
+        let lon = item.lon?.double,
         let c = Coordinate(validatingLatitude: lat, longitude: lon), c.isPlausiblePhotoLocation
       else { return nil }
       return Hit(pageID: id, title: title, coordinate: c)
@@ -93,55 +93,44 @@ public struct CommonsProvider: PhotoProvider {
         ("iiprop", "url|mime|extmetadata"), ("iiurlwidth", "320"),
         ("iiextmetadatafilter", "ObjectName|Artist|LicenseShortName|DateTimeOriginal"),
       ])
-    let object = try request(url)
-    guard let query = object["query"] as? [String: Any], let pages = query["pages"] as? [[String: Any]] else {
+    guard let pages = try request(url).query?.pages else {
       throw RemoteError(.commons, "the imageinfo answer has no 'query.pages' list", retryable: true)
     }
     var result: [Int: Info] = [:]
     for page in pages {
-      guard let id = Self.int(page["pageid"]),
-        let info = (page["imageinfo"] as? [[String: Any]])?.first
-      else { continue }
-      let meta = info["extmetadata"] as? [String: Any] ?? [:]
+      guard let id = page.pageid?.int, let info = page.imageinfo?.first else { continue }
       func value(_ key: String) -> String? {
-        guard let entry = meta[key] as? [String: Any] else { return nil }
-        let text = HTMLText.plain((entry["value"] as? String) ?? Self.string(entry["value"]) ?? "")
+        let text = HTMLText.plain(info.extmetadata?[key]?.value?.value ?? "")
         return text.isEmpty ? nil : text
       }
       result[id] = Info(
-        mime: info["mime"] as? String, thumbURL: info["thumburl"] as? String,
-        descriptionURL: info["descriptionurl"] as? String, objectName: value("ObjectName"),
+        mime: info.mime?.value, thumbURL: info.thumburl?.value, descriptionURL: info.descriptionurl?.value,
+        objectName: value("ObjectName"),
         artist: value("Artist"), license: value("LicenseShortName"), dateTimeOriginal: value("DateTimeOriginal"))
     }
     return result
   }
 
-  /// GETs `url` under the retry policy and returns the top-level JSON object, turning
-  /// MediaWiki's `{"error": …}` answers into errors.
-  private func request(_ url: String) throws(RemoteError) -> [String: Any] {
-    let box = try context.withRetries(.commons) { () throws(RemoteError) -> JSONBox in
+  /// GETs `url` under the retry policy and decodes the answer, turning MediaWiki's
+  /// `{"error": …}` answers into errors.
+  private func request(_ url: String) throws(RemoteError) -> CommonsJSON.Answer {
+    try context.withRetries(.commons) { () throws(RemoteError) -> CommonsJSON.Answer in
       let response = try context.get(url, provider: .commons)
       switch BodyKind(response.body) {
       case .json: break
       case .html: throw RemoteError(.commons, "an HTML page instead of an API answer", retryable: true)
       default: throw RemoteError(.commons, "an answer that is not JSON", retryable: true)
       }
-      guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
+      guard let answer = try? JSONDecoder().decode(CommonsJSON.Answer.self, from: Data(response.body)) else {
         throw RemoteError(.commons, "malformed JSON", retryable: true)
       }
-      if let error = object["error"] as? [String: Any] {
-        let code = error["code"] as? String ?? "error"
-        let info = error["info"] as? String ?? "no details"
+      if let error = answer.error {
+        let code = error.code?.value ?? "error"
+        let info = error.info?.value ?? "no details"
         throw RemoteError(.commons, "\(code): \(info)", retryable: code == "maxlag" || code == "ratelimited")
       }
-      return JSONBox(object: object)
+      return answer
     }
-    return box.object
-  }
-
-  /// Carries a JSON object out of the retry closure.
-  private struct JSONBox: @unchecked Sendable {
-    var object: [String: Any]
   }
 
   static func photo(hit: Hit, info: Info) -> Photo? {
@@ -162,24 +151,40 @@ public struct CommonsProvider: PhotoProvider {
     if t.count >= 19, let full = CaptureDate(exif: String(t.prefix(19))) { return full }
     return CaptureDate(exif: String(t.prefix(10)) + " 00:00:00")
   }
+}
 
-  static func int(_ value: Any?) -> Int? {
-    if let i = value as? Int { return i }
-    if let d = value as? Double { return Int(exactly: d) }
-    if let s = value as? String { return Int(s) }
-    return nil
+/// Decodable shapes of the MediaWiki API's JSON (format version 2), lenient about types.
+enum CommonsJSON {
+  struct Answer: Decodable, Sendable {
+    var query: Query?
+    var error: APIError?
   }
 
-  static func double(_ value: Any?) -> Double? {
-    if let d = value as? Double { return d }
-    if let i = value as? Int { return Double(i) }
-    if let s = value as? String { return Double(s) }
-    return nil
+  struct APIError: Decodable, Sendable {
+    var code, info: LooseValue?
   }
 
-  static func string(_ value: Any?) -> String? {
-    if let s = value as? String { return s }
-    if let n = value as? NSNumber { return n.stringValue }
-    return nil
+  struct Query: Decodable, Sendable {
+    var geosearch: [GeoHit]?
+    var pages: [Page]?
+  }
+
+  struct GeoHit: Decodable, Sendable {
+    var pageid, lat, lon, title: LooseValue?
+  }
+
+  struct Page: Decodable, Sendable {
+    var pageid: LooseValue?
+    var imageinfo: [ImageInfo]?
+  }
+
+  struct ImageInfo: Decodable, Sendable {
+    var mime, thumburl, descriptionurl: LooseValue?
+    var extmetadata: [String: Metadata]?
+  }
+
+  /// An extended metadata entry: `{"value": …, "source": …}`.
+  struct Metadata: Decodable, Sendable {
+    var value: LooseValue?
   }
 }

@@ -94,29 +94,6 @@ enum FlickrResponseParser {
 /// Codable shapes of Flickr's JSON, lenient about types: numbers arrive as strings and
 /// strings as numbers, sometimes within one photo.
 enum FlickrJSON {
-  /// A value that may be a string, a number or a boolean; read as text or as a number.
-  struct Loose: Decodable {
-    var value: String
-
-    init(from decoder: any Decoder) throws {
-      let c = try decoder.singleValueContainer()
-      if let s = try? c.decode(String.self) {
-        value = s
-      } else if let i = try? c.decode(Int64.self) {
-        value = String(i)
-      } else if let d = try? c.decode(Double.self) {
-        value = String(d)
-      } else if let b = try? c.decode(Bool.self) {
-        value = b ? "1" : "0"
-      } else {
-        value = ""
-      }
-    }
-
-    var double: Double? { Double(value.trimmingCharacters(in: .whitespaces)) }
-    var int: Int? { Int(value.trimmingCharacters(in: .whitespaces)) ?? double.map { Int($0) } }
-  }
-
   /// `description` is `{"_content": "…"}`, and sometimes a bare string.
   struct Content: Decodable {
     var text: String
@@ -127,7 +104,7 @@ enum FlickrJSON {
         return
       }
       struct Wrapped: Decodable {
-        var content: Loose?
+        var content: LooseValue?
         enum CodingKeys: String, CodingKey { case content = "_content" }
       }
       text = (try? Wrapped(from: decoder))?.content?.value ?? ""
@@ -135,9 +112,9 @@ enum FlickrJSON {
   }
 
   struct Photo: Decodable {
-    var id, owner, secret, server, title, latitude, longitude, accuracy: Loose?
-    var datetaken, ownername, pathalias, license: Loose?
-    var urlQ, urlT, urlM: Loose?
+    var id, owner, secret, server, title, latitude, longitude, accuracy: LooseValue?
+    var datetaken, ownername, pathalias, license: LooseValue?
+    var urlQ, urlT, urlM: LooseValue?
     var description: Content?
 
     enum CodingKeys: String, CodingKey {
@@ -150,12 +127,12 @@ enum FlickrJSON {
   }
 
   struct Photos: Decodable {
-    var page, pages: Loose?
+    var page, pages: LooseValue?
     var photo: [Photo]?
   }
 
   struct Response: Decodable {
-    var stat, code, message: Loose?
+    var stat, code, message: LooseValue?
     var photos: Photos?
   }
 }

@@ -1,4 +1,5 @@
 internal import CGeoPhotoSQLite
+public import GeoPhotoStore
 
 /// One SQLite connection: opened in WAL mode, with a statement cache and closure transactions.
 ///
@@ -84,7 +85,7 @@ public final class Database {
   }
 
   /// Runs one statement with parameters through the statement cache.
-  public func execute(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) {
+  public func execute(_ sql: String, _ values: [StoreValue]) throws(SQLiteError) {
     let statement = try cachedStatement(sql)
     do {
       try statement.execute(values)
@@ -96,7 +97,7 @@ public final class Database {
 
   /// Calls `body` for each row of a cached query.
   public func forEachRow(
-    _ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void
+    _ sql: String, _ values: [StoreValue] = [], _ body: (Statement) throws -> Void
   ) throws {
     let statement = try cachedStatement(sql)
     try statement.bind(values)
@@ -105,7 +106,7 @@ public final class Database {
   }
 
   /// The first column of the first row as an integer, or `nil` when there is no row.
-  public func queryInt64(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> Int64? {
+  public func queryInt64(_ sql: String, _ values: [StoreValue] = []) throws(SQLiteError) -> Int64? {
     let statement = try cachedStatement(sql)
     try statement.bind(values)
     defer { statement.reset() }
@@ -114,7 +115,7 @@ public final class Database {
   }
 
   /// The first column of the first row as text, or `nil` when there is no row.
-  public func queryText(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> String? {
+  public func queryText(_ sql: String, _ values: [StoreValue] = []) throws(SQLiteError) -> String? {
     let statement = try makeStatement(sql)
     try statement.bind(values)
     guard try statement.step(), !statement.isNull(0) else { return nil }

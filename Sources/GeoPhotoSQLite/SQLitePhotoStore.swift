@@ -202,8 +202,8 @@ public final class SQLitePhotoStore: PhotoStore {
   }
 
   /// A record's values in `PhotoWrite.columns` order (`?1`…`?21`), then the time (`?22`).
-  private static func values(_ record: PhotoRecord, now: String) -> [SQLValue] {
-    PhotoWrite.values(record).map(SQLValue.init) + [.text(now)]
+  private static func values(_ record: PhotoRecord, now: String) -> [StoreValue] {
+    PhotoWrite.values(record) + [.text(now)]
   }
 
   /// `?n` for column `c` of `PhotoWrite.columns`.
@@ -230,7 +230,7 @@ public final class SQLitePhotoStore: PhotoStore {
 
   @discardableResult
   public func upsert(_ record: PhotoRecord, now: String) throws -> Upserted {
-    let key: [SQLValue] = [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]
+    let key: [StoreValue] = [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]
     let existing = try database.queryInt64("SELECT id FROM photos WHERE source = ? AND source_id = ?", key)
     try database.execute(Self.upsertSQL, Self.values(record, now: now))
     noteChange()
@@ -257,7 +257,7 @@ public final class SQLitePhotoStore: PhotoStore {
     let now = indexTimestamp()
     return try write {
       try records.map { record in
-        try database.execute(Self.copySQL, PhotoWrite.everyValue(record).map(SQLValue.init) + [.text(now)])
+        try database.execute(Self.copySQL, PhotoWrite.everyValue(record) + [.text(now)])
         noteChange()
         return try database.queryInt64(
           "SELECT id FROM photos WHERE source = ? AND source_id = ?",
@@ -313,7 +313,8 @@ public final class SQLitePhotoStore: PhotoStore {
           place_gazetteer = ? WHERE id = ?
         """,
         [
-          SQLValue(p?.name), SQLValue(p?.admin1), SQLValue(p?.admin2), SQLValue(p?.countryCode), SQLValue(p?.distance),
+          StoreValue(p?.name), StoreValue(p?.admin1), StoreValue(p?.admin2), StoreValue(p?.countryCode),
+          StoreValue(p?.distance),
           .integer(namer.identity), .integer(id),
         ])
       noteChange(positions: false)
@@ -325,7 +326,7 @@ public final class SQLitePhotoStore: PhotoStore {
     var photos: [Photo] = []
     var sql =
       "SELECT \(PhotoColumn.photoList) FROM photos WHERE source = 'local' AND (latitude IS NULL OR location_estimated = 1) AND problem IS NULL"
-    var values: [SQLValue] = []
+    var values: [StoreValue] = []
     if let root {
       let prefix = directoryPrefix(root)
       sql += " AND source_id >= ? AND source_id < ?"

@@ -1,30 +1,6 @@
 internal import CGeoPhotoSQLite
 public import GeoPhotoStore
 
-/// A value bound to or read from SQL.
-public enum SQLValue: Hashable, Sendable {
-  case null
-  case integer(Int64)
-  case real(Double)
-  case text(String)
-
-  public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
-  public init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
-  public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
-  public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
-
-  /// A store value as SQLite keeps it (booleans as 0 and 1).
-  public init(_ value: StoreValue) {
-    switch value {
-    case .null: self = .null
-    case .integer(let v): self = .integer(v)
-    case .real(let v): self = .real(v)
-    case .text(let v): self = .text(v)
-    case .bool(let v): self = .integer(v ? 1 : 0)
-    }
-  }
-}
-
 /// A prepared statement, finalized when released.
 ///
 /// Not thread-safe, like the connection it belongs to, and never outlives that connection
@@ -48,8 +24,8 @@ public final class Statement {
 
   deinit { sqlite3_finalize(handle) }
 
-  /// Resets the statement and binds `values` to its parameters in order.
-  public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+  /// Resets the statement and binds `values` to its parameters in order (booleans as 0 and 1).
+  public func bind(_ values: [StoreValue]) throws(SQLiteError) {
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
     for (offset, value) in values.enumerated() {
@@ -60,6 +36,7 @@ public final class Statement {
       case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
       case .real(let v): rc = sqlite3_bind_double(handle, index, v)
       case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, gp_sqlite_transient())
+      case .bool(let v): rc = sqlite3_bind_int64(handle, index, v ? 1 : 0)
       }
       guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
     }
@@ -79,7 +56,7 @@ public final class Statement {
   }
 
   /// Runs the statement to completion with `values` bound.
-  public func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+  public func execute(_ values: [StoreValue] = []) throws(SQLiteError) {
     try bind(values)
     while try step() {}
     sqlite3_reset(handle)
