@@ -28,7 +28,7 @@ public struct Console: Sendable {
 
 /// The `geophoto` command line.
 public enum GeoPhotoCommand {
-  public static let version = "0.1.0"
+  public static let version = GeoPhotoVersion.current
 
   /// Every subcommand, in the order `geophoto --help` lists them.
   static let commands: [any Subcommand.Type] = [

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GeoPhotoCore
 
 /// What `route show` says about a route: its points, length, bounds and the map region that

@@ -1,5 +1,5 @@
 internal import CGeoPhotoExif
-public import GeoPhotoCore
+import GeoPhotoCore
 
 /// Reads EXIF blocks with libexif.
 ///

@@ -1,5 +1,5 @@
 public import Foundation
-public import GeoPhotoCore
+import GeoPhotoCore
 public import GeoPhotoStore
 
 /// A fresh directory per test, removed afterwards.

@@ -1,5 +1,5 @@
 import Foundation
-public import GeoPhotoCore
+import GeoPhotoCore
 
 /// Writes gazetteer files, from the shipped GeoNames CSV or from a GeoNames dump a user
 /// downloaded.

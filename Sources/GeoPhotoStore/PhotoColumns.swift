@@ -70,15 +70,18 @@ public protocol PhotoRow {
   func bool(at index: Int) -> Bool?
 }
 
+// Inlinable, so each store's row type gets a decoding of its own (no generic dispatch per
+// column on the `near` path).
 extension PhotoRow {
-  public func int64(_ column: PhotoColumn) -> Int64? { int64(at: column.rawValue) }
-  public func double(_ column: PhotoColumn) -> Double? { double(at: column.rawValue) }
-  public func text(_ column: PhotoColumn) -> String? { text(at: column.rawValue) }
-  public func bool(_ column: PhotoColumn) -> Bool? { bool(at: column.rawValue) }
+  @inlinable public func int64(_ column: PhotoColumn) -> Int64? { int64(at: column.rawValue) }
+  @inlinable public func double(_ column: PhotoColumn) -> Double? { double(at: column.rawValue) }
+  @inlinable public func text(_ column: PhotoColumn) -> String? { text(at: column.rawValue) }
+  @inlinable public func bool(_ column: PhotoColumn) -> Bool? { bool(at: column.rawValue) }
 }
 
 extension Photo {
   /// A photo from a row that starts with `PhotoColumn.photo`.
+  @inlinable
   public init(row: some PhotoRow) {
     var coordinate: Coordinate?
     if let lat = row.double(.latitude), let lon = row.double(.longitude) {
@@ -103,6 +106,7 @@ extension Photo {
 
 extension PhotoRecord {
   /// A record from a row that starts with `PhotoColumn.record`.
+  @inlinable
   public init(row: some PhotoRow) {
     var file: FileState?
     if let size = row.int64(.fileSize), let changed = row.int64(.changedNanoseconds), let hash = row.text(.contentHash)

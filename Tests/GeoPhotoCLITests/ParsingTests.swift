@@ -225,3 +225,30 @@ import Testing
     #expect(Setting.all.allSatisfy { $0.environment.hasPrefix("GEOPHOTO_") })
   }
 }
+
+@Suite struct ReadmeTests {
+  /// The table of contents lists every section and command, in order, with GitHub's anchors.
+  @Test func theContentsListEverySection() throws {
+    let readme = try String(
+      contentsOf: SettingsDocumentationTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+    let headings = lines.filter { $0.hasPrefix("## ") || $0.hasPrefix("### ") }.filter { $0 != "## Contents" }
+    func anchor(_ title: Substring) -> String {
+      String(
+        title.lowercased().filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" || $0 == "_" }
+          .map { $0 == " " ? "-" : $0 })
+    }
+    let expected = headings.map { h -> String in
+      let nested = h.hasPrefix("### ")
+      let title = h.drop { $0 == "#" }.dropFirst()
+      return (nested ? "  " : "") + "- [\(title)](#\(anchor(title)))"
+    }
+    let start = try #require(lines.firstIndex(of: "## Contents"))
+    let listed = lines[(start + 2)...].prefix { !$0.isEmpty }.map(String.init)
+    #expect(listed == expected)
+    // Every command has its section.
+    for command in GeoPhotoCommand.commands {
+      #expect(headings.contains { $0.hasPrefix("### `geophoto \(command.spec.name)") }, "\(command.spec.name)")
+    }
+  }
+}

@@ -148,7 +148,9 @@ struct Configuration: Sendable {
     }
     for option in spec?.allOptions ?? [CommandSpec.dbOption] {
       guard let key = option.setting, let setting = Setting.named(key) else { continue }
-      for value in option.repeating ? parsed.values[option.long] ?? [] : parsed.value(option.long).map { [$0] } ?? [] {
+      // A repeatable flag applies each value it was given; any other, its last.
+      let values = option.repeating ? parsed.values[option.long] ?? [] : parsed.value(option.long).map { [$0] } ?? []
+      for value in values {
         do {
           try setting.apply(&config, value, context)
         } catch {

@@ -1,5 +1,5 @@
 import GeoPhotoCore
-public import GeoPhotoHTTPD
+import GeoPhotoHTTPD
 
 /// One endpoint of the HTTP API, described once: its path pattern, its parameters with their
 /// types, ranges and defaults, what it answers, and the responder. The router, parameter

@@ -1,4 +1,4 @@
-public import GeoPhotoHTTPD
+import GeoPhotoHTTPD
 
 /// What answers a request inside the API: a response, or an `APIError` the error middleware
 /// turns into one.
