@@ -18,9 +18,13 @@ public struct CSV: Sendable, Equatable {
     return "\"" + s.replacing("\"", with: "\"\"") + "\""
   }
 
-  /// A number as JSON writes it (fixed decimals, no float noise).
+  /// A number as JSON writes it (fixed decimals, no float noise); empty when not finite.
   public static func number(_ value: Double, places: Int) -> String {
-    JSONValue.rounded(value, places: places).serialized()
+    guard case .fixed(let scaled, let p) = JSONValue.rounded(value, places: places) else { return "" }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    JSONValue.appendFixed(scaled, places: p, into: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
 

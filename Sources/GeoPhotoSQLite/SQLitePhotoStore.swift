@@ -146,8 +146,19 @@ public final class SQLitePhotoStore: PhotoStore {
     return records
   }
 
+  /// One statement for all of them: the ids go in as one JSON array, read by `json_each`.
   public func photos(ids: [Int64]) throws -> [Photo] {
-    try ids.compactMap { try photo(id: $0) }
+    guard ids.count > 1 else { return try ids.compactMap { try photo(id: $0) } }
+    var byID: [Int64: Photo] = [:]
+    byID.reserveCapacity(ids.count)
+    try database.forEachRow(
+      "SELECT \(PhotoColumn.photoList) FROM photos WHERE id IN (SELECT value FROM json_each(?))",
+      [.text("[" + ids.map(String.init).joined(separator: ",") + "]")]
+    ) { row in
+      let photo = Photo(row: row)
+      byID[photo.id] = photo
+    }
+    return ids.compactMap { byID[$0] }
   }
 
   public func knownFiles(under root: String) throws -> [KnownFile] {
