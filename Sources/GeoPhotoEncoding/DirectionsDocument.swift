@@ -21,22 +21,11 @@ public struct DirectionsDocument: OutputDocument {
       w.key("steps")
       w.beginArray()
       for s in leg.steps {
-        w.beginObject()
-        w.key("instruction")
-        w.string(s.instruction)
-        w.key("distance")
-        w.metres(s.distance)
-        w.key("duration")
-        w.seconds(s.duration)
-        w.key("name")
-        w.string(s.name)
-        w.key("type")
-        w.string(s.type)
-        w.key("modifier")
-        w.string(s.modifier)
-        w.key("location")
-        w.coordinate(s.location)
-        w.endObject()
+        JSONMembers([
+          ("instruction", .string(s.instruction)), ("distance", .rounded(s.distance, places: 1)),
+          ("duration", .rounded(s.duration, places: 1)), ("name", .string(s.name)), ("type", .string(s.type)),
+          ("modifier", .optional(s.modifier)), ("location", Self.coordinate(s.location)),
+        ]).write(to: &w)
       }
       w.endArray()
       w.endObject()
@@ -45,14 +34,10 @@ public struct DirectionsDocument: OutputDocument {
     w.key("waypoints")
     w.beginArray()
     for waypoint in d.waypoints {
-      w.beginObject()
-      w.key("name")
-      w.string(waypoint.name)
-      w.key("latitude")
-      w.degrees(waypoint.location.latitude)
-      w.key("longitude")
-      w.degrees(waypoint.location.longitude)
-      w.endObject()
+      JSONMembers([
+        ("name", .string(waypoint.name)), ("latitude", .rounded(waypoint.location.latitude, places: 7)),
+        ("longitude", .rounded(waypoint.location.longitude, places: 7)),
+      ]).write(to: &w)
     }
     w.endArray()
     w.member("geometry", GeoJSON.LineString(d.geometry))
@@ -113,6 +98,11 @@ public struct DirectionsDocument: OutputDocument {
       }
     }
     return out + "Total: \(Instructions.summary(distance: directions.distance, duration: directions.duration))\n"
+  }
+
+  /// `{"latitude", "longitude"}` as a value.
+  static func coordinate(_ c: Coordinate) -> JSONValue {
+    .object([("latitude", .rounded(c.latitude, places: 7)), ("longitude", .rounded(c.longitude, places: 7))])
   }
 
   /// Distance, duration and their spoken summary, for the whole route and each leg.

@@ -53,17 +53,6 @@ public struct CommonsProvider: PhotoProvider {
     var coordinate: Coordinate
   }
 
-  /// What one file's imageinfo says, its extended metadata as plain text.
-  struct Info: Equatable {
-    var mime: String?
-    var thumbURL: String?
-    var descriptionURL: String?
-    var objectName: String?
-    var artist: String?
-    var license: String?
-    var dateTimeOriginal: String?
-  }
-
   func geosearch(center: Coordinate, radius: Double, limit: Int) throws(RemoteError) -> [Hit] {
     let url = QueryString.url(
       endpoint,
@@ -84,7 +73,7 @@ public struct CommonsProvider: PhotoProvider {
     }
   }
 
-  func imageInfo(pageIDs: [Int]) throws(RemoteError) -> [Int: Info] {
+  func imageInfo(pageIDs: [Int]) throws(RemoteError) -> [Int: CommonsJSON.ImageInfo] {
     let url = QueryString.url(
       endpoint,
       [
@@ -96,17 +85,10 @@ public struct CommonsProvider: PhotoProvider {
     guard let pages = try request(url).query?.pages else {
       throw RemoteError(.commons, "the imageinfo answer has no 'query.pages' list", retryable: true)
     }
-    var result: [Int: Info] = [:]
+    var result: [Int: CommonsJSON.ImageInfo] = [:]
     for page in pages {
       guard let id = page.pageid?.int, let info = page.imageinfo?.first else { continue }
-      func value(_ key: String) -> String? {
-        let text = HTMLText.plain(info.extmetadata?[key]?.value?.value ?? "")
-        return text.isEmpty ? nil : text
-      }
-      result[id] = Info(
-        mime: info.mime?.value, thumbURL: info.thumburl?.value, descriptionURL: info.descriptionurl?.value,
-        objectName: value("ObjectName"),
-        artist: value("Artist"), license: value("LicenseShortName"), dateTimeOriginal: value("DateTimeOriginal"))
+      result[id] = info
     }
     return result
   }
@@ -133,14 +115,15 @@ public struct CommonsProvider: PhotoProvider {
     }
   }
 
-  static func photo(hit: Hit, info: Info) -> Photo? {
-    if let mime = info.mime, !mime.hasPrefix("image/") { return nil }
-    var title = info.objectName ?? hit.title
+  static func photo(hit: Hit, info: CommonsJSON.ImageInfo) -> Photo? {
+    if let mime = info.mime?.value, !mime.hasPrefix("image/") { return nil }
+    var title = info.metadata("ObjectName") ?? hit.title
     if title.hasPrefix("File:") { title = String(title.dropFirst(5)) }
     return Photo(
       id: 0, source: .commons, sourceID: String(hit.pageID), coordinate: hit.coordinate,
-      takenAt: info.dateTimeOriginal.flatMap(captureDate), title: title.isEmpty ? "Untitled" : title,
-      url: info.descriptionURL, thumbnailURL: info.thumbURL, attribution: info.artist, license: info.license)
+      takenAt: info.metadata("DateTimeOriginal").flatMap(captureDate), title: title.isEmpty ? "Untitled" : title,
+      url: info.descriptionurl?.value, thumbnailURL: info.thumburl?.value, attribution: info.metadata("Artist"),
+      license: info.metadata("LicenseShortName"))
   }
 
   /// Commons dates are free text: `2019-05-03 10:00:00`, `2019-05-03`, `3 May 2019`…; only
@@ -181,6 +164,12 @@ enum CommonsJSON {
   struct ImageInfo: Decodable, Sendable {
     var mime, thumburl, descriptionurl: LooseValue?
     var extmetadata: [String: Metadata]?
+
+    /// An extended metadata value as plain text (Commons sends HTML), nil when empty.
+    func metadata(_ key: String) -> String? {
+      let text = HTMLText.plain(extmetadata?[key]?.value?.value ?? "")
+      return text.isEmpty ? nil : text
+    }
   }
 
   /// An extended metadata entry: `{"value": …, "source": …}`.
