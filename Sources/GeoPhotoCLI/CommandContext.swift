@@ -4,6 +4,8 @@ import GeoPhotoStore
 
 /// What every command gets: its arguments, the resolved configuration and the console.
 struct CommandContext {
+  /// The subcommand's name, for messages (`near: Kyoto, Kyoto, JP (35.0211, 135.7538)`).
+  var command: String
   var parsed: ParsedArguments
   var configuration: Configuration
   var environment: [String: String]

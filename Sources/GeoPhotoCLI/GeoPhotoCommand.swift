@@ -89,7 +89,7 @@ public enum GeoPhotoCommand {
       }
       let configuration = try Configuration.resolve(parsed, spec: spec, environment: environment)
       let context = CommandContext(
-        parsed: parsed, configuration: configuration, environment: environment, console: console)
+        command: spec.name, parsed: parsed, configuration: configuration, environment: environment, console: console)
       try command.run(context)
       return ExitCode.success.rawValue
     } catch let code as ExitCode {

@@ -54,7 +54,11 @@ enum PlaceNames {
         let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"
         throw UsageError("'\(text)' is neither a coordinate (LAT,LON) nor a known place\(hint)")
       }
-      if matches.count > 1 {
+      let shown = String(format: "%.4f, %.4f", first.coordinate.latitude, first.coordinate.longitude)
+      if matches.count == 1 {
+        // Say where the search is: a name is a guess until the user sees which place it took.
+        context.console.err("\(context.command): \(first.label) (\(shown))\n")
+      } else {
         context.console.err(
           "note: '\(text)' matches \(matches.count) places; using \(first.label) (\(String(format: "%.4f,%.4f", first.coordinate.latitude, first.coordinate.longitude)))\n"
         )

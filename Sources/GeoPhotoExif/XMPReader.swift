@@ -20,6 +20,10 @@ public struct XMPMetadata: Equatable, Sendable {
 /// with separate `GPSLatitudeRef`/`GPSLongitudeRef` (as Apple writes them), `exif:GPSAltitude`,
 /// `dc:title`, and the capture time from `photoshop:DateCreated`, `exif:DateTimeOriginal` or
 /// `xmp:CreateDate`. Values may be attributes or elements. DTDs are refused.
+///
+/// The position is the top-level `exif:GPS*` properties', or else those inside the IPTC
+/// Extension's `Iptc4xmpExt:LocationCreated`; never those inside `LocationShown`, which say
+/// where the subject is, not where the photo was taken.
 public enum XMPReader {
   public static func read(_ bytes: [UInt8]) -> XMPMetadata? {
     // Packets may carry padding or a BOM before <?xpacket; the parser wants the document.
@@ -52,6 +56,8 @@ public enum XMPReader {
 
   final class Collector: NSObject, XMLParserDelegate {
     var values: [String: String] = [:]
+    /// GPS values inside `Iptc4xmpExt:LocationCreated`, used when the top level has none.
+    var created: [String: String] = [:]
     private var stack: [String] = []
     private var text = ""
     private var inTitle = false
@@ -63,6 +69,16 @@ public enum XMPReader {
 
     static func local(_ name: String) -> String { name.split(separator: ":").last.map(String.init) ?? name }
 
+    /// Where a value found now belongs: the top level, `created`, or nowhere (`LocationShown`).
+    private func store(_ name: String, _ value: String) {
+      guard !stack.contains("LocationShown") || !name.hasPrefix("GPS") else { return }
+      if name.hasPrefix("GPS") && stack.contains("LocationCreated") {
+        if created[name] == nil { created[name] = value }
+      } else if values[name] == nil {
+        values[name] = value
+      }
+    }
+
     func parser(
       _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
       attributes: [String: String] = [:]
@@ -70,9 +86,7 @@ public enum XMPReader {
       let name = Self.local(element)
       stack.append(name)
       text = ""
-      for (key, value) in attributes where Self.wanted.contains(Self.local(key)) && values[Self.local(key)] == nil {
-        values[Self.local(key)] = value
-      }
+      for (key, value) in attributes where Self.wanted.contains(Self.local(key)) { store(Self.local(key), value) }
       if name == "title" { inTitle = true }
     }
 
@@ -81,7 +95,7 @@ public enum XMPReader {
     func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
       let name = Self.local(element)
       let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-      if Self.wanted.contains(name), !value.isEmpty, values[name] == nil { values[name] = value }
+      if Self.wanted.contains(name), !value.isEmpty { store(name, value) }
       if inTitle, name == "li", !value.isEmpty, values["title"] == nil { values["title"] = value }
       if name == "title" {
         if !value.isEmpty, values["title"] == nil { values["title"] = value }
@@ -92,6 +106,9 @@ public enum XMPReader {
     }
 
     func result() -> XMPMetadata? {
+      if values["GPSLatitude"] == nil || values["GPSLongitude"] == nil {
+        for key in Self.wanted where key.hasPrefix("GPS") { values[key] = created[key] }
+      }
       var m = XMPMetadata()
       if let lat = values["GPSLatitude"].flatMap({ XMPReader.degrees($0, ref: values["GPSLatitudeRef"]) }),
         let lon = values["GPSLongitude"].flatMap({ XMPReader.degrees($0, ref: values["GPSLongitudeRef"]) }),

@@ -122,7 +122,9 @@ public struct FlickrProvider: PhotoProvider {
     guard !p.id.isEmpty, let lat = p.latitude, let lon = p.longitude, (p.accuracy ?? 1) != 0,
       let coordinate = Coordinate(validatingLatitude: lat, longitude: lon), coordinate.isPlausiblePhotoLocation
     else { return nil }
-    let title = HTMLText.plain(p.title)
+    // Titles and owner names are plain text (an XML answer's entities are decoded by the
+    // parser); only fields Flickr sends as HTML, such as the description, would be stripped.
+    let title = p.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "Untitled" : p.title
     let owner = p.owner.isEmpty ? nil : p.owner
     let thumbnail =
       p.urlQ ?? p.urlT ?? p.urlM
@@ -130,7 +132,7 @@ public struct FlickrProvider: PhotoProvider {
         ? nil : "https://live.staticflickr.com/\(p.server)/\(p.id)_\(p.secret)_q.jpg")
     return Photo(
       id: 0, source: .flickr, sourceID: p.id, coordinate: coordinate,
-      takenAt: p.dateTaken.flatMap { CaptureDate(exif: $0) }, title: title.isEmpty ? "Untitled" : title,
+      takenAt: p.dateTaken.flatMap { CaptureDate(exif: $0) }, title: title,
       url: owner.map { "https://www.flickr.com/photos/\($0)/\(p.id)/" }, thumbnailURL: thumbnail,
       attribution: p.ownerName.flatMap { $0.isEmpty ? nil : $0 } ?? owner, license: p.license)
   }

@@ -419,6 +419,12 @@ func photoCount(_ db: URL) throws -> Int {
     #expect(byName.stdout.split(separator: "\r\n").count == 4)
     let qualified = try Binary.run(["near", "Kyoto, JP", "-n", "1"], environment: w.env)
     #expect(qualified.status == 0 && qualified.stdout.contains("km"))
+    // It says where it searched: the place it took, with its coordinate.
+    let said = qualified.stderr.split(separator: "\n").first { $0.hasPrefix("near: Kyoto") } ?? ""
+    #expect(said.hasPrefix("near: Kyoto, Kyoto, JP ("), "stderr: \(qualified.stderr)")
+    let numbers = said.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }.split(separator: ",")
+      .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    #expect(numbers.count == 2 && abs(numbers[0] - 35.02) < 0.05 && abs(numbers[1] - 135.75) < 0.05)
     let unknown = try Binary.run(["near", "Tokio"], environment: w.env)
     #expect(unknown.status == 64)
     #expect(

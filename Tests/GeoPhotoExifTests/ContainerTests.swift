@@ -112,4 +112,36 @@ struct XMPCorpusTests {
     #expect(m?.takenAt?.iso8601 == "2024-05-03T10:15:00+09:00")
     #expect(XMPReader.read(Array("<!DOCTYPE x [<!ENTITY a 'b'>]><x/>".utf8)) == nil)
   }
+
+  /// The position is the top-level `exif:GPS*`, or else `LocationCreated`'s; `LocationShown`
+  /// (where the subject is) never gives it.
+  @Test(
+    arguments: [
+      (true, true, Coordinate(latitude: 35.68, longitude: 139.76)),
+      (false, true, Coordinate(latitude: 34.5, longitude: 135.5)),
+      (false, false, nil),
+    ] as [(Bool, Bool, Coordinate?)])
+  func onlyTheTopLevelOrLocationCreatedIsWhereThePhotoWasTaken(top: Bool, created: Bool, expected: Coordinate?) {
+    let topLevel = top ? #"exif:GPSLatitude="35,40.8N" exif:GPSLongitude="139,45.6E""# : ""
+    let createdBlock =
+      created
+      ? """
+      <Iptc4xmpExt:LocationCreated><rdf:Bag><rdf:li rdf:parseType="Resource">
+      <exif:GPSLatitude>34,30.0N</exif:GPSLatitude><exif:GPSLongitude>135,30.0E</exif:GPSLongitude>
+      </rdf:li></rdf:Bag></Iptc4xmpExt:LocationCreated>
+      """ : ""
+    let packet = """
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/"
+        xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/" \(topLevel)>
+      <Iptc4xmpExt:LocationShown><rdf:Bag><rdf:li rdf:parseType="Resource"
+        exif:GPSLatitude="27,59.3N" exif:GPSLongitude="86,55.5E"/></rdf:Bag></Iptc4xmpExt:LocationShown>
+      \(createdBlock)
+      <Iptc4xmpExt:LocationShown><rdf:Bag><rdf:li rdf:parseType="Resource">
+        <exif:GPSLatitude>48,51.5N</exif:GPSLatitude><exif:GPSLongitude>2,17.7E</exif:GPSLongitude>
+      </rdf:li></rdf:Bag></Iptc4xmpExt:LocationShown>
+      </rdf:Description></rdf:RDF></x:xmpmeta>
+      """
+    #expect(XMPReader.read(Array(packet.utf8))?.coordinate == expected)
+  }
 }

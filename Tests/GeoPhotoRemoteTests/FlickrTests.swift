@@ -157,4 +157,28 @@ let tokyo = Coordinate(latitude: 35.68, longitude: 139.76)
     #expect(p.latitude == -33.85 && p.longitude == 151.2 && p.accuracy == 16)
     #expect(p.description == "bare")
   }
+
+  /// Titles and owner names are plain text: kept exactly, angle brackets and all, in both
+  /// formats (XML's entities are decoded by the parser, JSON has none).
+  @Test func titlesAndOwnerNamesAreKeptExactly() throws {
+    let json = """
+      {"photos":{"page":1,"pages":1,"photo":[{"id":"9","owner":"o@N00","secret":"s","server":"1",
+      "title":"Night <shinkansen> & co","ownername":"Ann <the> Example","latitude":35.6,"longitude":139.7,
+      "accuracy":16}]},"stat":"ok"}
+      """
+    let xml = """
+      <?xml version="1.0" encoding="utf-8" ?><rsp stat="ok"><photos page="1" pages="1"><photo id="9" owner="o@N00"
+      secret="s" server="1" title="Night &lt;shinkansen&gt; &amp; co" ownername="Ann &lt;the&gt; Example"
+      latitude="35.6" longitude="139.7" accuracy="16"/></photos></rsp>
+      """
+    for body in [json, xml] {
+      guard case .page(let page) = try FlickrResponseParser.parse(Array(body.utf8)), let p = page.photos.first else {
+        Issue.record("not a page")
+        continue
+      }
+      let photo = try #require(FlickrProvider.photo(from: p))
+      #expect(photo.title == "Night <shinkansen> & co")
+      #expect(photo.attribution == "Ann <the> Example")
+    }
+  }
 }

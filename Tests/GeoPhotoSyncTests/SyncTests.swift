@@ -249,13 +249,19 @@ struct TestNamer: PlaceNamer {
 @Suite struct SidecarAndFormatTests {
   @Test func aFileThatIsNotWhatItsNameSaysIsNamedByItsFormat() throws {
     let w = try Workspace()
-    for name in ["text.png", "text.HEIC", "text.dng"] {
+    for name in ["text.png", "text.HEIC", "text.dng", "broken.tif"] {
       try Data("not a photo at all".utf8).write(to: w.photos.appendingPathComponent(name))
     }
     let s = try w.sync()
-    #expect((s.added, s.warnings) == (3, 3))
+    #expect((s.added, s.warnings) == (4, 4))
     let reasons = Dictionary(uniqueKeysWithValues: w.warnings.map { (($0.0 as NSString).lastPathComponent, $0.1) })
-    #expect(reasons == ["text.png": "not a PNG file", "text.HEIC": "not a HEIF file", "text.dng": "not a TIFF file"])
+    #expect(
+      reasons == [
+        "text.png": "not a PNG file", "text.HEIC": "not a HEIF file", "text.dng": "not a TIFF file",
+        "broken.tif": "not a TIFF file",
+      ])
+    // No warning names a format the file was not read as.
+    #expect(!w.warnings.contains { $0.1.contains("JPEG") })
   }
 
   @Test(arguments: StoreKind.available)
