@@ -172,7 +172,9 @@ let package = Package(
     ),
     .testTarget(
       name: "GeoPhotoCLITests",
-      dependencies: ["GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures", "GeoPhotoHTTP", "GeoPhotoSync"]
+      dependencies: [
+        "GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures", "GeoPhotoHTTP", "GeoPhotoSync", "GeoPhotoPlaces",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

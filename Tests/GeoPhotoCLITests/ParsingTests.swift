@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoPlaces
 import Testing
 
 @testable import GeoPhotoCLI
@@ -250,5 +251,20 @@ import Testing
     for command in GeoPhotoCommand.commands {
       #expect(headings.contains { $0.hasPrefix("### `geophoto \(command.spec.name)") }, "\(command.spec.name)")
     }
+  }
+
+  /// The data's credit is one sentence, printed by `--version` and found word for word in
+  /// NOTICE and README; LICENSE is the Apache License 2.0.
+  @Test func theLicenceAndTheCreditAreWhereUsersLook() throws {
+    let root = SettingsDocumentationTests.root
+    let notice = try String(contentsOf: root.appendingPathComponent("NOTICE"), encoding: .utf8)
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let licence = try String(contentsOf: root.appendingPathComponent("LICENSE"), encoding: .utf8)
+    #expect(notice.contains(Gazetteer.shippedCredit))
+    #expect(readme.contains(Gazetteer.shippedCredit))
+    #expect(licence.contains("Apache License") && licence.contains("Version 2.0, January 2004"))
+    let recorder = RecordingConsole()
+    #expect(GeoPhotoCommand.run(["--version"], environment: [:], console: recorder.console(terminal: false)) == 0)
+    #expect(recorder.out.withLock { $0 }.contains(Gazetteer.shippedCredit))
   }
 }
