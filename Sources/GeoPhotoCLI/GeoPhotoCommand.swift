@@ -56,6 +56,17 @@ public enum GeoPhotoCommand {
     case "--version":
       console.out("geophoto \(version)\n\(Gazetteer.shippedCredit)\nLicence: Apache-2.0 (see LICENSE and NOTICE)\n")
       return ExitCode.success.rawValue
+    case "--generate-completion-script":
+      let name = arguments.dropFirst().first ?? ""
+      guard let shell = CompletionScript.Shell(rawValue: name) else {
+        return usageError(
+          name.isEmpty
+            ? "Missing value for '--generate-completion-script <shell>'"
+            : "The value '\(name)' is invalid for '--generate-completion-script <shell>': expected bash, zsh or fish",
+          usage: "geophoto --generate-completion-script <bash|zsh|fish>", console: console)
+      }
+      console.out(CompletionScript.script(for: shell, commands: specs))
+      return ExitCode.success.rawValue
     case "help":
       guard let name = arguments.dropFirst().first else {
         console.out(HelpGenerator.mainHelp(commands: specs))

@@ -30,7 +30,7 @@ public struct RoutingError: Error, Equatable, CustomStringConvertible {
 /// JSON request (`/route?json=…` with `"format": "osrm"`). Both answer with OSRM-shaped JSON,
 /// from which geophoto composes its own instruction sentences.
 public struct RoutingClient: Sendable {
-  public enum Engine: String, Sendable { case osrm, valhalla }
+  public enum Engine: String, CaseIterable, Sendable { case osrm, valhalla }
 
   public var endpoint: String
   public var engine: Engine

@@ -1,11 +1,20 @@
 /// A declarative description of one command: it drives parsing, validation and help, so the
 /// help text can never disagree with what the parser accepts.
 struct CommandSpec: Sendable {
+  /// What a shell may offer for a value: drives the completion scripts.
+  enum Completion: Sendable, Equatable {
+    /// One of these words.
+    case values([String])
+    case file
+    case directory
+  }
+
   struct Argument: Sendable {
     var name: String
     var help: String
     var repeating = false
     var optional = false
+    var completion: Completion?
   }
 
   struct Option: Sendable {
@@ -21,6 +30,7 @@ struct CommandSpec: Sendable {
     var setting: String?
     /// The environment variable of that setting, for help.
     var environment: String?
+    var completion: Completion?
   }
 
   var name: String
@@ -34,7 +44,8 @@ struct CommandSpec: Sendable {
   static let dbOption = Setting.index.option
   static let configOption = Option(
     long: "config", valueName: "path",
-    help: "The configuration file.", defaultText: "~/.config/geophoto/config", environment: "GEOPHOTO_CONFIG")
+    help: "The configuration file.", defaultText: "~/.config/geophoto/config", environment: "GEOPHOTO_CONFIG",
+    completion: .file)
 
   var allOptions: [Option] { options + [Self.dbOption, Self.configOption, Self.helpOption] }
 

@@ -47,6 +47,8 @@ enum HelpGenerator {
 
       OPTIONS:
         --version               Show the version.
+        --generate-completion-script <bash|zsh|fish>
+                                Print a shell completion script.
         -h, --help              Show help information.
 
       SUBCOMMANDS:

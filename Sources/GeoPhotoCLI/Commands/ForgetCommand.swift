@@ -10,7 +10,7 @@ enum ForgetCommand: Subcommand {
       Use it when a synced folder was deleted or moved for good: 'sync' refuses to empty an
       index on its own, in case the folder is only unmounted.
       """,
-    arguments: [.init(name: "dir", help: "A folder synced before.", repeating: true)],
+    arguments: [.init(name: "dir", help: "A folder synced before.", repeating: true, completion: .directory)],
     examples: ["geophoto forget /mnt/old-disk/photos"])
 
   static func run(_ context: CommandContext) throws {

@@ -16,9 +16,11 @@ enum GeotagCommand: Subcommand {
       gap longer than --max-gap. Positions are stored in the index as estimated; the photo
       files are never modified.
       """,
-    arguments: [.init(name: "dir", help: "Only photos under this folder (or --all).", optional: true)],
+    arguments: [
+      .init(name: "dir", help: "Only photos under this folder (or --all).", optional: true, completion: .directory)
+    ],
     options: [
-      .init(long: "track", short: "t", valueName: "file", help: "A GPX track with times."),
+      .init(long: "track", short: "t", valueName: "file", help: "A GPX track with times.", completion: .file),
       .init(
         long: "offset", valueName: "±HH:MM:SS", help: "Added to camera times (a camera 2 min slow: +00:02:00).",
         defaultText: "0"),

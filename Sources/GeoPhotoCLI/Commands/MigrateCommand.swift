@@ -15,8 +15,11 @@ enum MigrateCommand: Subcommand {
       """,
     options: [
       .init(
-        long: "from", valueName: "index", help: "The index to copy: a SQLite file (sqlite:PATH) or a postgres:// URL."),
-      .init(long: "to", valueName: "index", help: "The index to copy into (created when it is a new SQLite file)."),
+        long: "from", valueName: "index", help: "The index to copy: a SQLite file (sqlite:PATH) or a postgres:// URL.",
+        completion: .file),
+      .init(
+        long: "to", valueName: "index", help: "The index to copy into (created when it is a new SQLite file).",
+        completion: .file),
     ],
     examples: [
       "geophoto migrate --from sqlite:~/.local/share/geophoto/index.sqlite --to postgres://geophoto@db/photos",

@@ -14,9 +14,10 @@ enum PlacesCommand: Subcommand {
       download.geonames.org, stores it beside the index, and names every photo's place again.
       """,
     arguments: [
-      .init(name: "import", help: "The action (import)."), .init(name: "cities.txt", help: "A GeoNames cities dump."),
-      .init(name: "admin1CodesASCII.txt", help: "Names of first-level divisions."),
-      .init(name: "admin2Codes.txt", help: "Names of second-level divisions.", optional: true),
+      .init(name: "import", help: "The action (import).", completion: .values(["import"])),
+      .init(name: "cities.txt", help: "A GeoNames cities dump.", completion: .file),
+      .init(name: "admin1CodesASCII.txt", help: "Names of first-level divisions.", completion: .file),
+      .init(name: "admin2Codes.txt", help: "Names of second-level divisions.", optional: true, completion: .file),
     ],
     examples: ["geophoto places import cities500.txt admin1CodesASCII.txt admin2Codes.txt"])
 

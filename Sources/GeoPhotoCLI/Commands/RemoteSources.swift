@@ -7,7 +7,8 @@ import GeoPhotoRemote
 enum RemoteSources {
   static let sourceOption = CommandSpec.Option(
     long: "source", short: "s", valueName: "source",
-    help: "Only this source: local, flickr or commons (repeatable).", defaultText: "all", repeating: true)
+    help: "Only this source: local, flickr or commons (repeatable).", defaultText: "all", repeating: true,
+    completion: .values(PhotoSource.known.map(\.rawValue)))
   static let verboseOption = CommandSpec.Option(
     long: "verbose", short: "v", valueName: nil, help: "Print each request (keys redacted) on stderr.")
 

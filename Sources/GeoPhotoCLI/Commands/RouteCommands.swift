@@ -23,7 +23,8 @@ enum RouteCommand: Subcommand {
       --padding times the bounds, across the antimeridian too.
       """,
     arguments: [
-      .init(name: "show", help: "The action (show)."), .init(name: "file", help: "A .csv, .gpx or .geojson route."),
+      .init(name: "show", help: "The action (show).", completion: .values(["show"])),
+      .init(name: "file", help: "A .csv, .gpx or .geojson route.", completion: .file),
     ],
     options: [
       Setting.nearFormat.option,
@@ -58,7 +59,7 @@ enum AlongCommand: Subcommand {
   static let spec = CommandSpec(
     name: "along",
     abstract: "List the indexed photos near a route, in the order the route passes them.",
-    arguments: [.init(name: "file", help: "A .csv, .gpx or .geojson route.")],
+    arguments: [.init(name: "file", help: "A .csv, .gpx or .geojson route.", completion: .file)],
     options: [
       .init(
         long: "within", short: "w", valueName: "distance", help: "How far from the route (200m, 1km).",

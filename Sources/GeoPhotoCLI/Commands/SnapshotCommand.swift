@@ -18,10 +18,12 @@ enum SnapshotCommand: Subcommand {
       """,
     options: [
       .init(
-        long: "route", valueName: "file", help: "A .csv, .gpx or .geojson route to draw, with the photos along it."),
+        long: "route", valueName: "file", help: "A .csv, .gpx or .geojson route to draw, with the photos along it.",
+        completion: .file),
       .init(long: "near", valueName: "lat,lon", help: "The photos nearest to a place."),
       .init(long: "bbox", valueName: "w,s,e,n", help: "An area, with the photos inside it."),
-      .init(long: "output", short: "o", valueName: "file", help: "The image to write: .png or .svg."),
+      .init(
+        long: "output", short: "o", valueName: "file", help: "The image to write: .png or .svg.", completion: .file),
       .init(long: "size", valueName: "WxH", help: "Size in points.", defaultText: "400x400"),
       .init(long: "scale", valueName: "n", help: "Pixels per point: 2 for HiDPI.", defaultText: "1"),
       .init(long: "labels", valueName: nil, help: "Write photo titles beside the flags."),

@@ -18,7 +18,7 @@ enum SyncCommand: Subcommand {
       Formats: \(PhotoFormat.summary).
       Extensions (any case): \(PhotoFormat.allExtensions.map { "." + $0 }.joined(separator: " ")).
       """,
-    arguments: [.init(name: "dir", help: "A folder of photos.", repeating: true)],
+    arguments: [.init(name: "dir", help: "A folder of photos.", repeating: true, completion: .directory)],
     options: [
       Setting.syncJobs.option
     ],

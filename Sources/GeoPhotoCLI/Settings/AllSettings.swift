@@ -36,7 +36,7 @@ extension Setting {
   static let index = Setting(
     key: "db", environment: "GEOPHOTO_DB", flag: Flag(long: "db"), valueName: "path|url",
     help: "The index: a SQLite file (or sqlite:PATH), or postgres://user@host/db for a shared PostGIS database",
-    defaultText: "~/.local/share/geophoto/index.sqlite"
+    defaultText: "~/.local/share/geophoto/index.sqlite", completion: .file
   ) { c, v, env in c.databasePath = try IndexLocation.parse(v, env) }
 
   static let nearLimit = Setting(
@@ -52,7 +52,8 @@ extension Setting {
 
   static let nearFormat = Setting(
     key: "near.format", environment: "GEOPHOTO_FORMAT", flag: Flag(long: "format", short: "f"),
-    valueName: "format", help: "The output: table, json, geojson or csv", defaultText: "table"
+    valueName: "format", help: "The output: table, json, geojson or csv", defaultText: "table",
+    completion: .values(OutputFormat.allCases.map(\.rawValue))
   ) { c, v, _ in c.near.format = try SettingValue.choice(v, OutputFormat.allCases, "format") }
 
   static let nearMaxAge = Setting(
@@ -207,7 +208,8 @@ extension Setting {
 
   static let routingEngine = Setting(
     key: "routing.engine", environment: "GEOPHOTO_ROUTING_ENGINE", flag: Flag(long: "engine"), valueName: "engine",
-    help: "The routing engine: osrm, valhalla or auto (asks the server)", defaultText: "auto"
+    help: "The routing engine: osrm, valhalla or auto (asks the server)", defaultText: "auto",
+    completion: .values(RoutingClient.Engine.allCases.map(\.rawValue) + ["auto"])
   ) { c, v, _ in
     guard v == "auto" || RoutingClient.Engine(rawValue: v) != nil else {
       throw InvalidSetting("engine must be osrm, valhalla or auto")
@@ -217,7 +219,8 @@ extension Setting {
 
   static let routingProfile = Setting(
     key: "routing.profile", environment: "GEOPHOTO_ROUTING_PROFILE", flag: Flag(long: "profile"),
-    valueName: "profile", help: "The routing profile: driving, cycling or walking", defaultText: "driving"
+    valueName: "profile", help: "The routing profile: driving, cycling or walking", defaultText: "driving",
+    completion: .values(["driving", "cycling", "walking"])
   ) { c, v, _ in
     guard !v.isEmpty, v.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
       throw InvalidSetting("profile must be a name such as driving, cycling or walking")

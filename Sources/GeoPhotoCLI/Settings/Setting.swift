@@ -28,6 +28,8 @@ struct Setting: Sendable {
   var help: String
   /// The default, as people read it: `20`, `1km`, `one per core`.
   var defaultText: String
+  /// What a shell may offer for the flag's value.
+  var completion: CommandSpec.Completion? = nil
   /// Checks `value` and stores it in the configuration.
   var apply: @Sendable (inout Configuration, String, SettingEnvironment) throws -> Void
 
@@ -36,7 +38,7 @@ struct Setting: Sendable {
     guard let flag else { preconditionFailure("setting \(key) has no flag") }
     return CommandSpec.Option(
       long: flag.long, short: flag.short, valueName: valueName, help: help + ".", defaultText: defaultText,
-      repeating: flag.repeating, setting: key, environment: environment)
+      repeating: flag.repeating, setting: key, environment: environment, completion: completion)
   }
 
   /// The setting with `key`, if geophoto has one.

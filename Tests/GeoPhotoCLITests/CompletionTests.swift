@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import GeoPhotoCLI
+
+/// Runs `shell` with `arguments` and returns its status and standard output.
+func runShell(_ shell: String, _ arguments: [String]) throws -> (Int32, String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: shell)
+  process.arguments = arguments
+  let out = Pipe()
+  process.standardOutput = out
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  return (process.terminationStatus, text)
+}
+
+func completionScript(_ shell: String) throws -> URL {
+  let recorder = RecordingConsole()
+  let status = GeoPhotoCommand.run(
+    ["--generate-completion-script", shell], environment: [:], console: recorder.console(terminal: false))
+  #expect(status == 0)
+  let file = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-completion-\(UUID().uuidString)")
+  try recorder.out.withLock { $0 }.write(to: file, atomically: true, encoding: .utf8)
+  return file
+}
+
+@Suite struct CompletionTests {
+  /// The bash completion, driven as bash drives it (COMP_WORDS, COMP_CWORD): candidates come
+  /// from the same specs as --help.
+  @Test func bashOffersWhatTheParserAccepts() throws {
+    let script = try completionScript("bash")
+    defer { try? FileManager.default.removeItem(at: script) }
+    #expect(try runShell("/bin/bash", ["-n", script.path]).0 == 0)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gp-compl-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
+    try Data().write(to: folder.appendingPathComponent("walk.gpx"))
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func complete(_ words: [String]) throws -> [String] {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      let program = """
+        source '\(script.path)'; cd '\(folder.path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+        _geophoto; printf '%s\\n' "${COMPREPLY[@]}"
+        """
+      return try runShell("/bin/bash", ["-c", program]).1.split(separator: "\n").map(String.init).sorted()
+    }
+    #expect(try complete(["geophoto", "ne"]) == ["near"])
+    #expect(try complete(["geophoto", "s"]) == ["serve", "snapshot", "sync"])
+    #expect(try complete(["geophoto", "near", "--fo"]) == ["--format"])
+    #expect(try complete(["geophoto", "near", "--format", ""]) == ["csv", "geojson", "json", "table"])
+    #expect(try complete(["geophoto", "near", "-s", ""]) == ["commons", "flickr", "local"])
+    #expect(try complete(["geophoto", "directions", "1,2", "3,4", "--profile", "c"]) == ["cycling"])
+    #expect(try complete(["geophoto", "route", ""]) == ["show"])
+    #expect(try complete(["geophoto", "route", "show", "wa"]) == ["walk.gpx"])
+    #expect(try complete(["geophoto", "sync", "ph"]) == ["photos"])
+    #expect(try complete(["geophoto", "geotag", "--track", "w"]) == ["walk.gpx"])
+    #expect(try complete(["geophoto", "help", "mi"]) == ["migrate"])
+    // Every option of every command is offered.
+    for spec in GeoPhotoCommand.specs {
+      let offered = try complete(["geophoto", spec.name, "--"])
+      #expect(Set(offered) == Set(spec.allOptions.map { "--\($0.long)" }), "\(spec.name)")
+    }
+  }
+
+  @Test(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "needs zsh (make test installs it)"))
+  func zshReadsItsScript() throws {
+    let script = try completionScript("zsh")
+    defer { try? FileManager.default.removeItem(at: script) }
+    #expect(try runShell("/usr/bin/zsh", ["-n", script.path]).0 == 0)
+  }
+
+  @Test(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs fish (make test installs it)"))
+  func fishOffersWhatTheParserAccepts() throws {
+    let script = try completionScript("fish")
+    defer { try? FileManager.default.removeItem(at: script) }
+    #expect(try runShell("/usr/bin/fish", ["--no-execute", script.path]).0 == 0)
+    let (_, out) = try runShell(
+      "/usr/bin/fish", ["-c", "source '\(script.path)'; complete -C 'geophoto near --format '"])
+    #expect(
+      Set(out.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }) == [
+        "table", "json", "geojson", "csv",
+      ])
+  }
+
+  @Test func anUnknownShellIsAUsageError() {
+    let recorder = RecordingConsole()
+    let status = GeoPhotoCommand.run(
+      ["--generate-completion-script", "tcsh"], environment: [:], console: recorder.console(terminal: false))
+    #expect(status == 64)
+    #expect(recorder.err.withLock { $0 }.hasPrefix("Error: The value 'tcsh' is invalid"))
+  }
+}
