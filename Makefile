@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE := -c release --static-swift-stdlib
 DEMO_DB := .build/demo/index.sqlite
 
-.PHONY: all deps build demo test lint format bench examples gazetteer fuzz clean
+.PHONY: all deps build demo test lint format bench examples gazetteer fuzz man clean
 
 all: build
 
@@ -50,6 +50,11 @@ examples:
 ## libFuzzer over the metadata readers (60 s per target; FUZZ_SECONDS=600 make fuzz for longer).
 fuzz:
 	Scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+
+## Writes the manual page from the command specs (a test checks that it is current).
+man:
+	$(SWIFT) build --product geophoto
+	.build/debug/geophoto --generate-manual > man/geophoto.1
 
 ## Regenerates the shipped gazetteer from the GeoNames extract in ../shared/data.
 gazetteer:

@@ -56,6 +56,9 @@ public enum GeoPhotoCommand {
     case "--version":
       console.out("geophoto \(version)\n\(Gazetteer.shippedCredit)\nLicence: Apache-2.0 (see LICENSE and NOTICE)\n")
       return ExitCode.success.rawValue
+    case "--generate-manual":
+      console.out(ManualPage.roff(commands: specs))
+      return ExitCode.success.rawValue
     case "--generate-completion-script":
       let name = arguments.dropFirst().first ?? ""
       guard let shell = CompletionScript.Shell(rawValue: name) else {

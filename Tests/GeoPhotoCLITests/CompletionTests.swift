@@ -95,3 +95,53 @@ func completionScript(_ shell: String) throws -> URL {
     #expect(recorder.err.withLock { $0 }.hasPrefix("Error: The value 'tcsh' is invalid"))
   }
 }
+
+@Suite struct ManualPageTests {
+  static let page = SettingsDocumentationTests.root.appendingPathComponent("man/geophoto.1")
+
+  /// man/geophoto.1 is what the specs make now: 'make man' was run after the last change.
+  @Test func theManualIsCurrent() throws {
+    let recorder = RecordingConsole()
+    #expect(
+      GeoPhotoCommand.run(["--generate-manual"], environment: [:], console: recorder.console(terminal: false)) == 0)
+    let committed = try String(contentsOf: Self.page, encoding: .utf8)
+    #expect(recorder.out.withLock { $0 } == committed, "man/geophoto.1 is stale: run 'make man'")
+    for spec in GeoPhotoCommand.specs {
+      #expect(committed.contains(".SS \"geophoto \(spec.name)"), "\(spec.name)")
+    }
+    for setting in Setting.all { #expect(committed.contains(setting.environment)) }
+  }
+
+  @Test(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "needs groff (make test installs it)"))
+  func groffReadsItWithoutAWarning() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+    process.arguments = ["-man", "-ww", "-z", Self.page.path]
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "needs man (make test installs it)"))
+  func manRendersIt() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/man")
+    process.arguments = ["-l", Self.page.path]
+    // The plainest terminal: the C locale, ASCII only.
+    process.environment = ["MANWIDTH": "100", "PATH": "/usr/bin:/bin", "LANG": "C"]
+    let out = Pipe()
+    let errors = Pipe()
+    process.standardOutput = out
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+    #expect(text.contains("EXIT STATUS") && text.contains("geophoto near <lat,lon>"))
+  }
+}

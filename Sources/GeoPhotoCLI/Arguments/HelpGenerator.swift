@@ -49,6 +49,7 @@ enum HelpGenerator {
         --version               Show the version.
         --generate-completion-script <bash|zsh|fish>
                                 Print a shell completion script.
+        --generate-manual       Print the manual page (roff).
         -h, --help              Show help information.
 
       SUBCOMMANDS:
