@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE := -c release --static-swift-stdlib
 DEMO_DB := .build/demo/index.sqlite
 
-.PHONY: all deps build demo test lint format bench examples gazetteer fuzz man clean
+.PHONY: all deps build demo test lint format bench examples gazetteer fuzz man install uninstall clean
 
 all: build
 
@@ -14,6 +14,41 @@ deps:
 
 build: deps
 	$(SWIFT) build $(RELEASE)
+
+## Installs into $(DESTDIR)$(PREFIX): the binary, the place names where it finds them, the
+## manual page, shell completions and the example configuration. `make uninstall` removes
+## exactly these files.
+PREFIX ?= /usr/local
+BIN_DIR = $(DESTDIR)$(PREFIX)/bin
+SHARE_DIR = $(DESTDIR)$(PREFIX)/share
+INSTALLED = $(BIN_DIR)/geophoto \
+	$(SHARE_DIR)/geophoto/places-cities1000.gaz \
+	$(SHARE_DIR)/man/man1/geophoto.1 \
+	$(SHARE_DIR)/bash-completion/completions/geophoto \
+	$(SHARE_DIR)/zsh/site-functions/_geophoto \
+	$(SHARE_DIR)/fish/vendor_completions.d/geophoto.fish \
+	$(SHARE_DIR)/doc/geophoto/geophoto.conf.example \
+	$(SHARE_DIR)/doc/geophoto/README.md \
+	$(SHARE_DIR)/doc/geophoto/LICENSE \
+	$(SHARE_DIR)/doc/geophoto/NOTICE
+
+install: build
+	install -Dm755 .build/release/geophoto $(BIN_DIR)/geophoto
+	install -Dm644 Sources/GeoPhotoPlaces/Resources/places-cities1000.gaz $(SHARE_DIR)/geophoto/places-cities1000.gaz
+	install -Dm644 man/geophoto.1 $(SHARE_DIR)/man/man1/geophoto.1
+	install -d $(SHARE_DIR)/bash-completion/completions $(SHARE_DIR)/zsh/site-functions \
+		$(SHARE_DIR)/fish/vendor_completions.d
+	.build/release/geophoto --generate-completion-script bash > $(SHARE_DIR)/bash-completion/completions/geophoto
+	.build/release/geophoto --generate-completion-script zsh > $(SHARE_DIR)/zsh/site-functions/_geophoto
+	.build/release/geophoto --generate-completion-script fish > $(SHARE_DIR)/fish/vendor_completions.d/geophoto.fish
+	install -Dm644 Config/geophoto.conf.example $(SHARE_DIR)/doc/geophoto/geophoto.conf.example
+	install -Dm644 README.md $(SHARE_DIR)/doc/geophoto/README.md
+	install -Dm644 LICENSE $(SHARE_DIR)/doc/geophoto/LICENSE
+	install -Dm644 NOTICE $(SHARE_DIR)/doc/geophoto/NOTICE
+
+uninstall:
+	rm -f $(INSTALLED)
+	-rmdir $(SHARE_DIR)/geophoto $(SHARE_DIR)/doc/geophoto 2>/dev/null
 
 ## Index the bundled example photos into a fresh index and list the photos near Tokyo Station.
 demo: build
@@ -28,6 +63,7 @@ test: lint
 	Scripts/with-valhalla.sh Scripts/with-postgres.sh $(SWIFT) test
 	Scripts/asan-replay.sh
 	Scripts/fuzz.sh 5
+	Scripts/check-install.sh
 
 lint:
 	swift-format lint --strict --recursive Package.swift Sources Tests

@@ -248,8 +248,11 @@ extension Gazetteer {
       let imported = dir.appendingPathComponent(importedName)
       if FileManager.default.fileExists(atPath: imported.path) { return imported }
     }
-    let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-      .deletingLastPathComponent()
+    // The running binary's own path: argv[0] is only "geophoto" when it was found on PATH.
+    let path =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments.first ?? ""
+    let executable = URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
     let candidates = [
       executable.appendingPathComponent("geophoto_GeoPhotoPlaces.resources/\(bundledName)"),
       executable.deletingLastPathComponent().appendingPathComponent("share/geophoto/\(bundledName)"),
