@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE := -c release --static-swift-stdlib
 DEMO_DB := .build/demo/index.sqlite
 
-.PHONY: all deps build demo test lint format bench examples gazetteer fuzz man install uninstall clean
+.PHONY: all deps build demo test lint format bench examples gazetteer fuzz man install uninstall deb clean
 
 all: build
 
@@ -50,6 +50,10 @@ uninstall:
 	rm -f $(INSTALLED)
 	-rmdir $(SHARE_DIR)/geophoto $(SHARE_DIR)/doc/geophoto 2>/dev/null
 
+## Builds geophoto_<version>_<arch>.deb under .build/deb/ (Scripts/make-deb.sh).
+deb: build
+	@Scripts/make-deb.sh
+
 ## Index the bundled example photos into a fresh index and list the photos near Tokyo Station.
 demo: build
 	@rm -rf .build/demo
@@ -64,6 +68,7 @@ test: lint
 	Scripts/asan-replay.sh
 	Scripts/fuzz.sh 5
 	Scripts/check-install.sh
+	Scripts/check-deb.sh
 
 lint:
 	swift-format lint --strict --recursive Package.swift Sources Tests
