@@ -28,6 +28,7 @@ public enum ContainerReader {
     case .png: return png(file)
     case .webp: return webp(file)
     case .tiff: return tiff(file)
+    case .raw: return raw(file)
     case .heif: return heif(file)
     }
   }
@@ -39,6 +40,13 @@ public enum ContainerReader {
   /// so the first 4 MiB are enough for libexif to find the GPS IFD of even large raw files.
   static func tiff(_ file: any RandomAccessBytes) -> ContainerMetadata {
     guard let head = file.bytes(at: 0, count: min(file.count, maximumTIFFHead)) else { return ContainerMetadata() }
+    return ContainerMetadata(exif: exifBlock(fromTIFFOrExif: head))
+  }
+
+  /// A TIFF-based RAW file: the TIFF path, with a maker's magic (ORF, RW2) read as TIFF's.
+  static func raw(_ file: any RandomAccessBytes) -> ContainerMetadata {
+    guard var head = file.bytes(at: 0, count: min(file.count, maximumTIFFHead)) else { return ContainerMetadata() }
+    if let magic = PhotoFormat.rawMagic(head) { head.replaceSubrange(0..<4, with: magic) }
     return ContainerMetadata(exif: exifBlock(fromTIFFOrExif: head))
   }
 

@@ -18,7 +18,7 @@ public enum MetadataReader {
   public static func read(head: UnsafeRawBufferPointer, file: any RandomAccessBytes, format: PhotoFormat) -> Outcome {
     switch format {
     case .jpeg: return jpeg(head, fileSize: file.count)
-    case .png, .tiff, .webp, .heif: return .metadata(container(file, format: format))
+    case .png, .tiff, .raw, .webp, .heif: return .metadata(container(file, format: format))
     }
   }
 
@@ -44,7 +44,8 @@ public enum MetadataReader {
     }
   }
 
-  /// A PNG, TIFF/DNG, WebP or HEIF file: its EXIF block and XMP packet, wherever they sit.
+  /// A PNG, TIFF/DNG, camera RAW, WebP or HEIF file: its EXIF block and XMP packet, wherever
+  /// they sit.
   public static func container(_ file: any RandomAccessBytes, format: PhotoFormat) -> PhotoMetadata {
     let found = ContainerReader.read(file, format: format)
     var metadata =

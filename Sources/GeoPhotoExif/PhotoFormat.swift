@@ -4,7 +4,7 @@
 /// format is a new case here and its reader.
 public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible {
   // In the order signatures are tried.
-  case jpeg, png, tiff, webp, heif
+  case jpeg, png, tiff, raw, webp, heif
 
   /// How people call it: `JPEG`, `HEIF`.
   public var name: String {
@@ -12,6 +12,7 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
     case .jpeg: return "JPEG"
     case .png: return "PNG"
     case .tiff: return "TIFF"
+    case .raw: return "camera RAW"
     case .webp: return "WebP"
     case .heif: return "HEIF"
     }
@@ -21,6 +22,7 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
   public var label: String {
     switch self {
     case .tiff: return "TIFF/DNG"
+    case .raw: return "TIFF-based camera RAW (CR2, NEF, ARW, ORF, RW2, …)"
     case .heif: return "HEIC/HEIF"
     default: return name
     }
@@ -32,6 +34,12 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
     case .jpeg: return ["jpg", "jpeg"]
     case .png: return ["png"]
     case .tiff: return ["tif", "tiff", "dng"]
+    // TIFF structures under the makers' names; ORF and RW2/RWL differ only in their magic.
+    case .raw:
+      return [
+        "cr2", "nef", "nrw", "arw", "sr2", "srf", "pef", "srw", "3fr", "erf", "mef", "mos", "iiq", "dcr", "kdc", "orf",
+        "rw2", "rwl",
+      ]
     case .webp: return ["webp"]
     case .heif: return ["heic", "heif"]
     }
@@ -48,10 +56,24 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
     case .tiff:
       return b.count >= 4
         && (b[0...3].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || b[0...3].elementsEqual([0x4D, 0x4D, 0x00, 0x2A]))
+    case .raw: return Self.rawMagic(b) != nil
     case .webp:
       return b.count >= 12 && b[0...3].elementsEqual(Array("RIFF".utf8)) && b[8...11].elementsEqual(Array("WEBP".utf8))
     case .heif: return b.count >= 12 && b[4...7].elementsEqual(Array("ftyp".utf8))
     }
+  }
+
+  /// A TIFF structure under a maker's own magic (Olympus ORF: `IIRO`, `IIRS`, `MMOR`;
+  /// Panasonic RW2/RWL: `IIU\0`): the TIFF magic to read it with. Other TIFF-based RAW files
+  /// carry TIFF's own magic and read as TIFF.
+  static func rawMagic(_ b: [UInt8]) -> [UInt8]? {
+    guard b.count >= 4 else { return nil }
+    let head = Array(b[0..<4])
+    if head == Array("IIRO".utf8) || head == Array("IIRS".utf8) || head == [0x49, 0x49, 0x55, 0x00] {
+      return [0x49, 0x49, 0x2A, 0x00]
+    }
+    if head == Array("MMOR".utf8) { return [0x4D, 0x4D, 0x00, 0x2A] }
+    return nil
   }
 
   /// The format whose signature a file starts with.
