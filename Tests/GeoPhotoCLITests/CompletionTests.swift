@@ -142,6 +142,8 @@ func completionScript(_ shell: String) throws -> URL {
     let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
-    #expect(text.contains("EXIT STATUS") && text.contains("geophoto near <lat,lon>"))
+    // Justified text spreads spaces: compare words.
+    let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(words.contains("EXIT STATUS") && words.contains("geophoto near <lat,lon>"))
   }
 }
