@@ -73,7 +73,7 @@ public final class PostgresPhotoStore: PhotoStore {
     var error: any Error
   }
 
-  public func write<T>(_ body: () throws -> T) throws -> T {
+  @discardableResult public func write<T>(_ body: () throws -> T) throws -> T {
     precondition(transaction == nil, "write transactions do not nest")
     do {
       return try pool.withConnection { connection in

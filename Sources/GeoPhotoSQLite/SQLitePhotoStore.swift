@@ -184,7 +184,7 @@ public final class SQLitePhotoStore: PhotoStore {
 
   // MARK: - Writing
 
-  public func write<T>(_ body: () throws -> T) throws -> T {
+  @discardableResult public func write<T>(_ body: () throws -> T) throws -> T {
     precondition(!inWrite, "write transactions do not nest")
     inWrite = true
     photosChanged = false

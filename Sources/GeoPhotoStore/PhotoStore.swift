@@ -58,7 +58,7 @@ public protocol PhotoStore: AnyObject {
 
   /// Runs `body` in one write transaction; advances the generation when photos changed.
   /// A failure anywhere rolls the whole transaction back. Transactions do not nest.
-  func write<T>(_ body: () throws -> T) throws -> T
+  @discardableResult func write<T>(_ body: () throws -> T) throws -> T
   /// Inserts a photo, or updates the row with the same (source, source id). A known
   /// position that is estimated survives an update without one.
   @discardableResult

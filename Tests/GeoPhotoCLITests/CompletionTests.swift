@@ -1,21 +1,8 @@
 import Foundation
+import GeoPhotoFixtures
 import Testing
 
 @testable import GeoPhotoCLI
-
-/// Runs `shell` with `arguments` and returns its status and standard output.
-func runShell(_ shell: String, _ arguments: [String]) throws -> (Int32, String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: shell)
-  process.arguments = arguments
-  let out = Pipe()
-  process.standardOutput = out
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  return (process.terminationStatus, text)
-}
 
 func completionScript(_ shell: String) throws -> URL {
   let recorder = RecordingConsole()
@@ -33,7 +20,7 @@ func completionScript(_ shell: String) throws -> URL {
   @Test func bashOffersWhatTheParserAccepts() throws {
     let script = try completionScript("bash")
     defer { try? FileManager.default.removeItem(at: script) }
-    #expect(try runShell("/bin/bash", ["-n", script.path]).0 == 0)
+    #expect(try ToolRun("/bin/bash", ["-n", script.path]).status == 0)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gp-compl-\(UUID().uuidString)")
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
@@ -45,7 +32,7 @@ func completionScript(_ shell: String) throws -> URL {
         source '\(script.path)'; cd '\(folder.path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
         _geophoto; printf '%s\\n' "${COMPREPLY[@]}"
         """
-      return try runShell("/bin/bash", ["-c", program]).1.split(separator: "\n").map(String.init).sorted()
+      return try ToolRun("/bin/bash", ["-c", program]).stdout.split(separator: "\n").map(String.init).sorted()
     }
     #expect(try complete(["geophoto", "ne"]) == ["near"])
     #expect(try complete(["geophoto", "s"]) == ["serve", "snapshot", "sync"])
@@ -70,7 +57,7 @@ func completionScript(_ shell: String) throws -> URL {
   func zshReadsItsScript() throws {
     let script = try completionScript("zsh")
     defer { try? FileManager.default.removeItem(at: script) }
-    #expect(try runShell("/usr/bin/zsh", ["-n", script.path]).0 == 0)
+    #expect(try ToolRun("/usr/bin/zsh", ["-n", script.path]).status == 0)
   }
 
   @Test(
@@ -78,9 +65,10 @@ func completionScript(_ shell: String) throws -> URL {
   func fishOffersWhatTheParserAccepts() throws {
     let script = try completionScript("fish")
     defer { try? FileManager.default.removeItem(at: script) }
-    #expect(try runShell("/usr/bin/fish", ["--no-execute", script.path]).0 == 0)
-    let (_, out) = try runShell(
-      "/usr/bin/fish", ["-c", "source '\(script.path)'; complete -C 'geophoto near --format '"])
+    #expect(try ToolRun("/usr/bin/fish", ["--no-execute", script.path]).status == 0)
+    let out = try ToolRun(
+      "/usr/bin/fish", ["-c", "source '\(script.path)'; complete -C 'geophoto near --format '"]
+    ).stdout
     #expect(
       Set(out.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }) == [
         "table", "json", "geojson", "csv",
@@ -115,35 +103,18 @@ func completionScript(_ shell: String) throws -> URL {
   @Test(
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "needs groff (make test installs it)"))
   func groffReadsItWithoutAWarning() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
-    process.arguments = ["-man", "-ww", "-z", Self.page.path]
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+    let groff = try ToolRun("/usr/bin/groff", ["-man", "-ww", "-z", Self.page.path])
+    #expect(groff.status == 0 && groff.stderr.isEmpty, "\(groff.stderr)")
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "needs man (make test installs it)"))
   func manRendersIt() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/man")
-    process.arguments = ["-l", Self.page.path]
     // The plainest terminal: the C locale, ASCII only.
-    process.environment = ["MANWIDTH": "100", "PATH": "/usr/bin:/bin", "LANG": "C"]
-    let out = Pipe()
-    let errors = Pipe()
-    process.standardOutput = out
-    process.standardError = errors
-    try process.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+    let man = try ToolRun(
+      "/usr/bin/man", ["-l", Self.page.path], environment: ["MANWIDTH": "100", "PATH": "/usr/bin:/bin", "LANG": "C"])
+    #expect(man.status == 0 && man.stderr.isEmpty, "\(man.stderr)")
     // Justified text spreads spaces: compare words.
-    let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    let words = man.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     #expect(words.contains("EXIT STATUS") && words.contains("geophoto near <lat,lon>"))
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoFixtures
 import Testing
 
 @testable import GeoPhotoExif
@@ -61,15 +62,8 @@ import Testing
     let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".build/debug/geophoto-fuzz")
     try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build geophoto-fuzz first: swift build")
-    let process = Process()
-    process.executableURL = binary
-    process.environment = ["GEOPHOTO_FUZZ_LIST": "1"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let lines = try ToolRun(binary.path, [], environment: ["GEOPHOTO_FUZZ_LIST": "1"]).stdout
       .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-    process.waitUntilExit()
     #expect(lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp"])
     for (line, format) in zip(lines, PhotoFormat.allCases) {
       #expect(Set(format.extensions).isSubset(of: line.dropFirst()))
@@ -95,18 +89,18 @@ import Testing
       try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target.path)
       names.append(sample)
     }
-    let write = try runTool(
+    let write = try ToolRun(
       "/usr/bin/exiftool",
       [
         "-q", "-m", "-overwrite_original", "-GPSLatitude=35.6812", "-GPSLatitudeRef=N", "-GPSLongitude=139.7671",
         "-GPSLongitudeRef=E", "-GPSAltitude=12.5", "-GPSAltitudeRef=0",
       ] + names.map { dir.appendingPathComponent($0).path })
-    #expect(write.status == 0, "exiftool: \(write.output)")
-    let read = try runTool(
+    #expect(write.status == 0, "exiftool: \(write.stderr)")
+    let read = try ToolRun(
       "/usr/bin/exiftool",
       ["-n", "-json", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-Make", "-Model"]
         + names.map { dir.appendingPathComponent($0).path })
-    let reference = try #require(try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [[String: Any]])
+    let reference = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [[String: Any]])
     #expect(reference.count == names.count)
     for entry in reference {
       let path = try #require(entry["SourceFile"] as? String)
@@ -133,18 +127,4 @@ import Testing
     #expect(olympus == dng && olympus.coordinate != nil, "\(olympus) vs \(dng)")
     #expect(MetadataReader.container(MemoryBytes(orf), format: .tiff).coordinate == nil)  // the magic matters
   }
-}
-
-/// Runs a tool and returns its status and standard output.
-func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  let out = Pipe()
-  process.standardOutput = out
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  return (process.terminationStatus, text)
 }
