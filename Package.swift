@@ -44,6 +44,11 @@ let package = Package(
       pkgConfig: "libexif",
       providers: [.apt(["libexif-dev"])]
     ),
+    .systemLibrary(
+      name: "CGeoPhotoBrotli",
+      pkgConfig: "libbrotlidec",
+      providers: [.apt(["libbrotli-dev"])]
+    ),
 
     // MARK: Pure Swift core: geodesy, the spatial index, the annotation model
     .target(name: "GeoPhotoCore", swiftSettings: strict),
@@ -54,7 +59,7 @@ let package = Package(
       name: "GeoPhotoSQLite", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoSQLite"], swiftSettings: strict),
     .target(
       name: "GeoPhotoExif",
-      dependencies: ["GeoPhotoCore", "CGeoPhotoExif"],
+      dependencies: ["GeoPhotoCore", "CGeoPhotoExif", "CGeoPhotoBrotli"],
       swiftSettings: strict
     ),
     .target(

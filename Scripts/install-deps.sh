@@ -4,15 +4,16 @@
 #   Scripts/install-deps.sh test     also what the tests use (a headless browser, Leaflet, PostgreSQL with PostGIS,
 #                                    zsh and fish for the completion scripts, groff and man for the manual,
 #                                    dpkg-dev, lintian and systemd for the package and its service unit,
-#                                    exiftool as the reference the camera RAW tests compare with)
+#                                    exiftool as the reference the format tests compare with, and ffmpeg,
+#                                    heif-enc and cjxl, which make their video, AVIF and JPEG XL samples)
 #   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool, wrk, PostgreSQL with PostGIS)
 # Not root: prints the exact apt-get command instead.
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libexif-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev fonts-dejavu-core)
+packages=(pkg-config libsqlite3-dev libexif-dev libbrotli-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev fonts-dejavu-core)
 case "${1:-}" in
   test) packages+=(chromium libjs-leaflet postgresql postgresql-15-postgis-3 zsh fish groff-base man-db dpkg-dev lintian systemd
-    libimage-exiftool-perl) ;;
+    libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools) ;;
   bench) packages+=(libjs-leaflet libimage-exiftool-perl wrk postgresql postgresql-15-postgis-3) ;;
   "") ;;
   *) echo "usage: Scripts/install-deps.sh [test|bench]" >&2; exit 64 ;;

@@ -20,34 +20,33 @@ public enum ContainerReader {
     return exifPrefix + payload
   }
 
-  /// The EXIF block and XMP packet of a PNG, WebP, TIFF/DNG or HEIF file (JPEGs go through
-  /// `JPEGSegments`, which reads them from the file's head).
+  /// The EXIF block and XMP packet of a file in `format` (JPEGs go through `JPEGSegments`,
+  /// which reads them from the file's head; videos through `VideoReader`).
   public static func read(_ file: any RandomAccessBytes, format: PhotoFormat) -> ContainerMetadata {
     switch format {
     case .jpeg: return ContainerMetadata()
     case .png: return png(file)
     case .webp: return webp(file)
-    case .tiff: return tiff(file)
-    case .raw: return raw(file)
+    case .tiff, .raw: return tiff(file)
+    case .cr3: return cr3(file)
+    case .raf: return raf(file)
+    case .mrw: return mrw(file)
     case .heif: return heif(file)
+    case .jpegXL: return jpegXL(file)
+    case .video: return ContainerMetadata()
     }
   }
 
-  /// The largest TIFF head handed to libexif.
-  static let maximumTIFFHead = 4 * 1024 * 1024
+  /// A TIFF/DNG or TIFF-based RAW file is the TIFF structure itself (under a maker's magic
+  /// for ORF and RW2); its directories are read wherever they sit.
+  static func tiff(_ file: any RandomAccessBytes) -> ContainerMetadata { TIFFDirectories.read(file) }
 
-  /// A TIFF/DNG file is the TIFF structure itself; its IFDs sit near the start in practice,
-  /// so the first 4 MiB are enough for libexif to find the GPS IFD of even large raw files.
-  static func tiff(_ file: any RandomAccessBytes) -> ContainerMetadata {
-    guard let head = file.bytes(at: 0, count: min(file.count, maximumTIFFHead)) else { return ContainerMetadata() }
-    return ContainerMetadata(exif: exifBlock(fromTIFFOrExif: head))
-  }
-
-  /// A TIFF-based RAW file: the TIFF path, with a maker's magic (ORF, RW2) read as TIFF's.
-  static func raw(_ file: any RandomAccessBytes) -> ContainerMetadata {
-    guard var head = file.bytes(at: 0, count: min(file.count, maximumTIFFHead)) else { return ContainerMetadata() }
-    if let magic = PhotoFormat.rawMagic(head) { head.replaceSubrange(0..<4, with: magic) }
-    return ContainerMetadata(exif: exifBlock(fromTIFFOrExif: head))
+  /// A block that starts with a 4-byte offset to the TIFF header (HEIF's and JPEG XL's
+  /// `Exif` payloads; the offset is 0, or 6 when `Exif\0\0` comes first).
+  static func exifBlock(fromOffsetPrefixed payload: [UInt8]) -> [UInt8]? {
+    var j = 0
+    guard payload.count > 4, let skip = number(payload, &j, 4), skip < payload.count - 4 else { return nil }
+    return exifBlock(fromTIFFOrExif: Array(payload[(4 + skip)...]))
   }
 
   // MARK: - PNG: eXIf chunk, iTXt XML:com.adobe.xmp
@@ -114,50 +113,6 @@ public enum ContainerReader {
   }
 
   // MARK: - HEIF/HEIC/AVIF: the Exif item of the meta box (iinf + iloc)
-
-  struct Box {
-    var type: String
-    /// Where the box's content starts and ends (after the header).
-    var start: Int
-    var end: Int
-  }
-
-  /// The boxes between `start` and `end`.
-  static func boxes(_ file: any RandomAccessBytes, from start: Int, to end: Int) -> [Box] {
-    var result: [Box] = []
-    var offset = start
-    while offset + 8 <= end, result.count < 10_000, let header = file.bytes(at: offset, count: 8) {
-      var size = Int(be32(header, 0))
-      let type = String(decoding: header[4..<8], as: UTF8.self)
-      var headerSize = 8
-      if size == 1 {
-        guard let large = file.bytes(at: offset + 8, count: 8) else { break }
-        let value = large.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard value <= UInt64(Int.max) else { break }
-        size = Int(value)
-        headerSize = 16
-      } else if size == 0 {
-        size = end - offset
-      }
-      guard size >= headerSize, offset <= end - size else { break }
-      result.append(Box(type: type, start: offset + headerSize, end: offset + size))
-      offset += size
-    }
-    return result
-  }
-
-  static func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
-    UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
-  }
-
-  /// A big-endian unsigned number of `size` bytes (0, 2, 4 or 8) at `i`, if the bytes are there.
-  static func number(_ b: [UInt8], _ i: inout Int, _ size: Int) -> Int? {
-    guard size == 0 || size == 1 || size == 2 || size == 4 || size == 8, i + size <= b.count else { return nil }
-    var v: UInt64 = 0
-    for k in 0..<size { v = v << 8 | UInt64(b[i + k]) }
-    i += size
-    return v <= UInt64(Int.max) ? Int(v) : nil
-  }
 
   static func heif(_ file: any RandomAccessBytes) -> ContainerMetadata {
     guard let meta = boxes(file, from: 0, to: file.count).first(where: { $0.type == "meta" }) else {
@@ -232,11 +187,8 @@ public enum ContainerReader {
         payload += bytes
       }
       guard readable, !payload.isEmpty, let type = types[id] else { continue }
-      if type == "Exif", result.exif == nil, payload.count > 4 {
-        // A 4-byte offset to the TIFF header comes first (6 when "Exif\0\0" follows).
-        var j = 0
-        guard let skip = number(payload, &j, 4), 4 + skip < payload.count else { continue }
-        result.exif = exifBlock(fromTIFFOrExif: Array(payload[(4 + skip)...]))
+      if type == "Exif", result.exif == nil {
+        result.exif = exifBlock(fromOffsetPrefixed: payload)
       } else if type == "xmp", result.xmp == nil {
         result.xmp = payload
       }

@@ -18,7 +18,8 @@ public enum MetadataReader {
   public static func read(head: UnsafeRawBufferPointer, file: any RandomAccessBytes, format: PhotoFormat) -> Outcome {
     switch format {
     case .jpeg: return jpeg(head, fileSize: file.count)
-    case .png, .tiff, .raw, .webp, .heif: return .metadata(container(file, format: format))
+    case .video: return .metadata(VideoReader.read(file))
+    case .png, .tiff, .raw, .cr3, .raf, .mrw, .webp, .heif, .jpegXL: return .metadata(container(file, format: format))
     }
   }
 
@@ -44,8 +45,8 @@ public enum MetadataReader {
     }
   }
 
-  /// A PNG, TIFF/DNG, camera RAW, WebP or HEIF file: its EXIF block and XMP packet, wherever
-  /// they sit.
+  /// A file whose EXIF block and XMP packet sit in a container (every format but JPEG and
+  /// video), wherever they are.
   public static func container(_ file: any RandomAccessBytes, format: PhotoFormat) -> PhotoMetadata {
     let found = ContainerReader.read(file, format: format)
     var metadata =

@@ -4,7 +4,7 @@
 /// format is a new case here and its reader.
 public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible {
   // In the order signatures are tried.
-  case jpeg, png, tiff, raw, webp, heif
+  case jpeg, png, tiff, raw, cr3, raf, mrw, webp, heif, jpegXL, video
 
   /// How people call it: `JPEG`, `HEIF`.
   public var name: String {
@@ -13,8 +13,13 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
     case .png: return "PNG"
     case .tiff: return "TIFF"
     case .raw: return "camera RAW"
+    case .cr3: return "Canon CR3"
+    case .raf: return "Fujifilm RAF"
+    case .mrw: return "Minolta MRW"
     case .webp: return "WebP"
     case .heif: return "HEIF"
+    case .jpegXL: return "JPEG XL"
+    case .video: return "QuickTime/MP4 video"
     }
   }
 
@@ -23,7 +28,8 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
     switch self {
     case .tiff: return "TIFF/DNG"
     case .raw: return "TIFF-based camera RAW (CR2, NEF, ARW, ORF, RW2, …)"
-    case .heif: return "HEIC/HEIF"
+    case .heif: return "HEIC/HEIF/AVIF"
+    case .video: return "videos (MOV, MP4, M4V, 3GP)"
     default: return name
     }
   }
@@ -40,13 +46,22 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
         "cr2", "nef", "nrw", "arw", "sr2", "srf", "pef", "srw", "3fr", "erf", "mef", "mos", "iiq", "dcr", "kdc", "orf",
         "rw2", "rwl",
       ]
+    case .cr3: return ["cr3"]
+    case .raf: return ["raf"]
+    case .mrw: return ["mrw"]
     case .webp: return ["webp"]
-    case .heif: return ["heic", "heif"]
+    case .heif: return ["heic", "heif", "hif", "avif"]
+    case .jpegXL: return ["jxl"]
+    case .video: return ["mov", "mp4", "m4v", "3gp", "3g2"]
     }
   }
 
+  /// Whether entries of this format are videos: annotations and the API say so, with the
+  /// duration.
+  public var isVideo: Bool { self == .video }
+
   /// How many leading bytes `matches` looks at.
-  public static let signatureLength = 16
+  public static let signatureLength = 32
 
   /// Whether a file's first bytes are this format's.
   public func matches(signature b: [UInt8]) -> Bool {
@@ -57,10 +72,39 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
       return b.count >= 4
         && (b[0...3].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || b[0...3].elementsEqual([0x4D, 0x4D, 0x00, 0x2A]))
     case .raw: return Self.rawMagic(b) != nil
+    case .cr3: return Self.brands(b)?.major == "crx "
+    case .raf: return b.starts(with: Array("FUJIFILMCCD-RAW".utf8))
+    case .mrw: return b.starts(with: [0x00] + Array("MRM".utf8))
     case .webp:
       return b.count >= 12 && b[0...3].elementsEqual(Array("RIFF".utf8)) && b[8...11].elementsEqual(Array("WEBP".utf8))
-    case .heif: return b.count >= 12 && b[4...7].elementsEqual(Array("ftyp".utf8))
+    case .heif:
+      guard let brands = Self.brands(b) else { return false }
+      return Self.stillImageBrands.contains(brands.major)
+        || (brands.major != "crx " && brands.compatible.contains { Self.stillImageBrands.contains($0) })
+    case .jpegXL:
+      // A bare codestream, or the ISO-BMFF container's signature box.
+      return b.starts(with: [0xFF, 0x0A]) || b.starts(with: [0, 0, 0, 0x0C] + Array("JXL \r\n".utf8) + [0x87, 0x0A])
+    case .video:
+      // Any other ISO-BMFF file, and old QuickTime files that start with a movie box.
+      guard b.count >= 8 else { return false }
+      return Self.brands(b) != nil || Self.quickTimeFirstBoxes.contains(String(decoding: b[4..<8], as: UTF8.self))
     }
+  }
+
+  /// ISO-BMFF brands of HEIF still images and sequences (HEIC, AVIF, and the generic ones).
+  static let stillImageBrands: Set<String> = [
+    "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "mif2", "msf1", "avif", "avis", "avci", "heif",
+  ]
+  /// Top-level boxes a QuickTime movie without `ftyp` may start with.
+  static let quickTimeFirstBoxes: Set<String> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
+
+  /// The major and compatible brands of an ISO-BMFF file's `ftyp` box, as far as `b` holds it.
+  static func brands(_ b: [UInt8]) -> (major: String, compatible: [String])? {
+    guard b.count >= 12, b[4...7].elementsEqual(Array("ftyp".utf8)) else { return nil }
+    let size = Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3])
+    let end = min(b.count, max(size, 16))
+    let compatible = stride(from: 16, to: end - 3, by: 4).map { String(decoding: b[$0..<($0 + 4)], as: UTF8.self) }
+    return (String(decoding: b[8..<12], as: UTF8.self), compatible)
   }
 
   /// A TIFF structure under a maker's own magic (Olympus ORF: `IIRO`, `IIRS`, `MMOR`;
@@ -105,10 +149,14 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
   /// The fuzz target that exercises this format's reader (`geophoto-fuzz`).
   public var fuzzTarget: String { rawValue }
 
-  /// Extensions of the corpus files that seed this format's fuzzing: its own, and for HEIF
-  /// the other ISO-BMFF images the same box reader sees.
+  /// Extensions of the corpus files that seed this format's fuzzing: its own, and for the
+  /// ISO-BMFF readers the other files of that family, whose boxes they walk as well.
   public var fuzzSeedExtensions: [String] {
-    self == .heif ? extensions + ["hif", "avif"] : extensions
+    switch self {
+    case .heif, .cr3, .video: return extensions + (self == .video ? ["heic"] : ["mp4", "mov"])
+    case .raf: return extensions + ["jpg"]
+    default: return extensions
+    }
   }
 
   public var description: String { name }

@@ -16,6 +16,8 @@ public struct PhotoMetadata: Equatable, Sendable {
   public var width: Int?
   public var height: Int?
   public var orientation: Int?
+  /// A video's length in seconds.
+  public var duration: Double?
 
   public init() {}
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What an outside program did: its exit status and everything it wrote.
 public struct ToolRun: Sendable {
@@ -12,8 +12,8 @@ public struct ToolRun: Sendable {
     let scratch = FileManager.default.temporaryDirectory
     let out = scratch.appendingPathComponent("gp-tool-\(UUID().uuidString).out")
     let err = scratch.appendingPathComponent("gp-tool-\(UUID().uuidString).err")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
     defer {
       try? FileManager.default.removeItem(at: out)
       try? FileManager.default.removeItem(at: err)

@@ -198,6 +198,33 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
     }
   }
 
+  /// Parses an ISO 8601 date-time as metadata writers spell it: `2024-05-01T12:20:30+0200`,
+  /// `2024-05-01T12:20:30.125-04:00`, `2024-05-01T16:20:30Z`, or with no offset (floating).
+  /// Fractions of a second are dropped.
+  public init?(timestamp text: String) {
+    let t = text.trimmingSpaces
+    guard t.count >= 19, var date = CaptureDate(exif: String(t.prefix(19))) else { return nil }
+    var rest = t.dropFirst(19)
+    if rest.first == "." { rest = rest.dropFirst().drop { $0.isASCII && $0.isNumber } }
+    switch rest.count {
+    case 0: date.utcOffsetMinutes = nil
+    case 1:
+      guard rest == "Z" else { return nil }
+      date.utcOffsetMinutes = 0
+    case 3, 5:  // +HH, +HHMM
+      let digits = rest.dropFirst()
+      guard
+        let o = CaptureDate.parseOffset(String(rest.prefix(3)) + ":" + (digits.count == 4 ? digits.suffix(2) : "00"))
+      else { return nil }
+      date.utcOffsetMinutes = o
+    case 6:
+      guard let o = CaptureDate.parseOffset(String(rest)) else { return nil }
+      date.utcOffsetMinutes = o
+    default: return nil
+    }
+    self = date
+  }
+
   /// Parses the form produced by `iso8601` (the form the index stores).
   public init?(iso8601 text: String) {
     var body = Substring(text)

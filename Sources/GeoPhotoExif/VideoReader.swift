@@ -1,0 +1,207 @@
+internal import GeoPhotoCore
+
+/// Reads QuickTime and MP4-family videos (MOV, MP4, M4V, 3GP/3G2): a walk over the top-level
+/// boxes to `moov` (before or after `mdat`), then the places phones, cameras and tools keep a
+/// position and the rest. Only box headers and the small boxes that hold values are read, so
+/// a 2 GB video costs a few small reads.
+///
+/// Where each value is taken from, best first:
+/// - position: the `mdta` key `com.apple.quicktime.location.ISO6709` (Apple, exiftool), the
+///   item list's `©xyz` (`udta/meta/ilst`), `udta/©xyz` (Android, ffmpeg's MOV), 3GPP `loci`;
+/// - capture time: the key `…creationdate` (local time with its offset), `©day`, then the
+///   movie header's creation time (UTC);
+/// - make, model and title: the keys `…make`, `…model`, `…title`, then `©mak`, `©mod`, `©nam`;
+/// - duration from the movie header, pixel size and rotation from the first video track.
+enum VideoReader {
+  static func read(_ file: any RandomAccessBytes) -> PhotoMetadata {
+    let top = ContainerReader.boxes(file, from: 0, to: file.count)
+    var fields = VideoFields()
+    if let moov = top.first(where: { $0.type == "moov" }) { fields.read(moov: moov, in: file) }
+    var m = fields.metadata
+    if let packet = ContainerReader.uuidXMP(file, top), let xmp = XMPReader.read(packet) {
+      m.merge(xmp, overriding: false)
+    }
+    return m
+  }
+}
+
+/// The values found in a movie box, by where they came from.
+struct VideoFields {
+  typealias Box = ContainerReader.Box
+
+  /// `mdta` keys (`com.apple.quicktime.make`) with their text values.
+  var keys: [String: String] = [:]
+  /// QuickTime text items (`©xyz`, `©mak`) from the item list, then from `udta`.
+  var items: [String: String] = [:]
+  var userData: [String: String] = [:]
+  var location3GPP: ISO6709Point?
+  /// Movie header creation time, seconds since 1970 (UTC).
+  var created: Int?
+  var duration: Double?
+  var width: Int?
+  var height: Int?
+  var rotation: Int?
+
+  static let maximumValue = 64 * 1024
+
+  var metadata: PhotoMetadata {
+    var m = PhotoMetadata()
+    let location =
+      [keys["com.apple.quicktime.location.ISO6709"], items["©xyz"], userData["©xyz"]]
+      .lazy.compactMap { $0.flatMap(ISO6709Point.init) }.first ?? location3GPP
+    if let location, location.coordinate.isPlausiblePhotoLocation {
+      m.coordinate = location.coordinate
+      m.altitude = location.altitude
+    }
+    m.takenAt =
+      [keys["com.apple.quicktime.creationdate"], items["©day"], userData["©day"]]
+      .lazy.compactMap { $0.flatMap(CaptureDate.init(timestamp:)) }.first
+      ?? created.map { CaptureDate(secondsSinceEpoch: $0, utcOffsetMinutes: 0) }
+    func text(_ key: String, _ code: String) -> String? {
+      [keys["com.apple.quicktime." + key], items[code], userData[code]].lazy.compactMap { $0 }.first
+    }
+    m.cameraMake = text("make", "©mak")
+    m.cameraModel = text("model", "©mod")
+    m.title = text("title", "©nam")
+    m.duration = duration
+    m.width = width
+    m.height = height
+    // As EXIF would say it: rotated 90° clockwise is orientation 6.
+    m.orientation = [90: 6, 180: 3, 270: 8][rotation ?? 0]
+    return m
+  }
+
+  mutating func read(moov: Box, in file: any RandomAccessBytes) {
+    for box in ContainerReader.children(of: moov, in: file) {
+      switch box.type {
+      case "mvhd": movieHeader(box, file)
+      case "meta": meta(box, file)
+      case "udta": userData(box, file)
+      case "trak" where width == nil: track(box, file)
+      default: continue
+      }
+    }
+  }
+
+  mutating func movieHeader(_ box: Box, _ file: any RandomAccessBytes) {
+    guard let b = ContainerReader.content(of: box, in: file, limit: 256), b.count >= 20 else { return }
+    var i = 4
+    let wide = b[0] == 1
+    guard let creation = ContainerReader.number(b, &i, wide ? 8 : 4),
+      ContainerReader.number(b, &i, wide ? 8 : 4) != nil,
+      let timescale = ContainerReader.number(b, &i, 4), let length = ContainerReader.number(b, &i, wide ? 8 : 4)
+    else { return }
+    // Seconds since 1904-01-01; 0 means unset.
+    if creation > 2_082_844_800 { created = creation - 2_082_844_800 }
+    if timescale > 0, length > 0, length < UInt32.max || wide { duration = Double(length) / Double(timescale) }
+  }
+
+  mutating func userData(_ udta: Box, _ file: any RandomAccessBytes) {
+    for box in ContainerReader.children(of: udta, in: file) {
+      if box.type == "meta" {
+        meta(box, file)
+      } else if box.type == "loci" {
+        location3GPP = Self.loci(ContainerReader.content(of: box, in: file, limit: Self.maximumValue))
+      } else if box.type.hasPrefix("©"), userData[box.type] == nil,
+        let b = ContainerReader.content(of: box, in: file, limit: Self.maximumValue),
+        let value = Self.internationalText(b)
+      {
+        userData[box.type] = value
+      }
+    }
+  }
+
+  /// A QuickTime user data text: u16 length, u16 language, the text.
+  static func internationalText(_ b: [UInt8]) -> String? {
+    guard b.count >= 4 else { return nil }
+    let length = Int(b[0]) << 8 | Int(b[1])
+    guard length > 0, 4 + length <= b.count else { return nil }
+    return text(b[4..<(4 + length)])
+  }
+
+  static func text(_ bytes: ArraySlice<UInt8>) -> String? {
+    let value = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: " \t\r\n")
+    return value.isEmpty ? nil : value
+  }
+
+  /// A `meta` box: a handler (`mdir` for the item list, `mdta` for named keys), the keys, and
+  /// the item list. QuickTime's `moov/meta` has no version and flags; ISO's has them.
+  mutating func meta(_ box: Box, _ file: any RandomAccessBytes) {
+    let plain = file.bytes(at: box.start + 4, count: 4) == Array("hdlr".utf8)
+    let children = ContainerReader.children(of: box, in: file, skipping: plain ? 0 : 4)
+    var names: [Int: String] = [:]
+    if let keysBox = children.first(where: { $0.type == "keys" }),
+      let b = ContainerReader.content(of: keysBox, in: file, limit: Self.maximumValue), b.count >= 8
+    {
+      var i = 4
+      let count = ContainerReader.number(b, &i, 4) ?? 0
+      for index in 1...max(1, min(count, 1_000)) where count > 0 {
+        guard let size = ContainerReader.number(b, &i, 4), size >= 8, i - 4 + size <= b.count else { break }
+        names[index] = String(decoding: b[(i + 4)..<(i - 4 + size)], as: UTF8.self)
+        i += size - 4
+      }
+    }
+    guard let ilst = children.first(where: { $0.type == "ilst" }) else { return }
+    for item in ContainerReader.children(of: ilst, in: file) {
+      guard let data = ContainerReader.children(of: item, in: file).first(where: { $0.type == "data" }),
+        let b = ContainerReader.content(of: data, in: file, limit: Self.maximumValue), b.count > 8,
+        b[0] == 0, b[1] == 0, b[2] == 0, b[3] == 1,  // well-known type 1: UTF-8 text
+        let value = Self.text(b[8...])
+      else { continue }
+      if item.type.hasPrefix("©") {
+        if items[item.type] == nil { items[item.type] = value }
+      } else {
+        let index = item.type.unicodeScalars.reduce(0) { $0 << 8 | Int($1.value) }
+        if let name = names[index], keys[name] == nil { keys[name] = value }
+      }
+    }
+  }
+
+  /// 3GPP TS 26.244 location: version and flags, language, a place name, a role byte, then
+  /// longitude, latitude and altitude as signed 16.16 fixed point.
+  static func loci(_ bytes: [UInt8]?) -> ISO6709Point? {
+    guard let b = bytes, b.count > 6 else { return nil }
+    var i = 6
+    if b.count >= 8, b[6] == 0xFE, b[7] == 0xFF {  // a UTF-16 name, ending in two zero bytes
+      i = 8
+      while i + 1 < b.count, b[i] != 0 || b[i + 1] != 0 { i += 2 }
+      i += 2
+    } else {
+      while i < b.count, b[i] != 0 { i += 1 }
+      i += 1
+    }
+    i += 1  // role
+    guard i + 12 <= b.count else { return nil }
+    func fixed(_ at: Int) -> Double {
+      Double(Int32(bitPattern: ContainerReader.be32(b, at))) / 65_536
+    }
+    guard let c = Coordinate(validatingLatitude: fixed(i + 4), longitude: fixed(i)) else { return nil }
+    return ISO6709Point(coordinate: c, altitude: fixed(i + 8))
+  }
+
+  /// The first video track's pixel size and rotation, from its header's size and matrix.
+  mutating func track(_ trak: Box, _ file: any RandomAccessBytes) {
+    let children = ContainerReader.children(of: trak, in: file)
+    guard let mdia = children.first(where: { $0.type == "mdia" }),
+      let hdlr = ContainerReader.children(of: mdia, in: file).first(where: { $0.type == "hdlr" }),
+      file.bytes(at: hdlr.start + 8, count: 4) == Array("vide".utf8),
+      let tkhd = children.first(where: { $0.type == "tkhd" }),
+      let b = ContainerReader.content(of: tkhd, in: file, limit: 256), b.count >= 84
+    else { return }
+    let matrix = b[0] == 1 ? 52 : 40
+    guard b.count >= matrix + 44 else { return }
+    func fixed(_ at: Int) -> Double { Double(Int32(bitPattern: ContainerReader.be32(b, at))) / 65_536 }
+    let w = Int(fixed(matrix + 36))
+    let h = Int(fixed(matrix + 40))
+    guard w > 0, h > 0 else { return }
+    width = w
+    height = h
+    let (a, bb, c, d) = (fixed(matrix), fixed(matrix + 4), fixed(matrix + 12), fixed(matrix + 16))
+    switch (a, bb, c, d) {
+    case (0, 1, -1, 0): rotation = 90
+    case (-1, 0, 0, -1): rotation = 180
+    case (0, -1, 1, 0): rotation = 270
+    default: rotation = 0
+    }
+  }
+}
