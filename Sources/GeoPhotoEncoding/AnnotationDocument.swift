@@ -59,7 +59,7 @@ public struct AnnotationDocument: OutputDocument {
     var header = ["id", "source", "latitude", "longitude", "title", "subtitle", "distance", "taken_at"]
     if alongRoute { header.append("distance_along") }
     if options.includePaths { header.append("path") }
-    header += ["url", "thumbnail_url"]
+    header += ["url", "thumbnail_url", "media_type", "duration"]
     return CSV(
       header: header,
       rows: annotations.map { a in
@@ -70,7 +70,9 @@ public struct AnnotationDocument: OutputDocument {
         ]
         if alongRoute { fields.append(a.distanceAlong.map { CSV.number($0, places: 1) } ?? "") }
         if options.includePaths { fields.append(a.path ?? "") }
-        return fields + [a.url ?? "", a.thumbnailURL ?? ""]
+        return fields + [
+          a.url ?? "", a.thumbnailURL ?? "", a.mediaType.rawValue, a.duration.map { CSV.number($0, places: 3) } ?? "",
+        ]
       })
   }
 
@@ -130,6 +132,7 @@ public struct AnnotationMembers: JSONWritable {
     if let d = a.distance { w.metres(d) } else { w.null() }
     w.key("takenAt")
     w.string(a.takenAt?.iso8601)
+    w.media(a.mediaType, duration: a.duration)
     if let place = a.place { w.member("place", PlaceMembers(place: place)) }
     if a.estimated {
       w.key("estimated")
@@ -152,6 +155,19 @@ public struct AnnotationMembers: JSONWritable {
       w.string(thumbnail)
     }
     w.endObject()
+  }
+}
+
+extension JSONWriter {
+  /// `"mediaType": "photo"` or `"video"`, and a video's `"duration"` in seconds (to the
+  /// millisecond): the same members in annotations, map features and photo details.
+  mutating func media(_ type: MediaType, duration: Double?) {
+    key("mediaType")
+    string(type.rawValue)
+    if let duration {
+      key("duration")
+      rounded(duration, places: 3)
+    }
   }
 }
 

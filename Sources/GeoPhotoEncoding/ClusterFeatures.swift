@@ -53,8 +53,8 @@ struct ClusterProperties: JSONWritable {
   }
 }
 
-/// A photo pin's properties: `id`, `source`, `title`, `subtitle`, `takenAt`, `url` (remote
-/// photos), `thumbnailURL`.
+/// A photo pin's properties: `id`, `source`, `title`, `subtitle`, `takenAt`, `mediaType`
+/// (and a video's `duration`), `url` (remote photos), `thumbnailURL`.
 struct PhotoProperties: JSONWritable {
   var photo: Photo
   var subtitle: String
@@ -72,6 +72,7 @@ struct PhotoProperties: JSONWritable {
     w.string(subtitle)
     w.key("takenAt")
     w.string(photo.takenAt?.iso8601)
+    w.media(photo.mediaType, duration: photo.duration)
     if let url = photo.url {
       w.key("url")
       w.string(url)
@@ -113,6 +114,7 @@ public struct PhotoDetailDocument: JSONWritable {
     w.string(p.takenAt?.iso8601)
     w.key("altitude")
     if let altitude = p.altitude { w.number(altitude) } else { w.null() }
+    w.media(p.mediaType, duration: p.duration)
     if p.source == .local {
       w.key("cameraMake")
       w.string(p.cameraMake)

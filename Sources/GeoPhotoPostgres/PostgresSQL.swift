@@ -8,11 +8,11 @@ enum PostgresSQL {
   static func type(_ c: PhotoColumn) -> String {
     switch c {
     case .id, .fileSize, .changedNanoseconds, .placeGazetteer, .takenUTC: return "bigint"
-    case .latitude, .longitude, .altitude, .placeDistance: return "float8"
+    case .latitude, .longitude, .altitude, .placeDistance, .duration: return "float8"
     case .width, .height, .orientation: return "int"
     case .locationEstimated: return "boolean"
     case .source, .sourceID, .path, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
-      .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem:
+      .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType:
       return "text"
     }
   }

@@ -83,6 +83,14 @@ enum PostgresSchema {
       CREATE INDEX photos_taken_utc ON photos (taken_utc) WHERE taken_utc IS NOT NULL;
       """
     ),
+    (
+      "videos",
+      """
+      ALTER TABLE photos ADD COLUMN media_type TEXT NOT NULL DEFAULT 'photo';
+      -- A video's length in seconds.
+      ALTER TABLE photos ADD COLUMN duration DOUBLE PRECISION;
+      """
+    ),
   ]
 
   /// The schema version the database is at: 0 before geophoto's first migration.

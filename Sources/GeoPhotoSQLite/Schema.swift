@@ -93,5 +93,12 @@ enum Schema {
         -- stamped with it, outlives a renaming.
         INSERT INTO index_state (key, value) SELECT 'positions', value FROM index_state WHERE key = 'generation';
         """),
+    .init(
+      "videos",
+      sql: """
+        ALTER TABLE photos ADD COLUMN media_type TEXT NOT NULL DEFAULT 'photo';
+        -- A video's length in seconds.
+        ALTER TABLE photos ADD COLUMN duration REAL;
+        """),
   ])
 }

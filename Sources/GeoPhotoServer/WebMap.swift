@@ -119,6 +119,8 @@ enum WebMapAssets {
     #map { background: #dfe7ec; }
     .gp-marker { background: #d6336c; border: 2px solid #fff; border-radius: 50%;
       box-shadow: 0 0 2px rgba(0, 0, 0, .5); }
+    .gp-marker.gp-video { background: #1971c2; border-radius: 3px; }
+    .gp-kind { color: #1971c2; font-size: 90%; }
     .gp-cluster { background: rgba(214, 51, 108, .25); border-radius: 50%; }
     .gp-cluster div { width: 30px; height: 30px; margin: 5px; border-radius: 50%; background: rgba(214, 51, 108, .8);
       color: #fff; font: bold 12px/30px system-ui, sans-serif; text-align: center; }
@@ -168,9 +170,13 @@ enum WebMapAssets {
               .on('click', () => map.setView([lat, lon], p.expansion_zoom)).addTo(layer);
           } else {
             markers++;
-            const icon = L.divIcon({ className: 'gp-marker', iconSize: L.point(14, 14) });
-            L.marker([lat, lon], { icon, title: p.title }).bindPopup(
-              '<div class="gp-popup"><strong>' + escape(p.title) + '</strong><br>' + escape(p.subtitle) +
+            const video = p.mediaType === 'video';
+            const icon = L.divIcon({ className: video ? 'gp-marker gp-video' : 'gp-marker', iconSize: L.point(14, 14) });
+            const length = video && p.duration != null ? ' (' + Math.floor(p.duration / 60) + ':' +
+              String(Math.round(p.duration % 60)).padStart(2, '0') + ')' : '';
+            L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : '') }).bindPopup(
+              '<div class="gp-popup"><strong>' + escape(p.title) + '</strong>' +
+              (video ? '<br><span class="gp-kind">▶ video' + length + '</span>' : '') + '<br>' + escape(p.subtitle) +
               (p.thumbnailURL ? '<img alt="" src="' + escape(p.thumbnailURL) + '">' : '') + '</div>').addTo(layer);
           }
         }

@@ -7,7 +7,7 @@ public import GeoPhotoCore
 public enum PhotoColumn: Int, CaseIterable, Sendable {
   case id, source, sourceID, path, latitude, longitude, altitude, takenAt, title, cameraMake, cameraModel
   case width, height, orientation, url, thumbnailURL, attribution, license, locationEstimated
-  case placeName, placeAdmin1, placeAdmin2, placeCountryCode, placeDistance
+  case placeName, placeAdmin1, placeAdmin2, placeCountryCode, placeDistance, mediaType, duration
   // A record's file state follows the photo's columns, then what the store derives.
   case fileSize, changedNanoseconds, contentHash, problem, placeGazetteer
   /// The capture time as a UTC instant (seconds since 1970), NULL for a floating time: the
@@ -41,6 +41,8 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .placeAdmin2: return "place_admin2"
     case .placeCountryCode: return "place_cc"
     case .placeDistance: return "place_distance"
+    case .mediaType: return "media_type"
+    case .duration: return "duration"
     case .fileSize: return "file_size"
     case .changedNanoseconds: return "modified_ns"
     case .contentHash: return "content_hash"
@@ -100,7 +102,7 @@ extension Photo {
         PlaceName(
           name: $0, admin1: row.text(.placeAdmin1) ?? "", admin2: row.text(.placeAdmin2) ?? "",
           countryCode: row.text(.placeCountryCode) ?? "", distance: row.double(.placeDistance) ?? 0)
-      })
+      }, mediaType: row.text(.mediaType).flatMap(MediaType.init(rawValue:)) ?? .photo, duration: row.double(.duration))
   }
 }
 

@@ -22,7 +22,7 @@ public enum PhotoWrite {
     .source, .sourceID, .path, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
     .attribution, .license, .takenUTC, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
-    .placeGazetteer,
+    .placeGazetteer, .mediaType, .duration,
   ]
 
   /// The columns of a photo's place: written when the record was named (`PhotoRecord.name`),
@@ -66,6 +66,8 @@ public enum PhotoWrite {
     case .placeAdmin2: return StoreValue(p.place?.admin2)
     case .placeCountryCode: return StoreValue(p.place?.countryCode)
     case .placeDistance: return StoreValue(p.place?.distance)
+    case .mediaType: return .text(p.mediaType.rawValue)
+    case .duration: return StoreValue(p.duration)
     case .fileSize: return StoreValue(record.file?.size)
     case .changedNanoseconds: return StoreValue(record.file?.changedNanoseconds)
     case .contentHash: return StoreValue(record.file?.contentHash)

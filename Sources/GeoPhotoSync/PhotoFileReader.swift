@@ -57,7 +57,7 @@ enum PhotoFileReader {
     }
 
     let state = FileState(size: Int64(size), changedNanoseconds: file.changeNanoseconds, contentHash: hash)
-    func finish(_ metadata: PhotoMetadata) -> PhotoRecord {
+    func finish(_ metadata: PhotoMetadata, format: PhotoFormat) -> PhotoRecord {
       var m = metadata
       // A sidecar's values win: photo editors write their corrections there.
       if let sidecar = file.sidecar, let data = FileManager.default.contents(atPath: sidecar), data.count <= 4 << 20,
@@ -74,6 +74,8 @@ enum PhotoFileReader {
       photo.width = m.width
       photo.height = m.height
       photo.orientation = m.orientation
+      photo.mediaType = format.isVideo ? .video : .photo
+      photo.duration = m.duration
       return PhotoRecord(photo: photo, file: state)
     }
     guard let format = PhotoFormat(signature: Array(head.prefix(PhotoFormat.signatureLength))) else {
@@ -97,7 +99,7 @@ enum PhotoFileReader {
           return failed(.unreadable(error.description), hash: hash)
         }
       case .metadata(let m):
-        return finish(m)
+        return finish(m, format: format)
       }
     }
   }

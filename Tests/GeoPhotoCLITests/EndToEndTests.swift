@@ -129,7 +129,9 @@ func json(_ text: String) throws -> [String: Any] {
     let inside = ExamplePhotos.all.compactMap(\.coordinate).filter { haversine(center, $0) <= 1_000 }.count
     let csv = try Binary.run(["near", "35.68,139.76", "--radius", "1km", "--format", "csv"], environment: w.env)
     let lines = csv.stdout.split(separator: "\r\n")
-    #expect(lines.first == "id,source,latitude,longitude,title,subtitle,distance,taken_at,path,url,thumbnail_url")
+    #expect(
+      lines.first
+        == "id,source,latitude,longitude,title,subtitle,distance,taken_at,path,url,thumbnail_url,media_type,duration")
     #expect(lines.count == inside + 1)
     #expect(csv.stdout.contains("\"Tokyo Station, Marunouchi side\""))  // quoted: it has a comma
     let table = try Binary.run(["near", "35.68,139.76", "-r", "1000"], environment: w.env)

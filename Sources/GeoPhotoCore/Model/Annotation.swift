@@ -20,6 +20,9 @@ public struct Annotation: Hashable, Sendable {
   /// The position was estimated from a GPS track, not recorded by the camera.
   public var estimated = false
   public var place: PlaceName?
+  public var mediaType: MediaType = .photo
+  /// A video's length in seconds.
+  public var duration: Double?
 
   public init(
     id: Int64, source: PhotoSource, coordinate: Coordinate, title: String, subtitle: String,
@@ -72,6 +75,8 @@ public struct Annotation: Hashable, Sendable {
       distance: distance, takenAt: photo.takenAt, path: photo.path, url: photo.url, thumbnailURL: photo.thumbnailURL)
     estimated = photo.locationEstimated
     place = photo.place
+    mediaType = photo.mediaType
+    duration = photo.duration
   }
 }
 

@@ -19,6 +19,11 @@ public struct PlaceName: Hashable, Sendable {
   public var label: String { [name, admin1, countryCode].filter { !$0.isEmpty }.joined(separator: ", ") }
 }
 
+/// What an index entry shows: a still photo, or a video (which carries a position too).
+public enum MediaType: String, Hashable, Sendable, CaseIterable {
+  case photo, video
+}
+
 /// One photo as the index knows it, whatever its source.
 public struct Photo: Hashable, Sendable {
   /// Stable id: survives moves, renames and metadata edits.
@@ -52,13 +57,17 @@ public struct Photo: Hashable, Sendable {
   public var locationEstimated = false
   /// The nearest populated place, when one is within reach.
   public var place: PlaceName?
+  public var mediaType: MediaType = .photo
+  /// A video's length in seconds.
+  public var duration: Double?
 
   public init(
     id: Int64, source: PhotoSource, sourceID: String, path: String? = nil,
     coordinate: Coordinate? = nil, altitude: Double? = nil, takenAt: CaptureDate? = nil,
     title: String, cameraMake: String? = nil, cameraModel: String? = nil, width: Int? = nil,
     height: Int? = nil, orientation: Int? = nil, url: String? = nil, thumbnailURL: String? = nil,
-    attribution: String? = nil, license: String? = nil, locationEstimated: Bool = false, place: PlaceName? = nil
+    attribution: String? = nil, license: String? = nil, locationEstimated: Bool = false, place: PlaceName? = nil,
+    mediaType: MediaType = .photo, duration: Double? = nil
   ) {
     self.id = id
     self.source = source
@@ -79,5 +88,7 @@ public struct Photo: Hashable, Sendable {
     self.license = license
     self.locationEstimated = locationEstimated
     self.place = place
+    self.mediaType = mediaType
+    self.duration = duration
   }
 }

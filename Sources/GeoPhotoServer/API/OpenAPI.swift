@@ -147,6 +147,12 @@ enum OpenAPI {
     ])
   }
 
+  /// `mediaType` and `duration`, as annotations, map features and photo details carry them.
+  static let mediaTypeSchema: (String, Schema) = (
+    "mediaType", .annotated(.string, [("enum", .array(MediaType.allCases.map { .string($0.rawValue) }))])
+  )
+  static let durationSchema: (String, Schema) = ("duration", .described(.number, "A video's length in seconds"))
+
   /// The bodies' shapes, as `AnnotationDocument`, `ViewportFeature`, `PhotoDetailDocument` and
   /// `APIError` write them.
   static let schemas: [(String, Schema)] = [
@@ -171,6 +177,7 @@ enum OpenAPI {
           ("coordinate", .reference("Coordinate")), ("title", .string), ("subtitle", .string),
           ("distance", .described(.nullable(.number), "Metres from the query point")),
           ("takenAt", .described(.nullable(.string), "ISO 8601, with the UTC offset when known")),
+          mediaTypeSchema, durationSchema,
           (
             "place",
             .object(properties: [
@@ -238,6 +245,7 @@ enum OpenAPI {
         properties: [
           ("id", .integer), ("source", .string), ("coordinate", .reference("Coordinate")), ("title", .string),
           ("subtitle", .string), ("takenAt", .nullable(.string)), ("altitude", .nullable(.number)),
+          mediaTypeSchema, durationSchema,
           ("cameraMake", .described(.nullable(.string), "Local photos only")),
           ("cameraModel", .described(.nullable(.string), "Local photos only")), ("width", .nullable(.integer)),
           ("height", .nullable(.integer)), ("orientation", .nullable(.integer)), ("attribution", .nullable(.string)),
