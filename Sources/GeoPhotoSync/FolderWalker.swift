@@ -1,29 +1,35 @@
 import GeoPhotoExif
 internal import Glibc
 
-/// A photo found on disk, with its XMP sidecar when there is one.
+/// A photo found on disk, with its sidecars when there are any.
 public struct FoundFile: Hashable, Sendable {
   public var path: String
   public var size: Int64
   public var modifiedNanoseconds: Int64
   /// `photo.xmp` or `photo.jpg.xmp` beside the photo (any case).
   public var sidecar: String?
-  /// The later of the photo's and the sidecar's modification times: editing either one
+  /// A Google Takeout JSON sidecar (`photo.jpg.json`, `…supplemental-metadata.json`, …).
+  public var takeoutSidecar: String?
+  /// The latest of the photo's and its sidecars' modification times: editing any of them
   /// makes the next sync read the photo again.
   public var changeNanoseconds: Int64
 
-  public init(path: String, size: Int64, modifiedNanoseconds: Int64, sidecar: String? = nil, sidecarModified: Int64 = 0)
-  {
+  public init(
+    path: String, size: Int64, modifiedNanoseconds: Int64, sidecar: String? = nil, sidecarModified: Int64 = 0,
+    takeoutSidecar: String? = nil, takeoutModified: Int64 = 0
+  ) {
     self.path = path
     self.size = size
     self.modifiedNanoseconds = modifiedNanoseconds
     self.sidecar = sidecar
-    changeNanoseconds = max(modifiedNanoseconds, sidecarModified)
+    self.takeoutSidecar = takeoutSidecar
+    changeNanoseconds = max(modifiedNanoseconds, sidecarModified, takeoutModified)
   }
 }
 
 /// A recursive walk that lists photos under a directory, by the extensions of every
-/// `PhotoFormat` (any case), each with its XMP sidecar.
+/// `PhotoFormat` (any case), each with its XMP sidecar and its Google Takeout sidecar
+/// (`TakeoutNames`).
 ///
 /// Follows symbolic links, remembers every directory by (device, inode) so link cycles end,
 /// and skips hidden entries (names starting with `.`: caches, trash, editors' folders). Each
@@ -56,6 +62,7 @@ public struct FolderWalker {
       defer { closedir(dir) }
       var photos: [FoundFile] = []
       var sidecars: [String: (path: String, modified: Int64)] = [:]
+      var takeout: [(name: String, sidecar: TakeoutNames.Sidecar)] = []
       while let entry = readdir(dir) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
           String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
@@ -88,8 +95,13 @@ public struct FolderWalker {
           }
         case S_IFREG:
           let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-          if name.lowercased().hasSuffix(".xmp") {
+          let lower = name.lowercased()
+          if lower.hasSuffix(".xmp") {
             sidecars[String(name.dropLast(4)).lowercased()] = (path, mtime)
+            continue
+          }
+          if lower.hasSuffix(".json") {
+            takeout.append((name, TakeoutNames.Sidecar(path: path, modified: mtime)))
             continue
           }
           guard isPhotoName(Substring(name)) else { continue }
@@ -98,16 +110,17 @@ public struct FolderWalker {
           continue
         }
       }
-      // Pair sidecars: "IMG_1.JPG.xmp" first, then "IMG_1.xmp".
-      for var photo in photos {
+      // Pair sidecars: "IMG_1.JPG.xmp" first, then "IMG_1.xmp"; Takeout's by its rules.
+      let takeoutNames = TakeoutNames(takeout)
+      for photo in photos {
         let name = String(photo.path.split(separator: "/").last ?? "").lowercased()
         let stem = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
-        if let sidecar = sidecars[name] ?? sidecars[stem] {
-          photo = FoundFile(
-            path: photo.path, size: photo.size, modifiedNanoseconds: photo.modifiedNanoseconds, sidecar: sidecar.path,
-            sidecarModified: sidecar.modified)
-        }
-        result.files.append(photo)
+        let xmp = sidecars[name] ?? sidecars[stem]
+        let json = takeoutNames.sidecar(for: name)
+        result.files.append(
+          FoundFile(
+            path: photo.path, size: photo.size, modifiedNanoseconds: photo.modifiedNanoseconds, sidecar: xmp?.path,
+            sidecarModified: xmp?.modified ?? 0, takeoutSidecar: json?.path, takeoutModified: json?.modified ?? 0))
       }
     }
     result.files.sort { $0.path < $1.path }

@@ -14,8 +14,21 @@ enum PhotoFileReader {
   /// Headers longer than this are not followed (a JPEG's APP segments are 64 KiB each).
   static let maximumHeaderBytes = 16 * 1024 * 1024
 
+  /// What reading one file gave: its record, and a warning about a sidecar that could not be
+  /// used (the photo itself was read).
+  struct Read {
+    var record: PhotoRecord
+    var warning: String?
+  }
+
   /// The record for `file`; unreadable or malformed files come back with `problem` set.
-  static func read(_ file: FoundFile) -> PhotoRecord {
+  static func read(_ file: FoundFile) -> Read {
+    var warning: String?
+    let record: PhotoRecord = read(file, warning: &warning)
+    return Read(record: record, warning: warning)
+  }
+
+  static func read(_ file: FoundFile, warning: inout String?) -> PhotoRecord {
     let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
     var photo = Photo(
       id: 0, source: .local, sourceID: file.path, path: file.path,
@@ -59,10 +72,17 @@ enum PhotoFileReader {
     let state = FileState(size: Int64(size), changedNanoseconds: file.changeNanoseconds, contentHash: hash)
     func finish(_ metadata: PhotoMetadata, format: PhotoFormat) -> PhotoRecord {
       var m = metadata
+      // A Takeout sidecar fills what the file lacks (Google strips positions from downloads).
+      if let json = file.takeoutSidecar {
+        if let bytes = smallFile(json, limit: TakeoutReader.maximumSize), let takeout = TakeoutReader.read(bytes) {
+          m.fill(from: takeout)
+        } else {
+          let sidecarName = json.split(separator: "/").last.map(String.init) ?? json
+          warning = "Google Takeout sidecar \(sidecarName) is not a JSON object of at most 1 MiB; ignored"
+        }
+      }
       // A sidecar's values win: photo editors write their corrections there.
-      if let sidecar = file.sidecar, let data = FileManager.default.contents(atPath: sidecar), data.count <= 4 << 20,
-        let xmp = XMPReader.read([UInt8](data))
-      {
+      if let sidecar = file.sidecar, let bytes = smallFile(sidecar, limit: 4 << 20), let xmp = XMPReader.read(bytes) {
         m.merge(xmp, overriding: true)
       }
       photo.coordinate = m.coordinate
@@ -102,6 +122,17 @@ enum PhotoFileReader {
         return finish(m, format: format)
       }
     }
+  }
+
+  /// A sidecar's bytes, or `nil` when it cannot be read or is larger than `limit` (it is
+  /// never read whole to find out).
+  static func smallFile(_ path: String, limit: Int) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_size <= limit else { return nil }
+    return try? pread(fd, offset: 0, count: Int(info.st_size))
   }
 
   /// The title of a photo without one in its metadata: its file name without the extension.

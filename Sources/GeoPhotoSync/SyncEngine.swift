@@ -143,7 +143,9 @@ public final class SyncEngine {
     var done = 0
     for batchStart in stride(from: 0, to: toRead.count, by: batchSize) {
       let batch = Array(toRead[batchStart..<min(toRead.count, batchStart + batchSize)])
-      var records = readInParallel(batch)
+      let reads = readInParallel(batch)
+      for read in reads { if let w = read.warning { report(read.record.photo.sourceID, w, &summary) } }
+      var records = reads.map(\.record)
       for i in records.indices { try records[i].name(with: namer) }
       try store.write {
         var fresh: [PhotoRecord] = []
@@ -195,9 +197,10 @@ public final class SyncEngine {
     warn(path, reason)
   }
 
-  private func readInParallel(_ files: [FoundFile]) -> [PhotoRecord] {
-    let placeholder = PhotoRecord(photo: Photo(id: 0, source: .local, sourceID: "", title: ""))
-    var records = [PhotoRecord](repeating: placeholder, count: files.count)
+  private func readInParallel(_ files: [FoundFile]) -> [PhotoFileReader.Read] {
+    let placeholder = PhotoFileReader.Read(
+      record: PhotoRecord(photo: Photo(id: 0, source: .local, sourceID: "", title: "")))
+    var records = [PhotoFileReader.Read](repeating: placeholder, count: files.count)
     records.withUnsafeMutableBufferPointer { buffer in
       nonisolated(unsafe) let out = buffer
       let workers = min(jobs, files.count)
