@@ -4,7 +4,7 @@
 # model) into copies of the tiny RAW samples and into stand-ins for RAW families without
 # samples, ffmpeg makes the videos in each layout (moov first and last), heif-enc the AVIF and
 # HEIC files, cjxl the JPEG XL files. Nothing made here is committed: tests and the benchmark
-# run it into a scratch folder.
+# run it into a scratch folder. Every sample has a name of its own: files with one name are one shot.
 #
 #   Scripts/make-format-samples.sh OUT [CORPORA]      (CORPORA defaults to ../shared/corpora)
 #
@@ -29,30 +29,30 @@ write() { exiftool -m -q -q -overwrite_original "${gps[@]}" "$@"; }
 ff() { ffmpeg -v error -y "$@"; }
 
 # Camera RAW from real samples, one per family the corpora have.
-for pair in CanonRaw.cr2:raw.cr2 CanonRaw.cr3:raw.cr3 Nikon.nef:raw.nef FujiFilm.raf:raw.raf \
-  Panasonic.rw2:raw.rw2 PhaseOne.iiq:raw.iiq DNG.dng:raw.dng Minolta.mrw:raw.mrw; do
+for pair in CanonRaw.cr2:raw-cr2.cr2 CanonRaw.cr3:raw-cr3.cr3 Nikon.nef:raw-nef.nef FujiFilm.raf:raw-raf.raf \
+  Panasonic.rw2:raw-rw2.rw2 PhaseOne.iiq:raw-iiq.iiq DNG.dng:raw-dng.dng Minolta.mrw:raw-mrw.mrw; do
   cp "$samples/${pair%%:*}" "${pair#*:}"
   chmod u+w "${pair#*:}"
 done
-write raw.cr2 raw.cr3 raw.nef raw.raf raw.rw2 raw.iiq raw.dng raw.mrw
-cp raw.rw2 raw.rwl
+write raw-cr2.cr2 raw-cr3.cr3 raw-nef.nef raw-raf.raf raw-rw2.rw2 raw-iiq.iiq raw-dng.dng raw-mrw.mrw
+cp raw-rw2.rw2 raw-rwl.rwl
 # A CR3 in the northern and eastern hemispheres too (the GPS references).
-cp raw.cr3 north-east.cr3
+cp raw-cr3.cr3 north-east.cr3
 exiftool -m -q -overwrite_original "-GPSLatitude*=35.6812" "-GPSLongitude*=139.7671" "-GPSAltitude*=40" north-east.cr3
 
 # TIFF stand-ins for RAW families without samples (the reader sees only their TIFF structure).
 ff -f lavfi -i color=gray:s=16x16 -frames:v 1 base.tif
 for ext in arw sr2 srw pef nrw erf mef mos; do
-  cp base.tif "stand-in.$ext"
-  write -Make=TEST -Model=TEST "stand-in.$ext"
+  cp base.tif "stand-in-$ext.$ext"
+  write -Make=TEST -Model=TEST "stand-in-$ext.$ext"
 done
-cp base.tif stand-in.orf
-write -Make=TEST -Model=TEST stand-in.orf
-printf 'RO' | dd of=stand-in.orf bs=1 seek=2 conv=notrunc status=none   # IIRO: Olympus's magic
+cp base.tif stand-in-orf.orf
+write -Make=TEST -Model=TEST stand-in-orf.orf
+printf 'RO' | dd of=stand-in-orf.orf bs=1 seek=2 conv=notrunc status=none   # IIRO: Olympus's magic
 for ext in 3fr srf dcr kdc; do                                          # exiftool will not write these
   cp base.tif t.tif
   write -Make=TEST -Model=TEST t.tif
-  mv t.tif "stand-in.$ext"
+  mv t.tif "stand-in-$ext.$ext"
 done
 rm base.tif
 
@@ -61,8 +61,8 @@ rm base.tif
 ff -f lavfi -i testsrc=size=64x64 -frames:v 1 src.jpg
 ff -f lavfi -i testsrc=size=64x64 -frames:v 1 -pix_fmt rgb24 p8.png
 write -Make=TEST -Model=TEST src.jpg
-heif-enc -q 50 src.jpg -o copied.heic >/dev/null
-heif-enc -A -q 50 src.jpg -o copied.avif >/dev/null
+heif-enc -q 50 src.jpg -o copied-heic.heic >/dev/null
+heif-enc -A -q 50 src.jpg -o copied-avif.avif >/dev/null
 heif-enc -A -q 50 p8.png -o added.avif >/dev/null
 write -Make=TEST -Model=TEST added.avif
 
@@ -78,21 +78,21 @@ rm p8.png
 for ext in mov mp4; do
   ff -f lavfi -i testsrc=size=64x48:rate=1 -t 3 -c:v mpeg4 "plain.$ext"
   for group in Keys UserData ItemList; do
-    cp "plain.$ext" "$group.$ext"
+    cp "plain.$ext" "$group-$ext.$ext"
     exiftool -q -overwrite_original -api QuickTimeUTC "-$group:GPSCoordinates=$lat, $lon, $alt" \
-      "-QuickTime:CreateDate=2024:05:01 16:20:30" "$group.$ext"
+      "-QuickTime:CreateDate=2024:05:01 16:20:30" "$group-$ext.$ext"
   done
   rm "plain.$ext"
 done
 exiftool -q -overwrite_original "-Keys:CreationDate=2024:05:01 12:20:30-04:00" -Keys:Make=Apple \
-  "-Keys:Model=iPhone 15" Keys.mov
+  "-Keys:Model=iPhone 15" Keys-mov.mov
 for ext in mov mp4 3gp 3g2 m4v; do
   for layout in moov-last moov-first; do
     flags=()
     [[ $layout == moov-first ]] && flags=(-movflags +faststart)
     ff -f lavfi -i testsrc=size=64x48:rate=1 -t 2 -c:v mpeg4 "${flags[@]}" \
       -metadata location=-33.8568-070.6693-012.250/ -metadata creation_time=2024-05-01T16:20:30Z \
-      -metadata make=TEST -metadata model=TEST "ffmpeg-$layout.$ext"
+      -metadata make=TEST -metadata model=TEST "ffmpeg-$layout-$ext.$ext"
   done
 done
 ff -f lavfi -i testsrc=size=64x48:rate=1 -t 2 -c:v mpeg4 -movflags use_metadata_tags \

@@ -60,6 +60,7 @@ private enum Tag {
   static let gpsAltitude: UInt32 = 0x0006
   static let gpsTimeStamp: UInt32 = 0x0007
   static let gpsDateStamp: UInt32 = 0x001D
+  static let makerNote: UInt32 = 0x927C
 }
 
 /// Descriptions that cameras write by default; they are not titles.
@@ -193,7 +194,31 @@ private struct Block {
       m.height = h
     }
     m.takenAt = captureDate()
+    m.contentIdentifier = appleMediaGroup()
     return m
+  }
+
+  /// Apple's MakerNote (`Apple iOS\0`, version 1, `MM`, then an IFD whose offsets count from
+  /// the MakerNote's start) tag 0x0011: the media group UUID a Live Photo's video carries too
+  /// (exiftool's Apple.pm `MediaGroupUUID`).
+  func appleMediaGroup() -> String? {
+    guard let e = entry(EXIF_IFD_EXIF, Tag.makerNote), let raw = bytes(e, format: [EXIF_FORMAT_UNDEFINED]),
+      raw.count > 16, raw.starts(with: Array("Apple iOS\0".utf8)), raw[12] == 0x4D, raw[13] == 0x4D
+    else { return nil }
+    func u16(_ i: Int) -> Int { Int(raw[i]) << 8 | Int(raw[i + 1]) }
+    func u32(_ i: Int) -> Int { u16(i) << 16 | u16(i + 2) }
+    let count = u16(14)
+    guard count <= 256, 16 + count * 12 <= raw.count else { return nil }
+    for i in 0..<count {
+      let at = 16 + i * 12
+      guard u16(at) == 0x0011, u16(at + 2) == 2 else { continue }
+      let length = u32(at + 4)
+      let start = length <= 4 ? at + 8 : u32(at + 8)
+      guard length > 1, length <= 128, start >= 0, start + length <= raw.count else { return nil }
+      let text = String(decoding: raw[start..<(start + length)].prefix { $0 != 0 }, as: UTF8.self)
+      return text.isEmpty ? nil : text
+    }
+    return nil
   }
 
   func xpTitle() -> String? {

@@ -18,6 +18,9 @@ public struct PhotoMetadata: Equatable, Sendable {
   public var orientation: Int?
   /// A video's length in seconds.
   public var duration: Double?
+  /// The Live Photo identifier: Apple's MakerNote media group UUID in a still, the
+  /// `com.apple.quicktime.content.identifier` key in a video.
+  public var contentIdentifier: String?
 
   public init() {}
 }

@@ -11,7 +11,8 @@ internal import GeoPhotoCore
 /// - capture time: the key `…creationdate` (local time with its offset), `©day`, then the
 ///   movie header's creation time (UTC);
 /// - make, model and title: the keys `…make`, `…model`, `…title`, then `©mak`, `©mod`, `©nam`;
-/// - duration from the movie header, pixel size and rotation from the first video track.
+/// - duration from the movie header, pixel size and rotation from the first video track;
+/// - the Live Photo identifier from the key `com.apple.quicktime.content.identifier`.
 enum VideoReader {
   static func read(_ file: any RandomAccessBytes) -> PhotoMetadata {
     let top = ContainerReader.boxes(file, from: 0, to: file.count)
@@ -64,6 +65,7 @@ struct VideoFields {
     m.cameraModel = text("model", "©mod")
     m.title = text("title", "©nam")
     m.duration = duration
+    m.contentIdentifier = keys["com.apple.quicktime.content.identifier"]
     m.width = width
     m.height = height
     // As EXIF would say it: rotated 90° clockwise is orientation 6.

@@ -12,7 +12,7 @@ public enum FormatSamples {
   static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
   static let script = checkout.appendingPathComponent("Scripts/make-format-samples.sh")
-  static let corpora = checkout.deletingLastPathComponent().appendingPathComponent("shared/corpora")
+  public static let corpora = checkout.deletingLastPathComponent().appendingPathComponent("shared/corpora")
 
   /// Why the samples cannot be made here (a tool or the corpora missing), or `nil`.
   public static var unavailable: String? {

@@ -50,8 +50,23 @@ extension PostgresPhotoStore {
     _ = try change(PostgresSQL.update, Self.parameters(record, now: now) + [.integer(id)], prepared: true)
   }
 
+  /// Member rows go with their photo (`ON DELETE CASCADE`).
   public func delete(id: Int64) throws {
     _ = try change("DELETE FROM photos WHERE id = $1::bigint", [.integer(id)], prepared: true)
+  }
+
+  public func setMembers(of id: Int64, _ members: [MemberFile]) throws {
+    _ = try change("DELETE FROM photo_members WHERE photo_id = $1::bigint", [.integer(id)], prepared: true)
+    for member in members {
+      _ = try change(
+        """
+        INSERT INTO photo_members (\(MemberColumn.list))
+        VALUES ($1::bigint, $2, $3, $4::bigint, $5::bigint, $6, $7)
+        ON CONFLICT (path) DO UPDATE SET photo_id = excluded.photo_id, role = excluded.role,
+          file_size = excluded.file_size, modified_ns = excluded.modified_ns, content_hash = excluded.content_hash,
+          content_id = excluded.content_id
+        """, MemberColumn.values(member, of: id), prepared: true)
+    }
   }
 
   public func forgetLocalPhotos(under root: String) throws -> Int {

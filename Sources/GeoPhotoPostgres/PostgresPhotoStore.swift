@@ -178,6 +178,24 @@ public final class PostgresPhotoStore: PhotoStore {
       WHERE source = 'local' AND source_id >= $1 AND source_id < $2
       """, [.text(prefix), .text(pathRangeEnd(prefix))]
     ) { $0.map { KnownFile(row: $0) } }
+      + query(
+        """
+        SELECT \(MemberColumn.knownList) FROM photo_members
+        WHERE role != 'sidecar' AND path >= $1 AND path < $2
+        """, [.text(prefix), .text(pathRangeEnd(prefix))]
+      ) { $0.map { KnownFile(memberRow: $0) } }
+  }
+
+  public func memberFiles(of ids: [Int64]?) throws -> [Int64: [MemberFile]] {
+    if let ids, ids.isEmpty { return [:] }
+    let sql =
+      "SELECT \(MemberColumn.list) FROM photo_members"
+      + (ids == nil ? "" : " WHERE photo_id = ANY($1::bigint[])") + " ORDER BY photo_id, path"
+    return try query(sql, ids.map { [PostgresSQL.array($0.map(String.init))] } ?? []) { rows in
+      var members: [Int64: [MemberFile]] = [:]
+      for row in rows { members[row.int64(at: 0) ?? 0, default: []].append(MemberFile(row: row)) }
+      return members
+    }
   }
 
   public func syncRoots() throws -> [(path: String, lastSynced: String)] {

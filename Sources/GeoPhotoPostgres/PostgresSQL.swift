@@ -12,7 +12,8 @@ enum PostgresSQL {
     case .width, .height, .orientation: return "int"
     case .locationEstimated: return "boolean"
     case .source, .sourceID, .path, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
-      .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType:
+      .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType,
+      .contentID:
       return "text"
     }
   }

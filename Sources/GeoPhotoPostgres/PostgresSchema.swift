@@ -91,6 +91,24 @@ enum PostgresSchema {
       ALTER TABLE photos ADD COLUMN duration DOUBLE PRECISION;
       """
     ),
+    (
+      "one photo per shot",
+      """
+      -- The primary file's Live Photo identifier, for pairing a still with its video.
+      ALTER TABLE photos ADD COLUMN content_id TEXT;
+      -- A photo's other files: a RAW beside the JPEG, a Live Photo's video, sidecars.
+      CREATE TABLE photo_members (
+        photo_id BIGINT NOT NULL REFERENCES photos (id) ON DELETE CASCADE,
+        path TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL,
+        file_size BIGINT NOT NULL,
+        modified_ns BIGINT NOT NULL,
+        content_hash TEXT NOT NULL,
+        content_id TEXT
+      );
+      CREATE INDEX photo_members_by_photo ON photo_members (photo_id);
+      """
+    ),
   ]
 
   /// The schema version the database is at: 0 before geophoto's first migration.

@@ -171,7 +171,44 @@ public final class SQLitePhotoStore: PhotoStore {
       WHERE source = 'local' AND source_id >= ? AND source_id < ?
       """, [.text(prefix), .text(upper)]
     ) { files.append(KnownFile(row: $0)) }
+    try database.forEachRow(
+      """
+      SELECT \(MemberColumn.knownList) FROM photo_members
+      WHERE role != 'sidecar' AND path >= ? AND path < ?
+      """, [.text(prefix), .text(upper)]
+    ) { files.append(KnownFile(memberRow: $0)) }
     return files
+  }
+
+  public func memberFiles(of ids: [Int64]?) throws -> [Int64: [MemberFile]] {
+    var members: [Int64: [MemberFile]] = [:]
+    var sql = "SELECT \(MemberColumn.list) FROM photo_members"
+    var values: [StoreValue] = []
+    if let ids {
+      guard !ids.isEmpty else { return [:] }
+      sql += " WHERE photo_id IN (SELECT value FROM json_each(?))"
+      values = [.text("[" + ids.map(String.init).joined(separator: ",") + "]")]
+    }
+    try database.forEachRow(sql + " ORDER BY photo_id, path", values) { row in
+      members[row.int64(0), default: []].append(MemberFile(row: row))
+    }
+    return members
+  }
+
+  public func setMembers(of id: Int64, _ members: [MemberFile]) throws {
+    try database.execute("DELETE FROM photo_members WHERE photo_id = ?", [.integer(id)])
+    var changed = database.changes > 0
+    for member in members {
+      try database.execute(
+        """
+        INSERT INTO photo_members (\(MemberColumn.list)) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (path) DO UPDATE SET photo_id = excluded.photo_id, role = excluded.role,
+          file_size = excluded.file_size, modified_ns = excluded.modified_ns, content_hash = excluded.content_hash,
+          content_id = excluded.content_id
+        """, MemberColumn.values(member, of: id))
+      changed = true
+    }
+    if changed { noteMembersChanged() }
   }
 
   public func syncRoots() throws -> [(path: String, lastSynced: String)] {
@@ -210,6 +247,12 @@ public final class SQLitePhotoStore: PhotoStore {
       photosChanged = true
       if positions { positionsChanged = true }
     }
+  }
+
+  /// A photo's files changed: answers list them, so the generation advances (positions stay).
+  private func noteMembersChanged() {
+    precondition(inWrite, "photo rows change only inside write(_:)")
+    photosChanged = true
   }
 
   /// A record's values in `PhotoWrite.columns` order (`?1`…`?21`), then the time (`?22`).
@@ -280,6 +323,11 @@ public final class SQLitePhotoStore: PhotoStore {
   public func forgetLocalPhotos(under root: String) throws -> Int {
     let prefix = directoryPrefix(root)
     try database.execute(
+      """
+      DELETE FROM photo_members WHERE photo_id IN (
+        SELECT id FROM photos WHERE source = 'local' AND source_id >= ? AND source_id < ?)
+      """, [.text(prefix), .text(pathRangeEnd(prefix))])
+    try database.execute(
       "DELETE FROM photos WHERE source = 'local' AND source_id >= ? AND source_id < ?",
       [.text(prefix), .text(pathRangeEnd(prefix))])
     let removed = database.changes
@@ -348,6 +396,7 @@ public final class SQLitePhotoStore: PhotoStore {
   }
 
   public func delete(id: Int64) throws {
+    try database.execute("DELETE FROM photo_members WHERE photo_id = ?", [.integer(id)])
     try database.execute("DELETE FROM photos WHERE id = ?", [.integer(id)])
     noteChange()
   }

@@ -100,5 +100,22 @@ enum Schema {
         -- A video's length in seconds.
         ALTER TABLE photos ADD COLUMN duration REAL;
         """),
+    .init(
+      "one photo per shot",
+      sql: """
+        -- The primary file's Live Photo identifier, for pairing a still with its video.
+        ALTER TABLE photos ADD COLUMN content_id TEXT;
+        -- A photo's other files: a RAW beside the JPEG, a Live Photo's video, sidecars.
+        CREATE TABLE photo_members (
+          photo_id INTEGER NOT NULL REFERENCES photos (id) ON DELETE CASCADE,
+          path TEXT NOT NULL UNIQUE,
+          role TEXT NOT NULL,
+          file_size INTEGER NOT NULL,
+          modified_ns INTEGER NOT NULL,
+          content_hash TEXT NOT NULL,
+          content_id TEXT
+        );
+        CREATE INDEX photo_members_by_photo ON photo_members (photo_id);
+        """),
   ])
 }

@@ -13,6 +13,8 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   /// The capture time as a UTC instant (seconds since 1970), NULL for a floating time: the
   /// column time filters compare, kept from `takenAt`.
   case takenUTC
+  /// The primary file's Live Photo identifier (`FileState.contentID`).
+  case contentID
 
   /// The column's name in SQL.
   public var name: String {
@@ -49,6 +51,7 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .problem: return "problem"
     case .placeGazetteer: return "place_gazetteer"
     case .takenUTC: return "taken_utc"
+    case .contentID: return "content_id"
     }
   }
 
@@ -113,22 +116,74 @@ extension PhotoRecord {
     var file: FileState?
     if let size = row.int64(.fileSize), let changed = row.int64(.changedNanoseconds), let hash = row.text(.contentHash)
     {
-      file = FileState(size: size, changedNanoseconds: changed, contentHash: hash)
+      file = FileState(size: size, changedNanoseconds: changed, contentHash: hash, contentID: row.text(.contentID))
     }
     self.init(photo: Photo(row: row), file: file, problem: row.text(.problem), placedWith: row.int64(.placeGazetteer))
   }
 }
 
 extension KnownFile {
-  /// The columns of a `KnownFile`, in this order.
-  public static let columns: [PhotoColumn] = [.id, .sourceID, .fileSize, .changedNanoseconds, .contentHash]
+  /// The columns of a `KnownFile` from the photos table, in this order; the members table
+  /// (`MemberColumn`) gives the same six.
+  public static let columns: [PhotoColumn] = [.id, .sourceID, .fileSize, .changedNanoseconds, .contentHash, .contentID]
   public static let columnList = columns.map(\.name).joined(separator: ", ")
 
-  /// A known file from a row of `columns`.
-  public init(row: some PhotoRow) {
+  /// A known file from a row of `columns` (or `MemberColumn.knownList`, then its role).
+  public init(row: some PhotoRow, role: FileRole = .primary) {
     self.init(
       id: row.int64(at: 0) ?? 0, path: row.text(at: 1) ?? "",
       state: FileState(
-        size: row.int64(at: 2) ?? 0, changedNanoseconds: row.int64(at: 3) ?? 0, contentHash: row.text(at: 4) ?? ""))
+        size: row.int64(at: 2) ?? 0, changedNanoseconds: row.int64(at: 3) ?? 0, contentHash: row.text(at: 4) ?? "",
+        contentID: row.text(at: 5)),
+      role: role)
+  }
+}
+
+/// The members table: a photo's files besides its primary one, keyed by path.
+public enum MemberColumn: Int, CaseIterable, Sendable {
+  case photoID, path, role, fileSize, changedNanoseconds, contentHash, contentID
+
+  public var name: String {
+    switch self {
+    case .photoID: return "photo_id"
+    case .path: return "path"
+    case .role: return "role"
+    case .fileSize: return "file_size"
+    case .changedNanoseconds: return "modified_ns"
+    case .contentHash: return "content_hash"
+    case .contentID: return "content_id"
+    }
+  }
+
+  /// Every column, in order, for a SELECT or an INSERT.
+  public static let list = allCases.map(\.name).joined(separator: ", ")
+  /// The columns of a `KnownFile`, then the role.
+  public static let knownList = [photoID, path, fileSize, changedNanoseconds, contentHash, contentID, role].map(\.name)
+    .joined(separator: ", ")
+
+  /// A member's values in `allCases` order.
+  public static func values(_ m: MemberFile, of photo: Int64) -> [StoreValue] {
+    [
+      .integer(photo), .text(m.path), .text(m.role.rawValue), .integer(m.state.size),
+      .integer(m.state.changedNanoseconds), .text(m.state.contentHash), StoreValue(m.state.contentID),
+    ]
+  }
+}
+
+extension KnownFile {
+  /// A member file from a row of `MemberColumn.knownList`.
+  public init(memberRow row: some PhotoRow) {
+    self.init(row: row, role: row.text(at: 6).flatMap(FileRole.init(rawValue:)) ?? .alternate)
+  }
+}
+
+extension MemberFile {
+  /// A member from a row of `MemberColumn.list`.
+  public init(row: some PhotoRow) {
+    self.init(
+      path: row.text(at: 1) ?? "", role: row.text(at: 2).flatMap(FileRole.init(rawValue:)) ?? .alternate,
+      state: FileState(
+        size: row.int64(at: 3) ?? 0, changedNanoseconds: row.int64(at: 4) ?? 0, contentHash: row.text(at: 5) ?? "",
+        contentID: row.text(at: 6)))
   }
 }

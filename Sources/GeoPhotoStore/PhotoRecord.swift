@@ -9,11 +9,30 @@ public struct FileState: Hashable, Sendable {
   public var changedNanoseconds: Int64
   /// `ContentHash` of the file, used to recognise a moved or renamed file.
   public var contentHash: String
+  /// The Live Photo identifier the file carries (Apple's MakerNote media group UUID, or a
+  /// video's `com.apple.quicktime.content.identifier`): a still and a video with the same
+  /// one are one shot, whatever their names.
+  public var contentID: String?
 
-  public init(size: Int64, changedNanoseconds: Int64, contentHash: String) {
+  public init(size: Int64, changedNanoseconds: Int64, contentHash: String, contentID: String? = nil) {
     self.size = size
     self.changedNanoseconds = changedNanoseconds
     self.contentHash = contentHash
+    self.contentID = contentID
+  }
+}
+
+/// A file of a photo besides the one its row describes (`FileRole.primary`): its role and
+/// what the sync needs to follow it.
+public struct MemberFile: Hashable, Sendable {
+  public var path: String
+  public var role: FileRole
+  public var state: FileState
+
+  public init(path: String, role: FileRole, state: FileState) {
+    self.path = path
+    self.role = role
+    self.state = state
   }
 }
 
@@ -36,15 +55,19 @@ public struct PhotoRecord: Hashable, Sendable {
   }
 }
 
-/// A local file the index knows, as the sync compares it with the disk.
+/// A local file the index knows, as the sync compares it with the disk: a photo's primary
+/// file (its row) or another of its files (sidecars are not listed: they follow their photo).
 public struct KnownFile: Hashable, Sendable {
+  /// The photo the file belongs to.
   public var id: Int64
   public var path: String
   public var state: FileState
+  public var role: FileRole
 
-  public init(id: Int64, path: String, state: FileState) {
+  public init(id: Int64, path: String, state: FileState, role: FileRole = .primary) {
     self.id = id
     self.path = path
     self.state = state
+    self.role = role
   }
 }

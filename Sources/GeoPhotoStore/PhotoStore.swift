@@ -34,8 +34,12 @@ public protocol PhotoStore: AnyObject {
   /// Up to `limit` rows (located or not) with ids above `id`, by ascending id: a whole index
   /// read page by page, file state included.
   func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
-  /// Every local file the index knows under `root` (an absolute, normalised directory path).
+  /// Every local file the index knows under `root` (an absolute, normalised directory path):
+  /// photos' primary files and their other files, sidecars left out.
   func knownFiles(under root: String) throws -> [KnownFile]
+  /// The files of the photos `ids` besides their primary ones (all photos' when `nil`), by
+  /// photo id; photos with one file are absent.
+  func memberFiles(of ids: [Int64]?) throws -> [Int64: [MemberFile]]
   /// Roots synced before, with the time of their last sync.
   func syncRoots() throws -> [(path: String, lastSynced: String)]
   /// Local photos with no location or an estimated one, under `root` or everywhere.
@@ -73,6 +77,10 @@ public protocol PhotoStore: AnyObject {
   /// source and source id) is overwritten. Returns their ids in order.
   @discardableResult
   func copy(_ records: [PhotoRecord]) throws -> [Int64]
+  /// Makes `members` the files of photo `id` besides its primary one (taking them from any
+  /// other photo that had them).
+  func setMembers(of id: Int64, _ members: [MemberFile]) throws
+  /// Deletes a photo with all its files.
   func delete(id: Int64) throws
   /// Removes every local photo under `root` and the roots at or below it; returns how many photos.
   func forgetLocalPhotos(under root: String) throws -> Int

@@ -96,7 +96,9 @@ enum PhotoFileReader {
       photo.orientation = m.orientation
       photo.mediaType = format.isVideo ? .video : .photo
       photo.duration = m.duration
-      return PhotoRecord(photo: photo, file: state)
+      var fileState = state
+      fileState.contentID = m.contentIdentifier
+      return PhotoRecord(photo: photo, file: fileState)
     }
     guard let format = PhotoFormat(signature: Array(head.prefix(PhotoFormat.signatureLength))) else {
       if size == 0 { return failed(.emptyFile, hash: hash) }

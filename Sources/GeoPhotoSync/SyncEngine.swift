@@ -80,7 +80,8 @@ public final class SyncEngine {
       let known = try store.knownFiles(under: root)
       var isDirectory: ObjCBool = false
       let exists = FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory)
-      let holding = known.isEmpty ? "" : "; the index holds \(known.count) photos under it"
+      let photos = Set(known.map(\.id)).count
+      let holding = known.isEmpty ? "" : "; the index holds \(photos) photos under it"
       guard exists else {
         throw SyncRefusal(
           description:
@@ -104,92 +105,133 @@ public final class SyncEngine {
       plans.append((root, walk, known))
     }
 
-    // 2. Compare disk and index.
-    var toRead: [FoundFile] = []
-    var existingIDs: [String: Int64] = [:]
-    var missing: [String: KnownFile] = [:]
+    // 2. Compare disk and index: what each known file belongs to, which files are new or
+    // changed, what was not found, and the walked files as shots (`ShotGrouping`).
+    var run = SyncRun()
     for plan in plans {
       for w in plan.walk.warnings { report(w.path, w.reason, &summary) }
       summary.scanned += plan.walk.files.count
-      var knownByPath = Dictionary(plan.known.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-      for file in plan.walk.files {
-        if let known = knownByPath.removeValue(forKey: file.path) {
-          if known.state.size == file.size
-            && known.state.changedNanoseconds == file.changeNanoseconds
-          {
-            summary.unchanged += 1
-          } else {
-            existingIDs[file.path] = known.id
-            toRead.append(file)
-          }
-        } else {
-          toRead.append(file)
-        }
-      }
-      // What is left was not found; keep what sits in an unreadable folder.
-      let shielded = plan.walk.unreadable
-      for (path, known) in knownByPath
-      where !shielded.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
-        missing[path] = known
-      }
+      run.know(plan.known, walked: plan.walk.files, unreadable: plan.walk.unreadable)
+      run.shots += ShotGrouping.groups(plan.walk.files)
     }
-    var missingByHash: [String: [KnownFile]] = [:]
-    for known in missing.values.sorted(by: { $0.path < $1.path }) {
-      missingByHash[known.state.contentHash, default: []].append(known)
-    }
+    let total = run.shots.reduce(0) { $0 + $1.filter { !run.isUnchanged($0) }.count }
 
-    // 3. Read new and changed files in parallel, write them batch by batch.
+    // 3. Folder by folder, in batches of about `batchSize` files to read: read what changed,
+    // join Live Photos, decide each changed shot's photo and write the batch in one
+    // transaction. A still or video whose Live Photo partner is not in its batch waits for
+    // the end of its folder, where the folder's waiting shots are joined and written.
     let now = indexTimestamp()
     var done = 0
-    for batchStart in stride(from: 0, to: toRead.count, by: batchSize) {
-      let batch = Array(toRead[batchStart..<min(toRead.count, batchStart + batchSize)])
-      let reads = readInParallel(batch)
-      for read in reads { if let w = read.warning { report(read.record.photo.sourceID, w, &summary) } }
-      var records = reads.map(\.record)
-      for i in records.indices { try records[i].name(with: namer) }
-      try store.write {
-        var fresh: [PhotoRecord] = []
-        for record in records {
-          let path = record.photo.sourceID
-          if let id = existingIDs[path] {
-            try store.update(id: id, with: record, now: now)
-            summary.updated += 1
-          } else if let hash = record.file?.contentHash, !hash.isEmpty,
-            var candidates = missingByHash[hash], let origin = candidates.first,
-            origin.state.size == record.file?.size
-          {
-            candidates.removeFirst()
-            missingByHash[hash] = candidates
-            missing[origin.path] = nil
-            try store.update(id: origin.id, with: record, now: now)
-            summary.moved += 1
-          } else {
-            fresh.append(record)
-          }
-          if record.photo.coordinate == nil { summary.withoutLocation += 1 }
-          if let problem = record.problem { report(path, problem, &summary) }
-        }
-        // New files go together; one another sync of the same folder wrote first is an update.
-        for result in try store.upsert(fresh, now: now) {
-          if result.inserted { summary.added += 1 } else { summary.updated += 1 }
+    func read(_ files: [FoundFile]) {
+      guard !files.isEmpty else { return }
+      for result in readInParallel(files) {
+        let path = result.record.photo.sourceID
+        if let problem = result.record.problem { report(path, problem, &summary) }
+        if let warning = result.warning { report(path, warning, &summary) }
+        run.records[path] = result.record
+      }
+      done += files.count
+    }
+    func reportProgress() {
+      progress?(SyncProgress(done: done, total: max(total, done), elapsed: seconds(since: started)))
+    }
+    func settle(_ shots: [[FoundFile]]) throws {
+      var changed: [[FoundFile]] = []
+      for shot in shots {
+        if let id = run.unchangedPhoto(shot) {
+          run.claimed.insert(id)
+          summary.unchanged += shot.count
+        } else {
+          changed.append(shot)
         }
       }
-      done += batch.count
-      progress?(SyncProgress(done: done, total: toRead.count, elapsed: seconds(since: started)))
+      // A changed shot is decided from all its files.
+      read(changed.flatMap { $0.filter { run.records[$0.path] == nil } })
+      var decisions = run.decide(changed)
+      for i in decisions.indices { try decisions[i].record.name(with: namer) }
+      if !decisions.isEmpty { try write(decisions, now: now, run: &run, summary: &summary) }
+      for shot in shots { for file in shot { run.records[file.path] = nil } }
+    }
+    var next = 0
+    while next < run.shots.count {
+      let folder = ShotGrouping.folder(of: run.shots[next][0].path)
+      var waiting: [[FoundFile]] = []
+      while next < run.shots.count, ShotGrouping.folder(of: run.shots[next][0].path) == folder {
+        var batch: [[FoundFile]] = []
+        var toRead = 0
+        while next < run.shots.count, ShotGrouping.folder(of: run.shots[next][0].path) == folder, toRead < batchSize {
+          toRead += run.shots[next].filter { !run.isUnchanged($0) }.count
+          batch.append(run.shots[next])
+          next += 1
+        }
+        read(batch.flatMap { $0.filter { !run.isUnchanged($0) } })
+        var ready: [[FoundFile]] = []
+        for shot in ShotGrouping.joiningLivePhotos(batch, identifier: run.contentID(of:)) {
+          if run.awaitsLivePartner(shot) { waiting.append(shot) } else { ready.append(shot) }
+        }
+        try settle(ready)
+        reportProgress()
+      }
+      let joined = ShotGrouping.joiningLivePhotos(waiting, identifier: run.contentID(of:))
+      for start in stride(from: 0, to: joined.count, by: batchSize) {
+        try settle(Array(joined[start..<min(joined.count, start + batchSize)]))
+        reportProgress()
+      }
     }
 
-    // 4. Remove what is gone, record the roots, name what is left to name, refresh the
-    // spatial index.
-    let gone = missing.values.map(\.id).sorted()
+    // 4. Remove photos with no file left, record the roots, name what is left to name,
+    // refresh the spatial index.
+    let gone = run.unclaimed()
     try store.write {
       for id in gone { try store.delete(id: id) }
       for root in canonical { try store.recordSyncRoot(root, now: now) }
       if let namer, try store.hasPhotosToPlace(gazetteer: namer.identity) { _ = try store.assignPlaces(with: namer) }
     }
-    summary.removed = gone.count
+    summary.removed += gone.count
     try store.refreshDerivedIndexes()
     summary.elapsed = seconds(since: started)
     return summary
+  }
+
+  /// Writes the decided shots of one batch in one transaction.
+  private func write(_ decisions: [SyncRun.Decision], now: String, run: inout SyncRun, summary: inout SyncSummary)
+    throws
+  {
+    let absorbed = run.absorbed(by: decisions)
+    let primaryOf = run.primaryOf
+    try store.write {
+      // Photos whose files all joined another shot are merged away, freeing their paths.
+      for id in absorbed { try store.delete(id: id) }
+      // No two rows may hold one path, even for a moment: rows whose primary file changes
+      // step aside first.
+      for d in decisions {
+        guard let id = d.id, primaryOf[id] != d.record.photo.sourceID else { continue }
+        var parked = d.record
+        parked.photo.sourceID = "\u{1}parked/\(id)"
+        try store.update(id: id, with: parked, now: now)
+      }
+      var fresh: [SyncRun.Decision] = []
+      for d in decisions {
+        guard let id = d.id else {
+          fresh.append(d)
+          continue
+        }
+        try store.update(id: id, with: d.record, now: now)
+        try store.setMembers(of: id, d.members)
+      }
+      // New shots go together; one another sync of the same folder wrote first is an update.
+      for (d, result) in zip(fresh, try store.upsert(fresh.map(\.record), now: now)) {
+        if !d.members.isEmpty || !result.inserted { try store.setMembers(of: result.id, d.members) }
+        if result.inserted { summary.added += 1 } else { summary.updated += 1 }
+      }
+    }
+    summary.removed += absorbed.count
+    for d in decisions {
+      if d.record.photo.coordinate == nil { summary.withoutLocation += 1 }
+      if d.id != nil {
+        if d.moved { summary.moved += 1 } else { summary.updated += 1 }
+      }
+    }
   }
 
   private func report(_ path: String, _ reason: String, _ summary: inout SyncSummary) {

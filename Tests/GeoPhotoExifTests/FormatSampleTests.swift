@@ -154,7 +154,7 @@ struct FormatSampleTests {
   /// are read with a few small reads, not whole.
   @Test func largeFilesCostFewSmallReads() throws {
     let folder = try #require(Self.folder)
-    for name in ["ffmpeg-moov-last.mov", "raw.nef"] {
+    for name in ["ffmpeg-moov-last-mov.mov", "raw-nef.nef"] {
       var bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
       if name.hasSuffix(".mov") {
         // 40 MB of media data before the movie box: a free box the walk must step over.

@@ -28,8 +28,9 @@ final class Workspace {
     }
   }
 
-  func sync(_ roots: [String]? = nil, namer: (any PlaceNamer)? = nil) throws -> SyncSummary {
+  func sync(_ roots: [String]? = nil, namer: (any PlaceNamer)? = nil, batchSize: Int = 1_000) throws -> SyncSummary {
     let engine = SyncEngine(store: store, jobs: 2)
+    engine.batchSize = batchSize
     engine.namer = namer
     engine.warn = { [unowned self] in self.warnings.append(($0, $1)) }
     return try engine.sync(roots: roots ?? [photos.path])
@@ -249,7 +250,7 @@ struct TestNamer: PlaceNamer {
 @Suite struct SidecarAndFormatTests {
   @Test func aFileThatIsNotWhatItsNameSaysIsNamedByItsFormat() throws {
     let w = try Workspace()
-    for name in ["text.png", "text.HEIC", "text.dng", "broken.tif"] {
+    for name in ["text.png", "words.HEIC", "notes.dng", "broken.tif"] {
       try Data("not a photo at all".utf8).write(to: w.photos.appendingPathComponent(name))
     }
     let s = try w.sync()
@@ -257,7 +258,7 @@ struct TestNamer: PlaceNamer {
     let reasons = Dictionary(uniqueKeysWithValues: w.warnings.map { (($0.0 as NSString).lastPathComponent, $0.1) })
     #expect(
       reasons == [
-        "text.png": "not a PNG file", "text.HEIC": "not a HEIF file", "text.dng": "not a TIFF file",
+        "text.png": "not a PNG file", "words.HEIC": "not a HEIF file", "notes.dng": "not a TIFF file",
         "broken.tif": "not a TIFF file",
       ])
     // No warning names a format the file was not read as.

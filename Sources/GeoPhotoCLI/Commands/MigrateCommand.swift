@@ -47,7 +47,16 @@ enum MigrateCommand: Subcommand {
     while true {
       let batch = try source.records(after: last, limit: 1_000)
       guard let end = batch.last?.id else { break }
-      try target.copy(batch.map(\.record))
+      let ids = try target.copy(batch.map(\.record))
+      // A photo's other files follow it, under its id in the target.
+      let members = try source.memberFiles(of: batch.map(\.id))
+      if !members.isEmpty {
+        try target.write {
+          for (entry, id) in zip(batch, ids) {
+            if let files = members[entry.id] { try target.setMembers(of: id, files) }
+          }
+        }
+      }
       copied += batch.count
       last = end
     }

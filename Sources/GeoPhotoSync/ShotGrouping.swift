@@ -1,0 +1,123 @@
+import GeoPhotoCore
+import GeoPhotoExif
+import GeoPhotoStore
+
+/// Which files of a folder are one shot, and what each is to it.
+///
+/// - The same name in the same folder, whatever the extensions: `IMG_0001.CR2` +
+///   `IMG_0001.JPG`, `IMG_0001.HEIC` + `IMG_0001.MOV` (names compare without case).
+/// - Pixel's RAW pairs: `PXL_….RAW-01.COVER.jpg` + `PXL_….RAW-02.ORIGINAL.dng` (and
+///   `….RAW-01.MP.COVER.jpg`): the part from `.RAW-nn` on is not part of the name.
+/// - Apple Live Photos by their content identifier, even when the names differ: a still
+///   (MakerNote media group UUID) and a video (`com.apple.quicktime.content.identifier`) in
+///   the same folder with the same identifier. Only within a folder: identifiers alone have
+///   linked unrelated files across libraries.
+///
+/// The photo's metadata comes from its best file: the one with a position, then a still
+/// over a video, then a developed image (JPEG, HEIC) over a RAW, then a file that could be
+/// read, then the first name.
+enum ShotGrouping {
+  /// The name files of one shot share: lower case, without the extension and without a
+  /// Pixel `.RAW-nn…` part.
+  static func key(forFileName name: String) -> String {
+    var stem = name.lowercased()
+    if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
+    if let range = stem.range(of: ".raw-", options: .backwards) {
+      let after = stem[range.upperBound...]
+      let digits = after.prefix(2)
+      if digits.count == 2, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+        after.count == 2 || after.dropFirst(2).first == "."
+      {
+        stem = String(stem[..<range.lowerBound])
+      }
+    }
+    return stem
+  }
+
+  /// The folder of a path (everything before the last `/`).
+  static func folder(of path: String) -> Substring {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return path[..<slash]
+  }
+
+  /// Files grouped by folder and `key`, each group's files by path; groups in path order.
+  static func groups(_ files: [FoundFile]) -> [[FoundFile]] {
+    var byKey: [String: Int] = [:]
+    var groups: [[FoundFile]] = []
+    // Folder by folder (a plain sort by path would interleave `a/b.jpg`, `a/b/c.jpg`, `a/c.jpg`).
+    let ordered = files.sorted { a, b in
+      let (fa, fb) = (folder(of: a.path), folder(of: b.path))
+      return fa != fb ? fa < fb : a.path < b.path
+    }
+    for file in ordered {
+      let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+      let k = String(folder(of: file.path)) + "/" + key(forFileName: name)
+      if let i = byKey[k] {
+        groups[i].append(file)
+      } else {
+        byKey[k] = groups.count
+        groups.append([file])
+      }
+    }
+    return groups
+  }
+
+  /// What kind of file a path names, by its extension.
+  static func isVideo(_ path: String) -> Bool { PhotoFormat(fileName: Substring(path))?.isVideo == true }
+
+  static func isRaw(_ path: String) -> Bool {
+    switch PhotoFormat(fileName: Substring(path)) {
+    case .raw, .cr3, .raf, .mrw: return true
+    case .tiff: return path.lowercased().hasSuffix(".dng")
+    default: return false
+    }
+  }
+
+  /// Joins groups of one folder whose still and video carry the same Live Photo identifier.
+  /// `identifier` gives a file's identifier (read now, or as the index knows it).
+  static func joiningLivePhotos(_ groups: [[FoundFile]], identifier: (FoundFile) -> String?) -> [[FoundFile]] {
+    var stills: [String: Int] = [:]
+    for (i, group) in groups.enumerated() {
+      for file in group where !isVideo(file.path) {
+        guard let id = identifier(file) else { continue }
+        let key = String(folder(of: file.path)) + "/" + id
+        stills[key] = stills[key] ?? i
+      }
+    }
+    guard !stills.isEmpty else { return groups }
+    var target = Array(groups.indices)
+    for (i, group) in groups.enumerated() {
+      for file in group where isVideo(file.path) {
+        guard let id = identifier(file), let still = stills[String(folder(of: file.path)) + "/" + id], still != i
+        else { continue }
+        target[i] = target[still]
+        break
+      }
+    }
+    var joined: [Int: [FoundFile]] = [:]
+    for (i, group) in groups.enumerated() { joined[target[i], default: []] += group }
+    return joined.keys.sorted().map { (joined[$0] ?? []).sorted { $0.path < $1.path } }
+  }
+
+  /// The index of the best record (see the type's rules).
+  static func best(_ records: [PhotoRecord]) -> Int {
+    func rank(_ r: PhotoRecord) -> (Int, Int, Int, Int) {
+      let path = r.photo.sourceID
+      return (
+        r.photo.coordinate == nil ? 1 : 0, r.photo.mediaType == .video ? 1 : 0, isRaw(path) ? 1 : 0,
+        r.problem == nil ? 0 : 1
+      )
+    }
+    return records.indices.min { a, b in
+      let (ra, rb) = (rank(records[a]), rank(records[b]))
+      return ra != rb ? ra < rb : records[a].photo.sourceID < records[b].photo.sourceID
+    } ?? 0
+  }
+
+  /// What a file other than the primary one is to its shot.
+  static func role(of path: String, primaryIsVideo: Bool) -> FileRole {
+    if isRaw(path) { return .raw }
+    if isVideo(path) && !primaryIsVideo { return .liveVideo }
+    return .alternate
+  }
+}
