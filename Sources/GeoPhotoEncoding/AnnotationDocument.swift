@@ -133,6 +133,7 @@ public struct AnnotationMembers: JSONWritable {
     w.key("takenAt")
     w.string(a.takenAt?.iso8601)
     w.media(a.mediaType, duration: a.duration)
+    w.files(a.files, paths: options.includePaths)
     if let place = a.place { w.member("place", PlaceMembers(place: place)) }
     if a.estimated {
       w.key("estimated")
@@ -168,6 +169,29 @@ extension JSONWriter {
       key("duration")
       rounded(duration, places: 3)
     }
+  }
+}
+
+extension JSONWriter {
+  /// `"files": [{"name", "role", "path"}]`, a shot's files (the path only where answers carry
+  /// local paths); nothing when there are none.
+  mutating func files(_ files: [PhotoFile], paths: Bool) {
+    guard !files.isEmpty else { return }
+    key("files")
+    beginArray()
+    for file in files {
+      beginObject()
+      key("name")
+      string(file.name)
+      key("role")
+      string(file.role.rawValue)
+      if paths {
+        key("path")
+        string(file.path)
+      }
+      endObject()
+    }
+    endArray()
   }
 }
 

@@ -90,11 +90,14 @@ public struct PhotoDetailDocument: JSONWritable {
   public var photo: Photo
   public var subtitle: String
   public var thumbnailURL: String
+  /// The shot's files by name and role (no paths: servers do not show them).
+  public var files: [PhotoFile]
 
-  public init(photo: Photo, subtitle: String, thumbnailURL: String) {
+  public init(photo: Photo, subtitle: String, thumbnailURL: String, files: [PhotoFile] = []) {
     self.photo = photo
     self.subtitle = subtitle
     self.thumbnailURL = thumbnailURL
+    self.files = files
   }
 
   public func write(to w: inout JSONWriter) {
@@ -115,6 +118,7 @@ public struct PhotoDetailDocument: JSONWritable {
     w.key("altitude")
     if let altitude = p.altitude { w.number(altitude) } else { w.null() }
     w.media(p.mediaType, duration: p.duration)
+    w.files(files, paths: false)
     if p.source == .local {
       w.key("cameraMake")
       w.string(p.cameraMake)

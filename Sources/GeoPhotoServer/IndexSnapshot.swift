@@ -26,8 +26,12 @@ public final class IndexSnapshot: Sendable {
   let spatial: SpatialIndex
   let clusters: ClusterIndex
   let indexByID: [Int64: Int32]
+  /// The files of photos with more than one (RAW, Live Photo video, sidecars), by photo id.
+  let members: [Int64: [MemberFile]]
 
-  public init(generation: Int64, photos: [Photo], privacyZones: [PrivacyZone] = []) {
+  public init(
+    generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = []
+  ) {
     let visible = photos.filter { photo in
       guard let c = photo.coordinate else { return false }
       return !privacyZones.contains { $0.contains(c) }
@@ -41,17 +45,24 @@ public final class IndexSnapshot: Sendable {
     byID.reserveCapacity(visible.count)
     for (i, p) in visible.enumerated() { byID[p.id] = Int32(i) }
     indexByID = byID
+    self.members = members
   }
 
   /// Reads the located photos of `store` and builds their indexes.
   public convenience init(store: any PhotoStore, privacyZones: [PrivacyZone] = []) throws {
     let (generation, photos) = try store.locatedPhotos()
-    self.init(generation: generation, photos: photos, privacyZones: privacyZones)
+    self.init(
+      generation: generation, photos: photos, members: try store.memberFiles(of: nil), privacyZones: privacyZones)
   }
 
   public static let empty = IndexSnapshot(generation: 0, photos: [])
 
   func photo(id: Int64) -> Photo? { indexByID[id].map { photos[Int($0)] } }
+
+  /// A local photo's files with their roles; none for remote photos.
+  func files(of photo: Photo) -> [PhotoFile] {
+    photo.source == .local ? PhotoFile.all(of: photo, members: members[photo.id] ?? []) : []
+  }
 
   /// The photos nearest to the query's centre that pass its filter: neighbours whose ids are
   /// positions in `photos`.

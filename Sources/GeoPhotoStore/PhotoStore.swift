@@ -104,6 +104,26 @@ public protocol PhotoStore: AnyObject {
   func refreshDerivedIndexes() throws
 }
 
+extension PhotoStore {
+  /// Every file of each local photo among `photos`: its primary file, then the others (RAW,
+  /// Live Photo video, sidecars) by path.
+  public func files(of photos: [Photo]) throws -> [Int64: [PhotoFile]] {
+    let local = photos.filter { $0.source == .local }
+    guard !local.isEmpty else { return [:] }
+    let members = try memberFiles(of: local.map(\.id))
+    var result: [Int64: [PhotoFile]] = [:]
+    for photo in local { result[photo.id] = PhotoFile.all(of: photo, members: members[photo.id] ?? []) }
+    return result
+  }
+}
+
+extension PhotoFile {
+  /// A photo's files: the primary one (its path), then `members`.
+  public static func all(of photo: Photo, members: [MemberFile]) -> [PhotoFile] {
+    (photo.path.map { [PhotoFile(path: $0, role: .primary)] } ?? []) + members.map { PhotoFile(path: $0.path, role: $0.role) }
+  }
+}
+
 /// How many photos an index holds.
 public struct PhotoCounts: Equatable, Sendable {
   public var photos: Int

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoHTTP
 import Testing
@@ -54,6 +55,54 @@ import Testing
     #expect(result.stderr.contains("GET /healthz 200 "))
     #expect(result.stderr.hasSuffix("stopped\n"))
     #expect(result.stdout.hasPrefix("serving 12 photos"))
+  }
+
+  /// A RAW + JPEG pair with its sidecar is one pin that lists its files; a video is a video.
+  @Test func aShotIsOnePinWithItsFilesAndAVideoSaysSo() throws {
+    let w = try ExampleWorkspace(withPhotos: false)
+    let here = Coordinate(latitude: 35.6812, longitude: 139.7671)
+    try SampleJPEG.write(to: w.photos.appendingPathComponent("IMG_0001.JPG")) { $0.coordinate = here }
+    try SampleTIFF.write(to: w.photos.appendingPathComponent("IMG_0001.CR2")) { $0.coordinate = here }
+    try Data("<x:xmpmeta xmlns:x='adobe:ns:meta/'/>".utf8).write(to: w.photos.appendingPathComponent("IMG_0001.xmp"))
+    try SampleVideo.write(
+      to: w.photos.appendingPathComponent("walk.MOV"), location: "+35.6815+139.7675/", duration: 12.5)
+    let sync = try Binary.run(["sync", w.photos.path], environment: w.env)
+    #expect(sync.status == 0, "\(sync.stderr)")
+    let near = try json(try Binary.run(["near", "35.6812,139.7671", "--format", "json"], environment: w.env).stdout)
+    let annotations = try #require(near["annotations"] as? [[String: Any]])
+    #expect(annotations.count == 2)
+    let pair = try #require(annotations.first { ($0["title"] as? String) == "IMG_0001" })
+    let files = try #require(pair["files"] as? [[String: String]])
+    #expect(files.map { $0["name"] ?? "" } == ["IMG_0001.JPG", "IMG_0001.CR2", "IMG_0001.xmp"])
+    #expect(files.map { $0["role"] ?? "" } == ["primary", "raw", "sidecar"])
+    #expect(files[1]["path"]?.hasSuffix("/tokyo/IMG_0001.CR2") == true)
+    #expect(pair["mediaType"] as? String == "photo" && pair["duration"] == nil)
+    let walk = try #require(annotations.first { ($0["title"] as? String) == "walk" })
+    #expect(walk["mediaType"] as? String == "video" && walk["duration"] as? Double == 12.5)
+
+    let (running, base) = try start(w)
+    defer {
+      running.process.terminate()
+      running.process.waitUntilExit()
+    }
+    let served = try json(String(decoding: try fetch(base + "/v1/near?lat=35.6812&lon=139.7671").1, as: UTF8.self))
+    let servedPair = try #require(
+      (served["annotations"] as? [[String: Any]])?.first { ($0["title"] as? String) == "IMG_0001" })
+    let servedFiles = try #require(servedPair["files"] as? [[String: String]])
+    #expect(servedFiles.map { $0["role"] ?? "" } == ["primary", "raw", "sidecar"])
+    #expect(servedFiles.allSatisfy { $0["path"] == nil })  // the server shows no local paths
+    let id = try #require(servedPair["id"] as? Int)
+    let detail = try json(String(decoding: try fetch(base + "/v1/photos/\(id)").1, as: UTF8.self))
+    #expect(
+      (detail["files"] as? [[String: String]])?.map { $0["name"] ?? "" } == [
+        "IMG_0001.JPG", "IMG_0001.CR2", "IMG_0001.xmp",
+      ])
+    let map = try json(
+      String(decoding: try fetch(base + "/v1/annotations?bbox=139.7,35.6,139.8,35.7&zoom=18").1, as: UTF8.self))
+    let kinds = (map["features"] as? [[String: Any]])?.compactMap {
+      ($0["properties"] as? [String: Any])?["mediaType"] as? String
+    }
+    #expect(kinds?.sorted() == ["photo", "video"])
   }
 
   @Test func aHostNameIsResolvedAndServedOnEveryAddress() throws {

@@ -48,8 +48,12 @@ enum NearCommand: Subcommand {
       location = store.location
       let neighbors = try store.nearest(query)
       let distances = Dictionary(neighbors.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
-      annotations = try store.photos(ids: neighbors.map(\.id)).compactMap {
-        Annotation(photo: $0, distance: distances[$0.id])
+      let photos = try store.photos(ids: neighbors.map(\.id))
+      let files = try store.files(of: photos)
+      annotations = photos.compactMap { photo in
+        var a = Annotation(photo: photo, distance: distances[photo.id])
+        a?.files = files[photo.id] ?? []
+        return a
       }
       // Only an empty answer asks whether the index is empty (for the hint).
       empty = neighbors.isEmpty ? try !store.hasLocatedPhotos() : false

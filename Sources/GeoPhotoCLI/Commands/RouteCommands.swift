@@ -108,6 +108,7 @@ enum AlongCommand: Subcommand {
           var a = Annotation(photo: photo, distance: hit.projection.distanceFromRoute)
         else { continue }
         a.distanceAlong = hit.projection.distanceAlong
+        a.files = try store.files(of: [photo])[photo.id] ?? []
         annotations.append(a)
       }
     }

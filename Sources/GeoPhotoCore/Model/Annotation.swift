@@ -23,6 +23,8 @@ public struct Annotation: Hashable, Sendable {
   public var mediaType: MediaType = .photo
   /// A video's length in seconds.
   public var duration: Double?
+  /// The shot's files with their roles (local photos), when the answer lists them.
+  public var files: [PhotoFile] = []
 
   public init(
     id: Int64, source: PhotoSource, coordinate: Coordinate, title: String, subtitle: String,

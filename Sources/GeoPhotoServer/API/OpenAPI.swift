@@ -152,6 +152,18 @@ enum OpenAPI {
     "mediaType", .annotated(.string, [("enum", .array(MediaType.allCases.map { .string($0.rawValue) }))])
   )
   static let durationSchema: (String, Schema) = ("duration", .described(.number, "A video's length in seconds"))
+  /// A shot's files, as annotations and photo details list them (local photos).
+  static let filesSchema: (String, Schema) = (
+    "files",
+    .described(
+      .array(
+        .object(
+          properties: [
+            ("name", .string),
+            ("role", .annotated(.string, [("enum", .array(FileRole.allCases.map { .string($0.rawValue) }))])),
+          ], required: ["name", "role"])),
+      "The shot's files: the primary one, then a RAW, a Live Photo's video, sidecars")
+  )
 
   /// The bodies' shapes, as `AnnotationDocument`, `ViewportFeature`, `PhotoDetailDocument` and
   /// `APIError` write them.
@@ -177,7 +189,7 @@ enum OpenAPI {
           ("coordinate", .reference("Coordinate")), ("title", .string), ("subtitle", .string),
           ("distance", .described(.nullable(.number), "Metres from the query point")),
           ("takenAt", .described(.nullable(.string), "ISO 8601, with the UTC offset when known")),
-          mediaTypeSchema, durationSchema,
+          mediaTypeSchema, durationSchema, filesSchema,
           (
             "place",
             .object(properties: [
@@ -245,7 +257,7 @@ enum OpenAPI {
         properties: [
           ("id", .integer), ("source", .string), ("coordinate", .reference("Coordinate")), ("title", .string),
           ("subtitle", .string), ("takenAt", .nullable(.string)), ("altitude", .nullable(.number)),
-          mediaTypeSchema, durationSchema,
+          mediaTypeSchema, durationSchema, filesSchema,
           ("cameraMake", .described(.nullable(.string), "Local photos only")),
           ("cameraModel", .described(.nullable(.string), "Local photos only")), ("width", .nullable(.integer)),
           ("height", .nullable(.integer)), ("orientation", .nullable(.integer)), ("attribution", .nullable(.string)),

@@ -40,8 +40,11 @@ enum NearEndpoint {
     let center = Coordinate(latitude: lat, longitude: lon == 180 ? -180 : lon)
     let query = NearQuery(center: center, limit: limit, radius: radius, filter: filter)
     return c.cached(type: geoJSON ? "application/geo+json" : "application/json") {
-      let annotations = c.snapshot.nearest(query).compactMap {
-        Annotation(photo: c.snapshot.photos[Int($0.id)], distance: $0.distance)
+      let annotations = c.snapshot.nearest(query).compactMap { neighbor -> Annotation? in
+        let photo = c.snapshot.photos[Int(neighbor.id)]
+        var a = Annotation(photo: photo, distance: neighbor.distance)
+        a?.files = c.snapshot.files(of: photo)
+        return a
       }
       let document = AnnotationDocument(
         annotations, query: query, options: AnnotationDocument.Options(includePaths: false))

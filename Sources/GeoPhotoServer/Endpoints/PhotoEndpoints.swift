@@ -24,7 +24,9 @@ enum PhotoEndpoints {
   static func detail(_ c: EndpointContext) throws -> ServerResponse {
     let photo = try photo(c)
     return c.cached(type: "application/json") {
-      PhotoDetailDocument(photo: photo, subtitle: c.subtitle(photo), thumbnailURL: c.thumbnailLink(photo)).encoded()
+      PhotoDetailDocument(
+        photo: photo, subtitle: c.subtitle(photo), thumbnailURL: c.thumbnailLink(photo), files: c.snapshot.files(of: photo)
+      ).encoded()
     }
   }
 
