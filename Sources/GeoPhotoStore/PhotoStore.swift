@@ -120,7 +120,8 @@ extension PhotoStore {
 extension PhotoFile {
   /// A photo's files: the primary one (its path), then `members`.
   public static func all(of photo: Photo, members: [MemberFile]) -> [PhotoFile] {
-    (photo.path.map { [PhotoFile(path: $0, role: .primary)] } ?? []) + members.map { PhotoFile(path: $0.path, role: $0.role) }
+    (photo.path.map { [PhotoFile(path: $0, role: .primary)] } ?? [])
+      + members.map { PhotoFile(path: $0.path, role: $0.role) }
   }
 }
 

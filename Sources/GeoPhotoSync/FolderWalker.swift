@@ -114,7 +114,7 @@ public struct FolderWalker {
       let takeoutNames = TakeoutNames(takeout)
       for photo in photos {
         let name = String(photo.path.split(separator: "/").last ?? "").lowercased()
-        let stem = name.contains(".") ? String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)]) : name
+        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
         let xmp = sidecars[name] ?? sidecars[stem]
         let json = takeoutNames.sidecar(for: name)
         result.files.append(

@@ -20,18 +20,21 @@ enum ShotGrouping {
   /// The name files of one shot share: lower case, without the extension and without a
   /// Pixel `.RAW-nn…` part.
   static func key(forFileName name: String) -> String {
-    var stem = name.lowercased()
-    if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
-    if let range = stem.range(of: ".raw-", options: .backwards) {
-      let after = stem[range.upperBound...]
-      let digits = after.prefix(2)
-      if digits.count == 2, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
-        after.count == 2 || after.dropFirst(2).first == "."
-      {
-        stem = String(stem[..<range.lowerBound])
+    var stem = Array(name.lowercased().utf8)
+    if let dot = stem.lastIndex(of: UInt8(ascii: ".")), dot != 0 { stem.removeSubrange(dot...) }
+    // The last ".raw-" followed by two digits and the end or a dot.
+    let marker = Array(".raw-".utf8)
+    var i = stem.count - marker.count - 2
+    while i >= 0 {
+      if stem[i] == marker[0], stem[i..<(i + marker.count)].elementsEqual(marker) {
+        let d = i + marker.count
+        let digits = stem[d] >= 0x30 && stem[d] <= 0x39 && stem[d + 1] >= 0x30 && stem[d + 1] <= 0x39
+        if digits && (d + 2 == stem.count || stem[d + 2] == UInt8(ascii: ".")) { stem.removeSubrange(i...) }
+        break
       }
+      i -= 1
     }
-    return stem
+    return String(decoding: stem, as: UTF8.self)
   }
 
   /// The folder of a path (everything before the last `/`).
@@ -40,23 +43,27 @@ enum ShotGrouping {
     return path[..<slash]
   }
 
-  /// Files grouped by folder and `key`, each group's files by path; groups in path order.
+  /// Files grouped by folder and `key`, folder by folder (a plain sort by path would
+  /// interleave `a/b.jpg`, `a/b/c.jpg`, `a/c.jpg`), each group's files by path.
   static func groups(_ files: [FoundFile]) -> [[FoundFile]] {
-    var byKey: [String: Int] = [:]
+    let keyed = files.map { file -> (folder: Substring, key: String, file: FoundFile) in
+      let folder = folder(of: file.path)
+      let name = file.path[file.path.index(folder.endIndex, offsetBy: folder.endIndex < file.path.endIndex ? 1 : 0)...]
+      return (folder, key(forFileName: String(name)), file)
+    }.sorted { a, b in a.folder != b.folder ? a.folder < b.folder : a.file.path < b.file.path }
     var groups: [[FoundFile]] = []
-    // Folder by folder (a plain sort by path would interleave `a/b.jpg`, `a/b/c.jpg`, `a/c.jpg`).
-    let ordered = files.sorted { a, b in
-      let (fa, fb) = (folder(of: a.path), folder(of: b.path))
-      return fa != fb ? fa < fb : a.path < b.path
-    }
-    for file in ordered {
-      let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
-      let k = String(folder(of: file.path)) + "/" + key(forFileName: name)
-      if let i = byKey[k] {
-        groups[i].append(file)
+    var byKey: [String: Int] = [:]
+    var current: Substring?
+    for entry in keyed {
+      if entry.folder != current {
+        current = entry.folder
+        byKey.removeAll(keepingCapacity: true)
+      }
+      if let i = byKey[entry.key] {
+        groups[i].append(entry.file)
       } else {
-        byKey[k] = groups.count
-        groups.append([file])
+        byKey[entry.key] = groups.count
+        groups.append([entry.file])
       }
     }
     return groups

@@ -11,8 +11,8 @@ import GeoPhotoStore
 /// photos with no file left are removed.
 struct SyncRun {
   var knownByPath: [String: KnownFile] = [:]
-  /// Every known file of each photo (primary and others, no sidecars).
-  var filesOfPhoto: [Int64: Set<String>] = [:]
+  /// How many files (primary and others, no sidecars) each known photo has.
+  var fileCount: [Int64: Int] = [:]
   var primaryOf: [Int64: String] = [:]
   /// Known files not found on disk (outside unreadable folders).
   var missing: [String: KnownFile] = [:]
@@ -39,7 +39,7 @@ struct SyncRun {
   mutating func know(_ known: [KnownFile], walked: [FoundFile], unreadable: [String]) {
     for k in known {
       knownByPath[k.path] = k
-      filesOfPhoto[k.id, default: []].insert(k.path)
+      fileCount[k.id, default: 0] += 1
       if k.role == .primary { primaryOf[k.id] = k.path }
     }
     let found = Set(walked.map(\.path))
@@ -70,6 +70,7 @@ struct SyncRun {
   /// Whether a shot holds a still or a video with a Live Photo identifier and not its other
   /// half: the half may be elsewhere in the folder, under another name.
   func awaitsLivePartner(_ shot: [FoundFile]) -> Bool {
+    guard shot.contains(where: { contentID(of: $0) != nil }) else { return false }
     let videos = shot.filter { ShotGrouping.isVideo($0.path) }
     let stills = shot.filter { !ShotGrouping.isVideo($0.path) }
     if videos.isEmpty { return stills.contains { contentID(of: $0) != nil } }
@@ -78,12 +79,17 @@ struct SyncRun {
   }
 
   /// The photo a shot already is, when nothing about it changed: every file unchanged, all
-  /// of one photo, and that photo has no other file.
+  /// of one photo, and that photo has no other file (paths are unique, so equal counts mean
+  /// the same files).
   func unchangedPhoto(_ shot: [FoundFile]) -> Int64? {
-    guard let id = knownByPath[shot[0].path]?.id, !deleted.contains(id),
-      shot.allSatisfy({ isUnchanged($0) && knownByPath[$0.path]?.id == id }),
-      filesOfPhoto[id] == Set(shot.map(\.path))
-    else { return nil }
+    guard let id = knownByPath[shot[0].path]?.id, fileCount[id] == shot.count, !deleted.contains(id) else {
+      return nil
+    }
+    for file in shot {
+      guard let k = knownByPath[file.path], k.id == id, k.state.size == file.size,
+        k.state.changedNanoseconds == file.changeNanoseconds
+      else { return nil }
+    }
     return id
   }
 
@@ -151,7 +157,7 @@ struct SyncRun {
 
   /// Photos the index knew under the synced roots that no shot kept: their files are gone.
   mutating func unclaimed() -> [Int64] {
-    let gone = Set(filesOfPhoto.keys).subtracting(claimed).subtracting(deleted).sorted()
+    let gone = Set(fileCount.keys).subtracting(claimed).subtracting(deleted).sorted()
     deleted.formUnion(gone)
     return gone
   }

@@ -1,11 +1,12 @@
 // geophoto-bench: the figures of README's Performance section, each beside its anchor.
 //
 //   make bench                       everything (a few minutes on 2 cores)
-//   geophoto-bench index|near|sync   one part (postgis needs GEOPHOTO_TEST_POSTGRES_URL:
+//   geophoto-bench index|near|sync|library   one part (postgis needs GEOPHOTO_TEST_POSTGRES_URL:
 //                                    Scripts/with-postgres.sh geophoto-bench postgis)
 //
-// Data: SyntheticLibrary (1,000,000 clustered positions, fixed seed) and a folder of 10,000
-// generated JPEGs; both are written under .build/bench and reused by later runs.
+// Data: SyntheticLibrary (1,000,000 clustered positions, fixed seed), a folder of 10,000
+// generated JPEGs and a mixed library of every format (LibraryBench.swift); all are written
+// under .build/bench and reused by later runs.
 
 import Foundation
 import GeoPhotoCore
@@ -397,7 +398,8 @@ func benchSync() throws {
 try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
 let parts =
   CommandLine.arguments.dropFirst().isEmpty
-  ? ["clusters", "index", "near", "postgis", "serve", "places", "sync"] : Array(CommandLine.arguments.dropFirst())
+  ? ["clusters", "index", "near", "postgis", "serve", "places", "sync", "library"]
+  : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
@@ -413,9 +415,11 @@ for part in parts {
   case "near": try benchNear(points: points)
   case "postgis": try benchPostgres(points: points)
   case "sync": try benchSync()
+  case "library": try benchLibrary()
   default:
     FileHandle.standardError.write(
-      Data("Error: unknown part '\(part)' (index, clusters, near, postgis, serve, router, places, sync)\n".utf8))
+      Data(
+        "Error: unknown part '\(part)' (index, clusters, near, postgis, serve, router, places, sync, library)\n".utf8))
     exit(64)
   }
 }

@@ -25,7 +25,8 @@ enum PhotoEndpoints {
     let photo = try photo(c)
     return c.cached(type: "application/json") {
       PhotoDetailDocument(
-        photo: photo, subtitle: c.subtitle(photo), thumbnailURL: c.thumbnailLink(photo), files: c.snapshot.files(of: photo)
+        photo: photo, subtitle: c.subtitle(photo), thumbnailURL: c.thumbnailLink(photo),
+        files: c.snapshot.files(of: photo)
       ).encoded()
     }
   }
