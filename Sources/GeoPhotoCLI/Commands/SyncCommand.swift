@@ -9,11 +9,15 @@ enum SyncCommand: Subcommand {
     abstract: "Index the photos in local folders (recursively, incrementally).",
     discussion: """
       Reads GPS position, capture date, title, camera and size from the EXIF and XMP of every
-      photo under each folder, and from the XMP sidecars beside them. Files whose size and
-      modification time are unchanged are not read again; a moved or renamed file keeps its
-      id; deleted files leave the index. Hidden files and folders (names starting with '.')
-      are skipped. If a folder is missing, unreadable or suddenly empty while the index holds
-      photos under it, the sync stops and changes nothing.
+      photo and video under each folder, from the XMP sidecars beside them, and from Google
+      Takeout JSON sidecars (which fill what a file lacks: position, capture time, title).
+      Files of one shot are one photo: the same name in one folder (a RAW and its JPEG, a
+      HEIC and its MOV), Pixel RAW-01.COVER/RAW-02.ORIGINAL pairs, and Live Photos paired by
+      their content identifier. Files whose size and modification time are unchanged are
+      not read again; a moved or renamed file keeps its id; deleted files leave the index.
+      Hidden files and folders (names starting with '.') are skipped. If a folder is
+      missing, unreadable or suddenly empty while the index holds photos under it, the sync
+      stops and changes nothing.
 
       Formats: \(PhotoFormat.summary).
       Extensions (any case): \(PhotoFormat.allExtensions.map { "." + $0 }.joined(separator: " ")).
@@ -22,7 +26,10 @@ enum SyncCommand: Subcommand {
     options: [
       Setting.syncJobs.option
     ],
-    examples: ["geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite"])
+    examples: [
+      "geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite",
+      "geophoto sync ~/Downloads/Takeout",
+    ])
 
   static func run(_ context: CommandContext) throws {
     let roots = context.parsed.positionals
