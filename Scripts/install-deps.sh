@@ -7,7 +7,8 @@
 #                                    exiftool as the reference the format tests compare with, and ffmpeg,
 #                                    heif-enc and cjxl, which make their video, AVIF and JPEG XL samples)
 #   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool, wrk, PostgreSQL with PostGIS) and the
-#                                    tools that make the mixed library's samples (ffmpeg, heif-enc, cjxl)
+#                                    tools that make the mixed library's samples (ffmpeg, heif-enc, cjxl) and GNU
+#                                    time for peak memory
 # Not root: prints the exact apt-get command instead.
 set -euo pipefail
 
@@ -16,7 +17,7 @@ case "${1:-}" in
   test) packages+=(chromium libjs-leaflet postgresql postgresql-15-postgis-3 zsh fish groff-base man-db dpkg-dev lintian systemd
     libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools) ;;
   bench) packages+=(libjs-leaflet libimage-exiftool-perl wrk postgresql postgresql-15-postgis-3 ffmpeg libheif-examples
-    libjxl-tools) ;;
+    libjxl-tools time) ;;
   "") ;;
   *) echo "usage: Scripts/install-deps.sh [test|bench]" >&2; exit 64 ;;
 esac
