@@ -81,13 +81,20 @@ public indirect enum JSONValue: Equatable, Sendable {
   /// Appends `s` as a JSON string; text without quotes, backslashes or control characters
   /// (almost all of it) is copied as it is.
   static func quote(_ s: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
     var s = s
-    s.withUTF8 { bytes in
-      if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-        out.append(contentsOf: bytes)
-        return
-      }
+    s.withUTF8 { quote(utf8: $0, into: &out) }
+  }
+
+  static func quote(_ s: Substring, into out: inout [UInt8]) {
+    var s = s
+    s.withUTF8 { quote(utf8: $0, into: &out) }
+  }
+
+  static func quote(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      out.append(contentsOf: bytes)
+    } else {
       for byte in bytes {
         switch byte {
         case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)

@@ -67,6 +67,11 @@ public struct JSONWriter {
     JSONValue.quote(value, into: &bytes)
   }
 
+  public mutating func string(_ value: Substring) {
+    beforeValue()
+    JSONValue.quote(value, into: &bytes)
+  }
+
   public mutating func string(_ value: String?) {
     guard let value else { return null() }
     string(value)

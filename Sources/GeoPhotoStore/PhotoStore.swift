@@ -120,8 +120,13 @@ extension PhotoStore {
 extension PhotoFile {
   /// A photo's files: the primary one (its path), then `members`.
   public static func all(of photo: Photo, members: [MemberFile]) -> [PhotoFile] {
-    (photo.path.map { [PhotoFile(path: $0, role: .primary)] } ?? [])
-      + members.map { PhotoFile(path: $0.path, role: $0.role) }
+    guard let path = photo.path else { return members.map { PhotoFile(path: $0.path, role: $0.role) } }
+    var files = [PhotoFile(path: path, role: .primary)]
+    if !members.isEmpty {
+      files.reserveCapacity(1 + members.count)
+      for m in members { files.append(PhotoFile(path: m.path, role: m.role)) }
+    }
+    return files
   }
 }
 

@@ -24,5 +24,8 @@ public struct PhotoFile: Hashable, Sendable {
   }
 
   /// The file's name without its folder.
-  public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+  public var name: Substring {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return Substring(path) }
+    return path[path.utf8.index(after: slash)...]
+  }
 }
