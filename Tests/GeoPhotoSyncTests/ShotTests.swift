@@ -171,4 +171,35 @@ import Testing
         $0.state.contentID == identifier
       })
   }
+
+  /// The unmounted-disk refusal and forget see photos, not files: a folder of pairs that
+  /// suddenly looks empty changes nothing, and forgetting it removes every file of each shot.
+  @Test(arguments: StoreKind.available)
+  func refusalAndForgetWorkOnShots(kind: StoreKind) throws {
+    let w = try Workspace(kind)
+    for i in 1...3 {
+      try jpeg(w, "IMG_000\(i).JPG", Self.tokyo)
+      try raw(w, "IMG_000\(i).ARW", Self.tokyo)
+    }
+    _ = try w.sync()
+    let before = try Self.shots(w)
+    #expect(before.count == 3 && before.values.allSatisfy { $0.files.count == 1 })
+    let aside = w.root.appendingPathComponent("unmounted")
+    try FileManager.default.moveItem(at: w.photos, to: aside)
+    try FileManager.default.createDirectory(at: w.photos, withIntermediateDirectories: true)
+    do {
+      _ = try w.sync()
+      Issue.record("an emptied folder was synced")
+    } catch let refusal as SyncRefusal {
+      #expect(refusal.description.contains("the index holds 3 photos under it"), "\(refusal)")
+    }
+    #expect(try Self.shots(w).count == 3)
+    try FileManager.default.removeItem(at: w.photos)
+    try FileManager.default.moveItem(at: aside, to: w.photos)
+    let root = SyncEngine.canonicalRoot(w.photos.path)
+    let forgotten = try w.store.write { try w.store.forgetLocalPhotos(under: root) }
+    #expect(forgotten == 3)
+    #expect(try w.store.knownFiles(under: root).isEmpty)
+    #expect(try w.store.memberFiles(of: nil).isEmpty)
+  }
 }
