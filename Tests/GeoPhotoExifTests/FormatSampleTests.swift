@@ -16,6 +16,8 @@ struct FormatSampleTests {
     var make, model: String?
     var duration: Double?
     var width, height: Int?
+    var orientation: Int?
+    var title: String?
   }
 
   static let folder: URL? = try? FormatSamples.make(in: FileManager.default.temporaryDirectory)
@@ -26,7 +28,8 @@ struct FormatSampleTests {
       [
         "-m", "-n", "-json", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-GPSAltitudeRef", "-GPSCoordinates",
         "-DateTimeOriginal", "-OffsetTimeOriginal", "-CreationDate", "-CreateDate", "-Make", "-Model", "-Duration",
-        "-ImageWidth", "-ImageHeight", "-ExifImageWidth", "-ExifImageHeight", "-FileType", folder.path,
+        "-ImageWidth", "-ImageHeight", "-ExifImageWidth", "-ExifImageHeight", "-FileType", "-Orientation", "-Rotation",
+        "-ImageDescription", "-Title", folder.path,
       ])
     let entries = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
     var result: [String: Reference] = [:]
@@ -63,6 +66,10 @@ struct FormatSampleTests {
       let isVideo = ["MOV", "MP4", "M4V", "3GP", "3G2"].contains(text("FileType") ?? "")
       r.width = (isVideo ? e["ImageWidth"] : e["ExifImageWidth"]) as? Int
       r.height = (isVideo ? e["ImageHeight"] : e["ExifImageHeight"]) as? Int
+      // A video's rotation, as the EXIF orientation a viewer applies (exiftool's Rotation).
+      r.orientation = isVideo ? [90: 6, 180: 3, 270: 8][e["Rotation"] as? Int ?? 0] : e["Orientation"] as? Int
+      // A camera's default description is not a title (README, sync): the MRW sample has one.
+      r.title = (text("ImageDescription") ?? text("Title")).flatMap { $0 == "KONICA MINOLTA DIGITAL CAMERA" ? nil : $0 }
       result[name] = r
     }
     return result
@@ -111,6 +118,8 @@ struct FormatSampleTests {
       } else {
         #expect(m.duration == nil, "\(name)")
       }
+      #expect(m.orientation == r.orientation, "\(name): orientation \(String(describing: m.orientation))")
+      #expect(m.title == r.title, "\(name): title \(String(describing: m.title))")
       // exiftool's ExifImageWidth of an RW2 is its embedded preview JPEG's; the RAW's own
       // directories carry no pixel size.
       if let w = r.width, let h = r.height, !name.hasSuffix(".rw2") && !name.hasSuffix(".rwl") {
