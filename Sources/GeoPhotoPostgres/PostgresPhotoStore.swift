@@ -264,6 +264,7 @@ public final class PostgresPhotoStore: PhotoStore {
       parameters.append(PostgresSQL.array(sources.map(\.rawValue)))
       sql += " AND source = ANY($3::text[])"
     }
+    if let time = filter.time { sql += " AND " + PostgresSQL.timeCondition(time, &parameters) }
     return SpatialIndex(
       points: try query(sql, parameters) { rows in
         rows.compactMap { r in

@@ -7,7 +7,7 @@ enum PostgresSQL {
   /// The SQL type of a column, for `$n::type` casts.
   static func type(_ c: PhotoColumn) -> String {
     switch c {
-    case .id, .fileSize, .changedNanoseconds, .placeGazetteer, .takenUTC: return "bigint"
+    case .id, .fileSize, .changedNanoseconds, .placeGazetteer, .takenUTC, .takenLocal: return "bigint"
     case .latitude, .longitude, .altitude, .placeDistance, .duration: return "float8"
     case .width, .height, .orientation: return "int"
     case .locationEstimated: return "boolean"
@@ -81,6 +81,14 @@ enum PostgresSQL {
         .joined(separator: ",") + "}")
   }
 
+  /// `FilterSQL.time` with its values appended to `parameters` as `$n::bigint`.
+  static func timeCondition(_ range: TimeRange, _ parameters: inout [StoreValue]) -> String {
+    FilterSQL.time(range) { value in
+      parameters.append(.integer(value))
+      return "$\(parameters.count)::bigint"
+    }
+  }
+
   /// Two index passes, because `ORDER BY geog <-> p, id` would make PostgreSQL sort the whole
   /// table: the GiST `<->` scan finds the distance of the `limit`-th nearest, then
   /// `ST_DWithin` fetches everything that close (a millimetre more, so rounding loses no
@@ -94,6 +102,9 @@ enum PostgresSQL {
     if let sources = query.filter.sources {
       parameters.append(array(sources.map(\.rawValue)))
       filter += " AND source = ANY($\(parameters.count)::text[])"
+    }
+    if let time = query.filter.time {
+      filter += " AND " + timeCondition(time, &parameters)
     }
     if let r = query.radius {
       parameters.append(.real(r))

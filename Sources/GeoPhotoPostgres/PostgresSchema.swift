@@ -109,6 +109,16 @@ enum PostgresSchema {
       CREATE INDEX photo_members_by_photo ON photo_members (photo_id);
       """
     ),
+    (
+      "local capture times",
+      """
+      -- The capture time's wall clock in seconds (as if UTC), for local periods and floating times.
+      ALTER TABLE photos ADD COLUMN taken_local BIGINT;
+      UPDATE photos SET taken_local = extract(epoch FROM substr(taken_at, 1, 19)::timestamp)::bigint
+      WHERE taken_at IS NOT NULL;
+      CREATE INDEX photos_taken_local ON photos (taken_local) WHERE taken_local IS NOT NULL;
+      """
+    ),
   ]
 
   /// The schema version the database is at: 0 before geophoto's first migration.

@@ -434,13 +434,21 @@ public final class SQLitePhotoStore: PhotoStore {
 
   // MARK: - Spatial index
 
-  /// From the kd-tree file: a source filter tests each candidate's tag byte.
+  /// From the kd-tree file: a source filter tests each candidate's tag byte, a time filter
+  /// its two time numbers.
   public func nearest(_ query: NearQuery) throws -> [Neighbor] {
     let index = try spatialIndex()
     let allowed = query.filter.sources == nil ? nil : query.filter.sourceCodeTable
+    let times = query.filter.time.flatMap { range in index.times.map { (range, $0) } }
+    let isIncluded: ((Int) -> Bool)?
+    switch (allowed, times) {
+    case (nil, nil): isIncluded = nil
+    case (let table?, nil): isIncluded = { table[Int(index.tags[$0])] }
+    case (nil, let (range, times)?): isIncluded = { times.matches($0, range) }
+    case (let table?, let (range, times)?): isIncluded = { table[Int(index.tags[$0])] && times.matches($0, range) }
+    }
     return index.nearest(
-      to: query.center, limit: query.limit, maximumDistance: query.radius,
-      where: allowed.map { table in { table[Int(index.tags[$0])] } })
+      to: query.center, limit: query.limit, maximumDistance: query.radius, where: isIncluded)
   }
 
   /// The whole kd-tree: it is loaded from its file, and the caller filters.
@@ -475,12 +483,16 @@ public final class SQLitePhotoStore: PhotoStore {
     var ids: [Int64] = []
     var points: [Double] = []
     var tags: [UInt8] = []
+    var instants: [Int64] = []
+    var locals: [Int64] = []
     var codes: [String: UInt8] = [:]
     let current: SpatialIndexFile.Stamp = try database.transaction(immediate: false) {
       let g = try stamp()
       try database.forEachRow(
-        "SELECT id, latitude, longitude, source FROM photos WHERE latitude IS NOT NULL"
+        "SELECT id, latitude, longitude, source, taken_utc, taken_local FROM photos WHERE latitude IS NOT NULL"
       ) { row in
+        instants.append(row.isNull(4) ? PointTimes.none : row.int64(4))
+        locals.append(row.isNull(5) ? PointTimes.none : row.int64(5))
         ids.append(row.int64(0))
         let v = GreatCircle.unitVector(
           Coordinate(latitude: row.double(1), longitude: row.double(2)))
@@ -498,7 +510,7 @@ public final class SQLitePhotoStore: PhotoStore {
       }
       return g
     }
-    let index = SpatialIndex(building: ids, vectors: points, tags: tags)
+    let index = SpatialIndex(building: ids, vectors: points, tags: tags, instants: instants, locals: locals)
     // A read-only location only costs the next process a rebuild.
     try? SpatialIndexFile.write(index, stamp: current, to: spatialIndexURL)
     return index

@@ -117,5 +117,13 @@ enum Schema {
         );
         CREATE INDEX photo_members_by_photo ON photo_members (photo_id);
         """),
+    .init(
+      "local capture times",
+      sql: """
+        -- The capture time's wall clock in seconds (as if UTC), for local periods and floating times.
+        ALTER TABLE photos ADD COLUMN taken_local INTEGER;
+        UPDATE photos SET taken_local = CAST(strftime('%s', substr(taken_at, 1, 19)) AS INTEGER)
+        WHERE taken_at IS NOT NULL;
+        """),
   ])
 }

@@ -8,9 +8,11 @@ internal import Glibc
 /// Layout, little-endian: a 40-byte header (magic `GPKDTREE`, format version, leaf size,
 /// point count, then the version stamp of the database it was built from: generation and
 /// database identity), then the ids (Int64), the unit vectors (3 × Float64 per point), the
-/// split axes (UInt8) and a tag per point, its source code (UInt8), so a source filter tests
-/// a byte instead of looking photos up (version 2; a version 1 file is rebuilt). A file whose
-/// stamp differs from the database's is stale and ignored.
+/// split axes (UInt8), a tag per point, its source code (UInt8), so a source filter tests
+/// a byte instead of looking photos up, then each point's capture time as an instant and as
+/// wall-clock seconds (2 × Int64, `PointTimes.none` where there is none), so a time filter
+/// does not either (version 3; older files are rebuilt). A file whose stamp differs from the
+/// database's is stale and ignored.
 public enum SpatialIndexFile {
   /// Which state of which database a tree file was built from.
   public struct Stamp: Equatable, Sendable {
@@ -23,12 +25,17 @@ public enum SpatialIndexFile {
   }
 
   static let magic = Array("GPKDTREE".utf8)
-  static let version: UInt32 = 2
+  static let version: UInt32 = 3
   static let headerSize = 40
 
   /// Writes atomically (temporary file + rename) so a reader never sees a partial tree.
   public static func write(_ index: SpatialIndex, stamp: Stamp, to url: URL) throws {
-    var data = Data(capacity: headerSize + index.count * 34)
+    let times =
+      index.times
+      ?? PointTimes(
+        instants: [Int64](repeating: PointTimes.none, count: index.count),
+        locals: [Int64](repeating: PointTimes.none, count: index.count))
+    var data = Data(capacity: headerSize + index.count * 50)
     data.append(contentsOf: magic)
     append(version, to: &data)
     append(UInt32(index.leafSize), to: &data)
@@ -39,6 +46,8 @@ public enum SpatialIndexFile {
     index.vectors.withUnsafeBytes { data.append(contentsOf: $0) }
     index.axes.withUnsafeBytes { data.append(contentsOf: $0) }
     index.tags.withUnsafeBytes { data.append(contentsOf: $0) }
+    times.instants.withUnsafeBytes { data.append(contentsOf: $0) }
+    times.locals.withUnsafeBytes { data.append(contentsOf: $0) }
     let temporary = url.deletingLastPathComponent()
       .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     try data.write(to: temporary)
@@ -80,13 +89,16 @@ public enum SpatialIndexFile {
         identity: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
       guard fileStamp == stamp, count < UInt64(Int32.max) else { return nil }
       let n = Int(count)
-      guard raw.count == headerSize + n * 8 + n * 24 + n + n else { return nil }
-      var offset = headerSize
-      let ids = [Int64](unsafeUninitializedCapacity: n) { buffer, initialized in
-        UnsafeMutableRawBufferPointer(buffer).copyMemory(
-          from: UnsafeRawBufferPointer(rebasing: raw[offset..<offset + n * 8]))
-        initialized = n
+      guard raw.count == headerSize + n * 8 + n * 24 + n + n + n * 16 else { return nil }
+      func int64s(at offset: Int) -> [Int64] {
+        [Int64](unsafeUninitializedCapacity: n) { buffer, initialized in
+          UnsafeMutableRawBufferPointer(buffer).copyMemory(
+            from: UnsafeRawBufferPointer(rebasing: raw[offset..<offset + n * 8]))
+          initialized = n
+        }
       }
+      var offset = headerSize
+      let ids = int64s(at: offset)
       offset += n * 8
       let vectors = [Double](unsafeUninitializedCapacity: 3 * n) { buffer, initialized in
         UnsafeMutableRawBufferPointer(buffer).copyMemory(
@@ -97,7 +109,11 @@ public enum SpatialIndexFile {
       let axes = Array(raw[offset..<offset + n])
       offset += n
       let tags = Array(raw[offset..<offset + n])
-      return try? SpatialIndex(ids: ids, vectors: vectors, axes: axes, tags: tags, leafSize: leafSize)
+      offset += n
+      guard var index = try? SpatialIndex(ids: ids, vectors: vectors, axes: axes, tags: tags, leafSize: leafSize)
+      else { return nil }
+      index.times = PointTimes(instants: int64s(at: offset), locals: int64s(at: offset + n * 8))
+      return index
     }
   }
 

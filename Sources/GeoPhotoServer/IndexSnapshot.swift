@@ -28,6 +28,10 @@ public final class IndexSnapshot: Sendable {
   let indexByID: [Int64: Int32]
   /// The files of photos with more than one (RAW, Live Photo video, sidecars), by photo id.
   let members: [Int64: [MemberFile]]
+  /// Cluster hierarchies of filtered sets, most recently used last (a few, so memory stays
+  /// bounded; each is rebuilt the same way when it is needed again).
+  private let filteredClusters = Mutex<[(PhotoFilter, ClusterView)]>([])
+  static let filteredClusterCacheSize = 8
 
   public init(
     generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = []
@@ -59,6 +63,29 @@ public final class IndexSnapshot: Sendable {
 
   func photo(id: Int64) -> Photo? { indexByID[id].map { photos[Int($0)] } }
 
+  /// The clusters of the photos `filter` takes, with supercluster's semantics over exactly
+  /// those photos: the whole set's hierarchy when the filter takes every photo.
+  func clusters(for filter: PhotoFilter) -> ClusterView {
+    if filter.isEmpty { return ClusterView(clusters: clusters, positions: nil) }
+    if let cached = filteredClusters.withLock({ cache -> ClusterView? in
+      guard let i = cache.firstIndex(where: { $0.0 == filter }) else { return nil }
+      let entry = cache.remove(at: i)
+      cache.append(entry)
+      return entry.1
+    }) {
+      return cached
+    }
+    let positions = photos.indices.filter { filter.includes(photos[$0]) }
+    let view = ClusterView(
+      clusters: ClusterIndex(points: positions.compactMap { photos[$0].coordinate }), positions: positions)
+    filteredClusters.withLock { cache in
+      cache.removeAll { $0.0 == filter }
+      cache.append((filter, view))
+      if cache.count > Self.filteredClusterCacheSize { cache.removeFirst(cache.count - Self.filteredClusterCacheSize) }
+    }
+    return view
+  }
+
   /// A local photo's files with their roles; none for remote photos.
   func files(of photo: Photo) -> [PhotoFile] {
     photo.source == .local ? PhotoFile.all(of: photo, members: members[photo.id] ?? []) : []
@@ -73,6 +100,15 @@ public final class IndexSnapshot: Sendable {
       to: query.center, limit: query.limit, maximumDistance: query.radius,
       where: filter.isEmpty ? nil : { filter.includes(photos[Int(spatial.ids[$0])]) })
   }
+}
+
+/// A cluster hierarchy over some of a snapshot's photos: point `i` of `clusters` is photo
+/// `positions[i]` of the snapshot (every photo, in order, when `positions` is nil).
+struct ClusterView: Sendable {
+  let clusters: ClusterIndex
+  let positions: [Int]?
+
+  func photoPosition(_ point: Int) -> Int { positions.map { $0[point] } ?? point }
 }
 
 /// Holds the current snapshot and replaces it when the index changes.

@@ -15,6 +15,9 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   case takenUTC
   /// The primary file's Live Photo identifier (`FileState.contentID`).
   case contentID
+  /// The capture time's wall clock in seconds since 1970 (as if UTC), NULL without a capture
+  /// time: what time filters compare floating times and local periods with.
+  case takenLocal
 
   /// The column's name in SQL.
   public var name: String {
@@ -52,6 +55,7 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .placeGazetteer: return "place_gazetteer"
     case .takenUTC: return "taken_utc"
     case .contentID: return "content_id"
+    case .takenLocal: return "taken_local"
     }
   }
 

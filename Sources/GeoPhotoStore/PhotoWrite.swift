@@ -22,7 +22,7 @@ public enum PhotoWrite {
     .source, .sourceID, .path, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
     .attribution, .license, .takenUTC, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
-    .placeGazetteer, .mediaType, .duration, .contentID,
+    .placeGazetteer, .mediaType, .duration, .contentID, .takenLocal,
   ]
 
   /// The columns of a photo's place: written when the record was named (`PhotoRecord.name`),
@@ -75,6 +75,7 @@ public enum PhotoWrite {
     case .placeGazetteer: return StoreValue(record.placedWith)
     case .takenUTC: return StoreValue(p.takenAt?.instant)
     case .contentID: return StoreValue(record.file?.contentID)
+    case .takenLocal: return StoreValue(p.takenAt?.localSecondsSinceEpoch)
     }
   }
 

@@ -122,6 +122,33 @@ func json(_ text: String) throws -> [String: Any] {
     #expect(properties["subtitle"] as? String == "\(place) · 2024-05-05")
   }
 
+  @Test func timeFiltersOnTheCommandLine() throws {
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    func ids(_ extra: [String]) throws -> Int {
+      let run = try Binary.run(
+        ["near", "35.68,139.76", "--limit", "100", "--format", "json"] + extra, environment: w.env)
+      #expect(run.status == 0, "\(run.stderr)")
+      return (try json(run.stdout)["annotations"] as? [[String: Any]])?.count ?? -1
+    }
+    let located = ExamplePhotos.all.filter { $0.coordinate != nil }
+    for day in Set(located.map(\.takenAt.day)) {
+      let text = String(format: "2024-05-%02d", day)
+      #expect(try ids(["--on", text]) == located.filter { $0.takenAt.day == day }.count, "\(text)")
+    }
+    #expect(try ids(["--since", "2024-05", "--until", "2024"]) == located.count)
+    #expect(try ids(["--since", "2025"]) == 0)
+    for (args, words) in [
+      (["--since", "2024-13"], ["--since", "2024-13"]), (["--on", "2024-05"], ["--on", "not a day"]),
+      (["--on", "2024-05-03", "--until", "2024"], ["--on", "--until"]),
+      (["--since", "2025", "--until", "2024"], ["after"]),
+    ] {
+      let run = try Binary.run(["near", "35.68,139.76"] + args, environment: w.env)
+      #expect(run.status == 64, "\(args)")
+      for word in words { #expect(run.stderr.contains(word), "\(args): \(run.stderr)") }
+    }
+  }
+
   @Test func radiusTableAndCSV() throws {
     let w = try ExampleWorkspace()
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)

@@ -74,7 +74,7 @@ import Testing
     #expect(try store.spatialIndex().count == 2)
     // A damaged file is rebuilt, not trusted.
     var bytes = try Data(contentsOf: store.spatialIndexURL)
-    bytes[bytes.count - 2 * 2] = 9  // an impossible split axis (two points: axes, then tags, end the file)
+    bytes[bytes.count - 2 * 16 - 2 * 2] = 9  // an impossible split axis (two points: axes, tags, then times)
     try bytes.write(to: store.spatialIndexURL)
     #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) == nil)
     #expect(try store.spatialIndex().count == 2)

@@ -20,7 +20,7 @@ enum NearCommand: Subcommand {
       Setting.nearLimit.option,
       Setting.nearRadius.option,
       Setting.nearFormat.option,
-      RemoteSources.sourceOption,
+    ] + FilterOptions.options + [
       .init(
         long: "fetch", valueName: nil,
         help: "First fetch remote photos around the place, unless fetched within --max-age."),
@@ -32,12 +32,14 @@ enum NearCommand: Subcommand {
       "geophoto near '35.68, 139.76' --radius 2km --format json",
       "geophoto near -33.8568,151.2153 --limit 5",
       "geophoto near 35.68,139.76 --fetch --source local --source commons",
+      "geophoto near Kyoto --since 2024-03-01 --until 2024-05-31",
+      "geophoto near 35.68,139.76 --on 2024-05-03",
     ])
 
   static func run(_ context: CommandContext) throws {
     let center = try PlaceNames.placeArgument(context)
     let config = context.configuration
-    let filter = try RemoteSources.filter(context.parsed)
+    let filter = try FilterOptions.filter(context.parsed)
     let query = NearQuery(center: center, limit: config.near.limit, radius: config.near.radius, filter: filter)
     if context.parsed.has("fetch") { try fetch(around: center, sources: filter.sources, context: context) }
 

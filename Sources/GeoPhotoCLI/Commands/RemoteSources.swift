@@ -12,11 +12,6 @@ enum RemoteSources {
   static let verboseOption = CommandSpec.Option(
     long: "verbose", short: "v", valueName: nil, help: "Print each request (keys redacted) on stderr.")
 
-  /// The photos `--source` lets through: all when none was named.
-  static func filter(_ parsed: ParsedArguments) throws -> PhotoFilter {
-    PhotoFilter(sources: try selected(parsed))
-  }
-
   /// The sources named with `--source`, or `nil` when none was named.
   static func selected(_ parsed: ParsedArguments) throws -> Set<PhotoSource>? {
     guard let names = parsed.values["source"], !names.isEmpty else { return nil }

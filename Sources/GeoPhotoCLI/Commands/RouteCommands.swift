@@ -66,8 +66,7 @@ enum AlongCommand: Subcommand {
         defaultText: "200m"),
       .init(long: "limit", short: "n", valueName: "n", help: "The most photos to list.", defaultText: "all"),
       Setting.nearFormat.option,
-      RemoteSources.sourceOption,
-    ],
+    ] + FilterOptions.options,
     examples: ["geophoto along walk.gpx --within 200m", "geophoto along route.csv -w 1km --format geojson"])
 
   static func run(_ context: CommandContext) throws {
@@ -90,7 +89,7 @@ enum AlongCommand: Subcommand {
       }
       limit = n
     }
-    let filter = try RemoteSources.filter(context.parsed)
+    let filter = try FilterOptions.filter(context.parsed)
     let route = try readRoute(p[0]).map(\.coordinate)
     var annotations: [Annotation] = []
     if let store = try context.openStore(.readWrite) {

@@ -1,38 +1,41 @@
-/// Which photos a query takes: from some sources only (and, later, from a time range or
-/// matching a text). One value from the parser to the stores and the server, judged by one
-/// `includes(_:)`.
+/// Which photos a query takes: from some sources only, and from a time range. One value from
+/// the parser to the stores and the server, judged by one `includes(_:)`.
 public struct PhotoFilter: Hashable, Sendable {
   /// Only photos from these sources; nil for every source.
   public var sources: Set<PhotoSource>?
+  /// Only photos taken in this range (`TimeRange`); nil for any time, or none.
+  public var time: TimeRange?
 
-  public init(sources: Set<PhotoSource>? = nil) { self.sources = sources }
+  public init(sources: Set<PhotoSource>? = nil, time: TimeRange? = nil) {
+    self.sources = sources
+    self.time = time
+  }
 
   /// Every photo.
   public static let all = PhotoFilter()
 
   /// Whether the filter lets every photo through.
-  public var isEmpty: Bool { sources == nil }
+  public var isEmpty: Bool { sources == nil && time == nil }
 
   /// Whether `photo` passes.
+  @inlinable
   public func includes(_ photo: some FilterablePhoto) -> Bool {
-    sources.map { $0.contains(photo.source) } ?? true
+    if let sources, !sources.contains(photo.source) { return false }
+    if let time, !time.matches(photo.takenAt) { return false }
+    return true
   }
 
-  /// The filter as a table over source codes (`PhotoSource.code`), for indexes that keep a
-  /// photo's source as one byte: entry `c` says whether a photo with code `c` passes.
+  /// The source part as a table over source codes (`PhotoSource.code`), for indexes that keep
+  /// a photo's source as one byte: entry `c` says whether a photo with code `c` passes.
   public var sourceCodeTable: [Bool] {
-    (0...255).map { includes(SourcedPoint(source: PhotoSource(code: UInt8($0)))) }
+    (0...255).map { code in sources.map { $0.contains(PhotoSource(code: UInt8(code))) } ?? true }
   }
 }
 
 /// What a filter looks at in a photo.
 public protocol FilterablePhoto {
   var source: PhotoSource { get }
+  var takenAt: CaptureDate? { get }
 }
 
 extension Photo: FilterablePhoto {}
-
-/// A point an index knows only by its source.
-struct SourcedPoint: FilterablePhoto {
-  var source: PhotoSource
-}

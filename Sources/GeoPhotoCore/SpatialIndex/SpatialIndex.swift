@@ -24,7 +24,7 @@ public struct SpatialIndex: Sendable {
   /// The number of points in a leaf range that is scanned instead of split.
   public let leafSize: Int
   /// Photo ids in tree order.
-  public let ids: [Int64]
+  public private(set) var ids: [Int64]
   /// Unit vectors in tree order, three components per point.
   public let vectors: [Double]
   /// The split axis (0, 1 or 2) stored at the split point of every internal range.
@@ -32,8 +32,16 @@ public struct SpatialIndex: Sendable {
   /// A byte per point, in tree order, that queries may filter on (a photo's `PhotoSource.code`):
   /// testing it costs nothing per candidate, unlike looking the photo up.
   public let tags: [UInt8]
+  /// Each point's capture time in tree order, when the index was built with them.
+  public var times: PointTimes?
 
   public var count: Int { ids.count }
+
+  /// Takes new ids for the same points, in tree order (see `PointTimes`).
+  mutating func adopt(ids newIDs: [Int64]) {
+    precondition(newIDs.count == ids.count, "one id per point")
+    ids = newIDs
+  }
   public var isEmpty: Bool { ids.isEmpty }
 
   /// An error in the flat arrays handed to `init(ids:vectors:axes:leafSize:)`.

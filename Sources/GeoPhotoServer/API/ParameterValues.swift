@@ -16,6 +16,7 @@ struct ParameterValues {
     case word(String)
     case box(BoundingBox)
     case identifier(Int64)
+    case time(TimeBound)
   }
 
   init(_ request: ServerRequest, route: Route, pathValues: [String: String]) throws {
@@ -102,6 +103,12 @@ struct ParameterValues {
       return .identifier(id)
     case .fileName:
       return .word(text)
+    case .time(let day):
+      do {
+        return .time(day ? try TimeBound.day(text) : try TimeBound(text))
+      } catch {
+        throw APIError.badRequest("'\(name)': \(error.description)")
+      }
     }
   }
 
@@ -131,6 +138,11 @@ struct ParameterValues {
 
   func box(_ p: RouteParameter) -> BoundingBox? {
     if case .box(let v)? = values[p.name] { return v }
+    return nil
+  }
+
+  func time(_ p: RouteParameter) -> TimeBound? {
+    if case .time(let v)? = values[p.name] { return v }
     return nil
   }
 

@@ -63,6 +63,8 @@ struct RouteParameter: Sendable {
     case identifier(String)
     /// A file name in the path, checked by the endpoint against what it serves.
     case fileName
+    /// A year, month, day or date-time (`TimeBound`); only a day when `day`.
+    case time(day: Bool)
   }
 
   var name: String

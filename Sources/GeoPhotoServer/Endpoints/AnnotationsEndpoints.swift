@@ -15,7 +15,7 @@ enum AnnotationsEndpoints {
     path: "/v1/annotations", operationID: "annotations",
     summary:
       "Pins and clusters for a map viewport (supercluster's algorithm: radius 40 px at extent 512, zoom 0-16 clustered)",
-    parameters: [bbox, zoom],
+    parameters: [bbox, zoom] + FilterParameters.all,
     responses: [
       APIResponse(
         status: 200,
@@ -26,25 +26,27 @@ enum AnnotationsEndpoints {
   static func annotations(_ c: EndpointContext) throws -> ServerResponse {
     let box = c.parameters.box(bbox) ?? BoundingBox(west: 0, south: 0, east: 0, north: 0)
     let zoomLevel = Int((c.parameters.number(zoom) ?? 0).rounded(.down))
+    let filter = try FilterParameters.filter(c.parameters)
     return c.cached(type: "application/geo+json") {
-      let items = c.snapshot.clusters.items(in: box, zoom: zoomLevel)
+      let view = c.snapshot.clusters(for: filter)
+      let items = view.clusters.items(in: box, zoom: zoomLevel)
       let shown = items.prefix(c.configuration.maximumFeatures)
       var members: [(String, JSONValue)] = []
       if items.count > shown.count {
         members.append(("truncated", .bool(true)))
         members.append(("total", .integer(Int64(items.count))))
       }
-      return GeoJSON.FeatureCollection(shown.map { feature($0, c) }, foreignMembers: JSONMembers(members)).encoded()
+      return GeoJSON.FeatureCollection(shown.map { feature($0, view, c) }, foreignMembers: JSONMembers(members))
+        .encoded()
     }
   }
 
-  static func feature(_ item: ClusterIndex.Item, _ c: EndpointContext) -> ViewportFeature {
+  static func feature(_ item: ClusterIndex.Item, _ view: ClusterView, _ c: EndpointContext) -> ViewportFeature {
     if let id = item.clusterID {
       return .cluster(
-        id: id, coordinate: item.coordinate, count: item.count,
-        expansionZoom: c.snapshot.clusters.expansionZoom(of: id) ?? 0)
+        id: id, coordinate: item.coordinate, count: item.count, expansionZoom: view.clusters.expansionZoom(of: id) ?? 0)
     }
-    return photoFeature(c.snapshot.photos[item.pointIndex ?? 0], c)
+    return photoFeature(c.snapshot.photos[view.photoPosition(item.pointIndex ?? 0)], c)
   }
 
   static func photoFeature(_ photo: Photo, _ c: EndpointContext) -> ViewportFeature {
@@ -57,7 +59,7 @@ enum AnnotationsEndpoints {
 
   static let leavesRoute = Route(
     path: "/v1/clusters/{id}/leaves", operationID: "clusterLeaves", summary: "The photos inside a cluster, paged",
-    parameters: [clusterID, limit, offset],
+    parameters: [clusterID, limit, offset] + FilterParameters.all,
     responses: [
       APIResponse(
         status: 200, description: "One page of photos",
@@ -68,13 +70,14 @@ enum AnnotationsEndpoints {
     let id = Int(c.parameters.identifier(clusterID) ?? -1)
     let limit = c.parameters.integer(limit)
     let offset = c.parameters.integer(offset)
-    guard c.snapshot.clusters.contains(clusterID: id) else {
-      throw APIError.notFound("no cluster \(id) in index generation \(c.snapshot.generation)")
+    let view = c.snapshot.clusters(for: try FilterParameters.filter(c.parameters))
+    guard view.clusters.contains(clusterID: id) else {
+      throw APIError.notFound("no cluster \(id) in index generation \(c.snapshot.generation) for this filter")
     }
     return c.cached(type: "application/geo+json") {
-      let leaves = c.snapshot.clusters.leaves(of: id, limit: limit, offset: offset) ?? []
+      let leaves = view.clusters.leaves(of: id, limit: limit, offset: offset) ?? []
       return GeoJSON.FeatureCollection(
-        leaves.map { photoFeature(c.snapshot.photos[$0], c) },
+        leaves.map { photoFeature(c.snapshot.photos[view.photoPosition($0)], c) },
         foreignMembers: JSONMembers([
           ("cluster_id", .integer(Int64(id))), ("offset", .integer(Int64(offset))), ("limit", .integer(Int64(limit))),
         ])

@@ -11,8 +11,6 @@ enum NearEndpoint {
   static let limit = RouteParameter.query("limit", .integer(1...1_000, default: 20), "Most photos to return")
   static let radius = RouteParameter.query(
     "radius", .distance, example: "2km", "Only photos within this distance: metres, or with a unit (500m, 2km, 1mi)")
-  static let source = RouteParameter.query(
-    "source", .sources, example: "local,flickr", "Only these sources (comma-separated or repeated)")
   static let format = RouteParameter.query(
     "format", .oneOf(["json", "geojson"]),
     "json (default) or geojson; 'Accept: application/geo+json' also selects GeoJSON")
@@ -20,7 +18,7 @@ enum NearEndpoint {
   static let route = Route(
     path: "/v1/near", operationID: "near",
     summary: "Photos nearest to a point, nearest first (exact great-circle order, ties by id)",
-    parameters: [latitude, longitude, limit, radius, source, format],
+    parameters: [latitude, longitude, limit, radius] + FilterParameters.all + [format],
     responses: [
       APIResponse(
         status: 200, description: "The annotations",
@@ -35,7 +33,7 @@ enum NearEndpoint {
     let lon = p.number(longitude) ?? 0
     let limit = p.integer(limit)
     let radius = p.number(radius)
-    let filter = PhotoFilter(sources: p.sources(source))
+    let filter = try FilterParameters.filter(p)
     let geoJSON = wantsGeoJSON(p.word(format), accept: c.request.headers["accept"])
     let center = Coordinate(latitude: lat, longitude: lon == 180 ? -180 : lon)
     let query = NearQuery(center: center, limit: limit, radius: radius, filter: filter)

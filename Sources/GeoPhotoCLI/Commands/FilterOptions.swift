@@ -1,0 +1,44 @@
+import GeoPhotoCore
+
+/// The options that choose which photos a query takes, the same on every command that
+/// lists photos: `--source`, `--since`, `--until`, `--on`.
+enum FilterOptions {
+  static let since = CommandSpec.Option(
+    long: "since", valueName: "time",
+    help: "Only photos taken in or after this year, month, day or date-time (2024, 2024-05, 2024-05-03, "
+      + "2024-05-03T14:30+09:00); without an offset, in each photo's local time.")
+  static let until = CommandSpec.Option(
+    long: "until", valueName: "time",
+    help: "Only photos taken in or before this year, month, day or date-time (the whole period it names).")
+  static let on = CommandSpec.Option(
+    long: "on", valueName: "day", help: "Only photos taken on this day (YYYY-MM-DD), in each photo's local time.")
+
+  /// All of them, for a command's option list.
+  static let options = [RemoteSources.sourceOption, since, until, on]
+
+  /// The filter the options name; a bad value is a usage error naming the option.
+  static func filter(_ parsed: ParsedArguments) throws -> PhotoFilter {
+    func bound(_ option: CommandSpec.Option, day: Bool = false) throws -> TimeBound? {
+      guard let text = parsed.value(option.long) else { return nil }
+      do {
+        return day ? try TimeBound.day(text) : try TimeBound(text)
+      } catch {
+        throw UsageError("The value '\(text)' is invalid for '--\(option.long) <\(option.valueName ?? "")>': \(error)")
+      }
+    }
+    var time: TimeRange?
+    if let day = try bound(on, day: true) {
+      guard parsed.value(since.long) == nil, parsed.value(until.long) == nil else {
+        throw UsageError("'--on' names a whole day: use it without '--since' and '--until'")
+      }
+      time = TimeRange(on: day)
+    } else {
+      let (from, to) = (try bound(since), try bound(until))
+      if from != nil || to != nil { time = TimeRange(since: from, until: to) }
+    }
+    if let time, time.isEmpty, let from = time.since, let to = time.until {
+      throw UsageError("'--since \(from)' is after '--until \(to)': no photo can match")
+    }
+    return PhotoFilter(sources: try RemoteSources.selected(parsed), time: time)
+  }
+}

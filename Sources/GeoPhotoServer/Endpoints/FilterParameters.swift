@@ -1,0 +1,36 @@
+import GeoPhotoCore
+
+/// The parameters that choose which photos an answer takes, the same on every endpoint that
+/// lists photos (and as `geophoto near` spells them): `source`, `since`, `until`, `on`.
+enum FilterParameters {
+  static let source = RouteParameter.query(
+    "source", .sources, example: "local,flickr", "Only these sources (comma-separated or repeated)")
+  static let since = RouteParameter.query(
+    "since", .time(day: false), example: "2024-05",
+    "Only photos taken in or after this year, month, day or date-time (2024, 2024-05, 2024-05-03, "
+      + "2024-05-03T14:30+09:00); without an offset, in each photo's local time")
+  static let until = RouteParameter.query(
+    "until", .time(day: false), example: "2024-05-31",
+    "Only photos taken in or before this year, month, day or date-time (the whole period it names)")
+  static let on = RouteParameter.query(
+    "on", .time(day: true), example: "2024-05-03", "Only photos taken on this day, in each photo's local time")
+
+  static let all = [source, since, until, on]
+
+  /// The filter a request's values name; contradictions are 400s.
+  static func filter(_ p: ParameterValues) throws -> PhotoFilter {
+    var time: TimeRange?
+    if let day = p.time(on) {
+      guard p.time(since) == nil, p.time(until) == nil else {
+        throw APIError.badRequest("'on' names a whole day: use it without 'since' and 'until'")
+      }
+      time = TimeRange(on: day)
+    } else if p.time(since) != nil || p.time(until) != nil {
+      time = TimeRange(since: p.time(since), until: p.time(until))
+    }
+    if let time, time.isEmpty, let from = time.since, let to = time.until {
+      throw APIError.badRequest("'since' \(from) is after 'until' \(to): no photo can match")
+    }
+    return PhotoFilter(sources: p.sources(source), time: time)
+  }
+}
