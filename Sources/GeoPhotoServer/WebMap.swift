@@ -23,7 +23,9 @@ public struct WebMapConfiguration: Sendable {
 enum WebMapEndpoints {
   static let pageRoutes = ["/", "/index.html"].map { path in
     Route(
-      path: path, operationID: "webMap", summary: "The web map", responses: [], cached: false, documented: false,
+      path: path, operationID: "webMap", summary: "The web map",
+      // The page's own URL keeps its date range, so a filtered view can be shared.
+      parameters: [FilterParameters.since, FilterParameters.until], responses: [], cached: false, documented: false,
       respond: page)
   }
 
@@ -74,6 +76,11 @@ enum WebMapEndpoints {
       </head>
       <body>
       <div id="map"></div>
+      <form id="gp-filter" class="gp-filter" aria-label="Filter photos">
+      <label>From <input type="date" name="since"></label>
+      <label>to <input type="date" name="until"></label>
+      <button type="reset">All</button>
+      </form>
       <script id="gp-config" type="application/json">\(config)</script>
       <script src="\(base)/leaflet.js"></script>
       <script src="/assets/geophoto.js"></script>
@@ -125,6 +132,9 @@ enum WebMapAssets {
     .gp-cluster div { width: 30px; height: 30px; margin: 5px; border-radius: 50%; background: rgba(214, 51, 108, .8);
       color: #fff; font: bold 12px/30px system-ui, sans-serif; text-align: center; }
     .gp-popup img { display: block; max-width: 200px; margin-top: 6px; }
+    .gp-filter { position: absolute; top: 10px; right: 10px; z-index: 1000; background: #fff; padding: 6px 8px;
+      border-radius: 4px; box-shadow: 0 1px 4px rgba(0, 0, 0, .3); font: 13px system-ui, sans-serif; }
+    .gp-filter input { font: inherit; }
     """
 
   static let script = """
@@ -142,6 +152,25 @@ enum WebMapAssets {
         (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
       let generation = 0;
 
+      // The date range drives the API's since/until and lives in the page URL (?since=&until=),
+      // so a filtered view can be bookmarked and shared.
+      const form = document.getElementById('gp-filter');
+      const page = new URLSearchParams(location.search);
+      for (const name of ['since', 'until']) { if (page.get(name)) { form.elements[name].value = page.get(name); } }
+      function filterQuery() {
+        const q = new URLSearchParams();
+        for (const name of ['since', 'until']) { if (form.elements[name].value) { q.set(name, form.elements[name].value); } }
+        return q;
+      }
+      function filterChanged() {
+        const q = filterQuery().toString();
+        history.replaceState(null, '', location.pathname + (q ? '?' + q : '') + location.hash);
+        refresh();
+      }
+      form.addEventListener('change', filterChanged);
+      form.addEventListener('reset', () => setTimeout(filterChanged, 0));
+      form.addEventListener('submit', (e) => { e.preventDefault(); filterChanged(); });
+
       async function refresh() {
         const request = ++generation;
         const b = map.getBounds();
@@ -154,7 +183,8 @@ enum WebMapAssets {
         const south = Math.max(-90, b.getSouth()), north = Math.min(90, b.getNorth());
         const zoom = Math.floor(map.getZoom());
         const bbox = [west, south, east, north].map((v) => v.toFixed(6)).join(',');
-        const response = await fetch('/v1/annotations?bbox=' + bbox + '&zoom=' + zoom);
+        const filter = filterQuery().toString();
+        const response = await fetch('/v1/annotations?bbox=' + bbox + '&zoom=' + zoom + (filter ? '&' + filter : ''));
         if (!response.ok || request !== generation) { return; }
         const collection = await response.json();
         layer.clearLayers();
@@ -184,6 +214,7 @@ enum WebMapAssets {
         document.body.dataset.clusters = clusters;
         document.body.dataset.bbox = bbox;
         document.body.dataset.zoom = zoom;
+        document.body.dataset.filter = filter;
         document.body.dataset.ready = '1';
       }
       map.on('moveend', refresh);

@@ -159,10 +159,10 @@ import Testing
       "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
       "--user-data-dir=\(profile.path)", "--window-size=1280,800", "--virtual-time-budget=10000",
     ]
-    func runChromium(_ extra: [String]) throws -> String {
+    func runChromium(_ extra: [String], page: String = "/") throws -> String {
       let p = Process()
       p.executableURL = URL(fileURLWithPath: chromium)
-      p.arguments = common + extra + [base + "/"]
+      p.arguments = common + extra + [base + page]
       let out = Pipe()
       p.standardOutput = out
       p.standardError = FileHandle.nullDevice
@@ -197,6 +197,14 @@ import Testing
       total += (p["cluster"] as? Bool == true) ? (p["point_count"] as? Int ?? 0) : 1
     }
     #expect(total == 18)  // the page fits every photo
+
+    // A date range in the page's URL fills the form and filters what the map asks for.
+    let day = ExamplePhotos.all.filter { $0.coordinate != nil && $0.takenAt.day == 4 }.count
+    let filtered = try runChromium(["--dump-dom"], page: "/?since=2024-05-04&until=2024-05-04")
+    #expect(filtered.contains("data-filter=\"since=2024-05-04&amp;until=2024-05-04\""), "\(filtered.prefix(600))")
+    let shown = filtered.components(separatedBy: "gp-marker").count - 1
+    let bubbles = filtered.components(separatedBy: "gp-cluster").count - 1
+    #expect(day > 0 && shown + bubbles >= 1 && shown <= day)
 
     _ = try runChromium(["--screenshot=\(screenshot.path)"])
     let png = try Data(contentsOf: screenshot)
