@@ -5,7 +5,8 @@
 #                                    zsh and fish for the completion scripts, groff and man for the manual,
 #                                    dpkg-dev, lintian and systemd for the package and its service unit,
 #                                    exiftool as the reference the format tests compare with, and ffmpeg,
-#                                    heif-enc and cjxl, which make their video, AVIF and JPEG XL samples)
+#                                    heif-enc and cjxl, which make their video, AVIF and JPEG XL samples, and
+#                                    GDAL, which reads the exports back)
 #   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool, wrk, PostgreSQL with PostGIS) and the
 #                                    tools that make the mixed library's samples (ffmpeg, heif-enc, cjxl) and GNU
 #                                    time for peak memory
@@ -15,7 +16,7 @@ set -euo pipefail
 packages=(pkg-config libsqlite3-dev libexif-dev libbrotli-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev fonts-dejavu-core)
 case "${1:-}" in
   test) packages+=(chromium libjs-leaflet postgresql postgresql-15-postgis-3 zsh fish groff-base man-db dpkg-dev lintian systemd
-    libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools) ;;
+    libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools gdal-bin) ;;
   bench) packages+=(libjs-leaflet libimage-exiftool-perl wrk postgresql postgresql-15-postgis-3 ffmpeg libheif-examples
     libjxl-tools time) ;;
   "") ;;

@@ -33,7 +33,8 @@ public enum GeoPhotoCommand {
 
   /// Every subcommand, in the order `geophoto --help` lists them.
   static let commands: [any Subcommand.Type] = [
-    SyncCommand.self, FetchCommand.self, NearCommand.self, ServeCommand.self, RouteCommand.self, AlongCommand.self,
+    SyncCommand.self, FetchCommand.self, NearCommand.self, ExportCommand.self, ServeCommand.self, RouteCommand.self,
+    AlongCommand.self,
     DirectionsCommand.self, SnapshotCommand.self, GeotagCommand.self, PlacesCommand.self, MigrateCommand.self,
     InfoCommand.self, ForgetCommand.self,
   ]

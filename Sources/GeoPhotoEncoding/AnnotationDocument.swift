@@ -56,24 +56,32 @@ public struct AnnotationDocument: OutputDocument {
   /// A header row and one row per annotation.
   public func csv() -> CSV {
     let alongRoute = annotations.contains { $0.distanceAlong != nil }
+    return CSV(
+      header: Self.csvHeader(alongRoute: alongRoute, includePaths: options.includePaths),
+      rows: annotations.map { Self.csvRow($0, alongRoute: alongRoute, includePaths: options.includePaths) })
+  }
+
+  /// The CSV columns: the distance along a route only for route answers, paths only where
+  /// the answer carries them.
+  public static func csvHeader(alongRoute: Bool, includePaths: Bool) -> [String] {
     var header = ["id", "source", "latitude", "longitude", "title", "subtitle", "distance", "taken_at"]
     if alongRoute { header.append("distance_along") }
-    if options.includePaths { header.append("path") }
-    header += ["url", "thumbnail_url", "media_type", "duration"]
-    return CSV(
-      header: header,
-      rows: annotations.map { a in
-        var fields = [
-          String(a.id), a.source.rawValue, CSV.number(a.coordinate.latitude, places: 7),
-          CSV.number(a.coordinate.longitude, places: 7), a.title, a.subtitle,
-          a.distance.map { CSV.number($0, places: 1) } ?? "", a.takenAt?.iso8601 ?? "",
-        ]
-        if alongRoute { fields.append(a.distanceAlong.map { CSV.number($0, places: 1) } ?? "") }
-        if options.includePaths { fields.append(a.path ?? "") }
-        return fields + [
-          a.url ?? "", a.thumbnailURL ?? "", a.mediaType.rawValue, a.duration.map { CSV.number($0, places: 3) } ?? "",
-        ]
-      })
+    if includePaths { header.append("path") }
+    return header + ["url", "thumbnail_url", "media_type", "duration"]
+  }
+
+  /// One annotation's CSV fields, in `csvHeader` order.
+  public static func csvRow(_ a: Annotation, alongRoute: Bool, includePaths: Bool) -> [String] {
+    var fields = [
+      String(a.id), a.source.rawValue, CSV.number(a.coordinate.latitude, places: 7),
+      CSV.number(a.coordinate.longitude, places: 7), a.title, a.subtitle,
+      a.distance.map { CSV.number($0, places: 1) } ?? "", a.takenAt?.iso8601 ?? "",
+    ]
+    if alongRoute { fields.append(a.distanceAlong.map { CSV.number($0, places: 1) } ?? "") }
+    if includePaths { fields.append(a.path ?? "") }
+    return fields + [
+      a.url ?? "", a.thumbnailURL ?? "", a.mediaType.rawValue, a.duration.map { CSV.number($0, places: 3) } ?? "",
+    ]
   }
 
   /// An aligned table for people: distance, title, place, date, coordinate and id; empty
