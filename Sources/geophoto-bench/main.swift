@@ -398,7 +398,7 @@ func benchSync() throws {
 try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
 let parts =
   CommandLine.arguments.dropFirst().isEmpty
-  ? ["clusters", "index", "near", "postgis", "serve", "places", "sync", "library"]
+  ? ["clusters", "index", "near", "filters", "postgis", "serve", "places", "sync", "library"]
   : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
@@ -416,10 +416,12 @@ for part in parts {
   case "postgis": try benchPostgres(points: points)
   case "sync": try benchSync()
   case "library": try benchLibrary()
+  case "filters": try benchFilters(points: points)
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, postgis, serve, router, places, sync, library)\n".utf8))
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, sync, library)\n"
+          .utf8))
     exit(64)
   }
 }

@@ -45,8 +45,9 @@ import Testing
     }
   }
 
-  @Test func filtersAreasAndPaths() throws {
-    let w = try ExampleWorkspace()
+  @Test(arguments: StoreKind.available)
+  func filtersAreasAndPaths(kind: StoreKind) throws {
+    let w = try ExampleWorkspace(kind)
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     func csvRows(_ args: [String]) throws -> [String] {
       let run = try export(w, ["--format", "csv"] + args)

@@ -1,0 +1,91 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoFixtures
+
+// MARK: - Filters: nearest with a time filter, and exports
+
+/// k = 50 nearest with a time filter that keeps about a tenth of 1M photos (one year of ten),
+/// in process, beside a brute-force scan that filters every photo; then `geophoto export` of
+/// the 1M index to GeoJSON.
+func benchFilters(points: [Coordinate]) throws {
+  print("Filters: \(points.count) photos over ten years (a fifth floating, a twentieth without a time), k = \(k)")
+  var rng = SeededGenerator(seed: 2019)
+  var ids = [Int64](repeating: 0, count: points.count)
+  var vectors = [Double](repeating: 0, count: points.count * 3)
+  var instants = [Int64](repeating: PointTimes.none, count: points.count)
+  var locals = [Int64](repeating: PointTimes.none, count: points.count)
+  let start = Int64(CaptureDate(year: 2015, month: 1, day: 1).localSecondsSinceEpoch)
+  let span = Int64(CaptureDate(year: 2025, month: 1, day: 1).localSecondsSinceEpoch) - start
+  for (i, p) in points.enumerated() {
+    let v = GreatCircle.unitVector(p)
+    ids[i] = Int64(i + 1)
+    vectors[3 * i] = v.x
+    vectors[3 * i + 1] = v.y
+    vectors[3 * i + 2] = v.z
+    let roll = Int.random(in: 0..<20, using: &rng)
+    guard roll > 0 else { continue }
+    let local = start + Int64.random(in: 0..<span, using: &rng)
+    locals[i] = local
+    if roll > 4 { instants[i] = local - Int64(Int.random(in: -12...14, using: &rng)) * 3_600 }
+  }
+  let index = SpatialIndex(
+    building: ids, vectors: vectors, tags: [UInt8](repeating: 0, count: ids.count), instants: instants, locals: locals)
+  let range = TimeRange(since: try TimeBound("2019"), until: try TimeBound("2019"))
+  let times = index.times ?? PointTimes(instants: [], locals: [])
+  let kept = (0..<index.count).filter { times.matches($0, range) }.count
+  let qs = queries(points, count: 20_000)
+  var samples: [UInt64] = []
+  var checksum: Int64 = 0
+  for q in qs {
+    let (r, t) = timed { index.nearest(to: q, limit: k, where: { times.matches($0, range) }) }
+    samples.append(t)
+    checksum &+= r.first?.id ?? 0
+  }
+  let filtered = Percentiles(samples)
+  // The anchor: every photo tested and ranked; it doubles as a check of the index's answer.
+  var brute: [UInt64] = []
+  for q in qs.prefix(100) {
+    let (r, t) = timed { () -> [Int64] in
+      let c = GreatCircle.unitVector(q)
+      var best: [(Double, Int64)] = []
+      for i in 0..<points.count
+      where range.matches(
+        instant: instants[i] == PointTimes.none ? nil : instants[i],
+        local: locals[i] == PointTimes.none ? nil : locals[i])
+      {
+        let dx = vectors[3 * i] - c.x
+        let dy = vectors[3 * i + 1] - c.y
+        let dz = vectors[3 * i + 2] - c.z
+        best.append((dx * dx + dy * dy + dz * dz, ids[i]))
+      }
+      best.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+      return best.prefix(k).map(\.1)
+    }
+    brute.append(t)
+    precondition(
+      r == index.nearest(to: q, limit: k, where: { times.matches($0, range) }).map(\.id),
+      "filtered index and brute force disagree")
+  }
+  let bf = Percentiles(brute)
+  row(
+    "k=50 nearest taken in 2019 p50 / p99", String(format: "%.1f / %.1f µs", filtered.p50, filtered.p99),
+    String(format: "goal p50 ≤ 20 µs; the filter keeps %.1f %%", Double(kept) / Double(index.count) * 100))
+  row(
+    "  brute force: filter and rank every photo, p50 (anchor)", String(format: "%.0f µs", bf.p50),
+    String(format: "%.0f× slower", bf.p50 / filtered.p50))
+  print("  (checksum \(checksum))")
+
+  let db = try nearIndex(points: points)
+  let out = workDirectory.appendingPathComponent("export-1m.geojson")
+  _ = try runProcess(".build/release/geophoto", ["export", "--db", db.path, "-o", out.path])
+  var walls: [UInt64] = []
+  for _ in 0..<3 {
+    walls.append(try runProcess(".build/release/geophoto", ["export", "--db", db.path, "-o", out.path]))
+  }
+  let wall = milliseconds(walls.min() ?? 0)
+  let size = (try? FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0
+  row(
+    "geophoto export of the 1M index to GeoJSON, wall", format(wall, "ms"),
+    String(format: "%.0f photos/s (goal ≥ 500,000); %.0f MB", Double(points.count) / wall * 1000, Double(size) / 1e6))
+  try? FileManager.default.removeItem(at: out)
+}
