@@ -32,6 +32,9 @@ public final class IndexSnapshot: Sendable {
   /// bounded; each is rebuilt the same way when it is needed again).
   private let filteredClusters = Mutex<[(PhotoFilter, ClusterView)]>([])
   static let filteredClusterCacheSize = 8
+  /// Spatial indexes of selective filters (those keeping at most half the photos), most
+  /// recently used last: a filter a map client repeats is searched over its own photos only.
+  private let filteredIndexes = Mutex<[(PhotoFilter, SpatialIndex?)]>([])
 
   public init(
     generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = []
@@ -92,13 +95,41 @@ public final class IndexSnapshot: Sendable {
   }
 
   /// The photos nearest to the query's centre that pass its filter: neighbours whose ids are
-  /// positions in `photos`.
-  func nearest(_ query: NearQuery) -> [Neighbor] {
+  /// positions in `photos`. A selective filter is answered from its own index (built on first
+  /// use and kept for the next queries); a broad one tests each candidate.
+  public func nearest(_ query: NearQuery) -> [Neighbor] {
     let filter = query.filter
+    if !filter.isEmpty, let own = filteredIndex(for: filter) {
+      return own.nearest(to: query.center, limit: query.limit, maximumDistance: query.radius)
+    }
     let (photos, spatial) = (self.photos, self.spatial)
     return spatial.nearest(
       to: query.center, limit: query.limit, maximumDistance: query.radius,
       where: filter.isEmpty ? nil : { filter.includes(photos[Int(spatial.ids[$0])]) })
+  }
+
+  /// The index of the photos `filter` takes (ids are positions in `photos`), or nil when the
+  /// filter keeps more than half of them.
+  func filteredIndex(for filter: PhotoFilter) -> SpatialIndex? {
+    if let cached = filteredIndexes.withLock({ cache -> SpatialIndex?? in
+      guard let i = cache.firstIndex(where: { $0.0 == filter }) else { return nil }
+      let entry = cache.remove(at: i)
+      cache.append(entry)
+      return .some(entry.1)
+    }) {
+      return cached
+    }
+    var points: [(id: Int64, coordinate: Coordinate)] = []
+    for (i, photo) in photos.enumerated() where filter.includes(photo) {
+      if let c = photo.coordinate { points.append((Int64(i), c)) }
+    }
+    let own = points.count <= photos.count / 2 ? SpatialIndex(points: points) : nil
+    filteredIndexes.withLock { cache in
+      cache.removeAll { $0.0 == filter }
+      cache.append((filter, own))
+      if cache.count > Self.filteredClusterCacheSize { cache.removeFirst(cache.count - Self.filteredClusterCacheSize) }
+    }
+    return own
   }
 }
 

@@ -60,7 +60,8 @@ final class RecordingConsole: Sendable {
     #expect(Set(names).count == names.count)
     #expect(
       names == [
-        "sync", "fetch", "near", "serve", "route", "along", "directions", "snapshot", "geotag", "places", "migrate",
+        "sync", "fetch", "near", "export", "serve", "route", "along", "directions", "snapshot", "geotag", "places",
+        "migrate",
         "info", "forget",
       ])
     for command in GeoPhotoCommand.commands {
