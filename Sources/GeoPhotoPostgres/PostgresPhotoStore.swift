@@ -265,6 +265,7 @@ public final class PostgresPhotoStore: PhotoStore {
       sql += " AND source = ANY($3::text[])"
     }
     if let time = filter.time { sql += " AND " + PostgresSQL.timeCondition(time, &parameters) }
+    if let camera = filter.camera { sql += " AND " + PostgresSQL.cameraCondition(camera, &parameters) }
     return SpatialIndex(
       points: try query(sql, parameters) { rows in
         rows.compactMap { r in

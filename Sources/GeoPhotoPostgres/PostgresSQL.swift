@@ -89,6 +89,14 @@ enum PostgresSQL {
     }
   }
 
+  /// `FilterSQL.camera` with its value appended to `parameters`.
+  static func cameraCondition(_ text: String, _ parameters: inout [StoreValue]) -> String {
+    FilterSQL.camera(text) { value in
+      parameters.append(.text(value))
+      return "$\(parameters.count)"
+    }
+  }
+
   /// Two index passes, because `ORDER BY geog <-> p, id` would make PostgreSQL sort the whole
   /// table: the GiST `<->` scan finds the distance of the `limit`-th nearest, then
   /// `ST_DWithin` fetches everything that close (a millimetre more, so rounding loses no
@@ -105,6 +113,9 @@ enum PostgresSQL {
     }
     if let time = query.filter.time {
       filter += " AND " + timeCondition(time, &parameters)
+    }
+    if let camera = query.filter.camera {
+      filter += " AND " + cameraCondition(camera, &parameters)
     }
     if let r = query.radius {
       parameters.append(.real(r))

@@ -435,18 +435,35 @@ public final class SQLitePhotoStore: PhotoStore {
   // MARK: - Spatial index
 
   /// From the kd-tree file: a source filter tests each candidate's tag byte, a time filter
-  /// its two time numbers.
+  /// its two time numbers, a camera filter the set of matching ids.
   public func nearest(_ query: NearQuery) throws -> [Neighbor] {
     let index = try spatialIndex()
-    let allowed = query.filter.sources == nil ? nil : query.filter.sourceCodeTable
-    let times = query.filter.time.flatMap { range in index.times.map { (range, $0) } }
-    let isIncluded: ((Int) -> Bool)?
-    switch (allowed, times) {
-    case (nil, nil): isIncluded = nil
-    case (let table?, nil): isIncluded = { table[Int(index.tags[$0])] }
-    case (nil, let (range, times)?): isIncluded = { times.matches($0, range) }
-    case (let table?, let (range, times)?): isIncluded = { table[Int(index.tags[$0])] && times.matches($0, range) }
+    let filter = query.filter
+    var tests: [(Int) -> Bool] = []
+    if filter.sources != nil {
+      let table = filter.sourceCodeTable
+      tests.append { table[Int(index.tags[$0])] }
     }
+    if let range = filter.time, let times = index.times { tests.append { times.matches($0, range) } }
+    if let camera = filter.camera {
+      // Make and model are not in the tree: the photos that match, by id.
+      var values: [StoreValue] = []
+      let condition = FilterSQL.camera(camera) {
+        values.append(.text($0))
+        return "?"
+      }
+      var ids = Set<Int64>()
+      try database.forEachRow("SELECT id FROM photos WHERE latitude IS NOT NULL AND \(condition)", values) {
+        ids.insert($0.int64(0))
+      }
+      tests.append { ids.contains(index.ids[$0]) }
+    }
+    let isIncluded: ((Int) -> Bool)? =
+      switch tests.count {
+      case 0: nil
+      case 1: tests[0]
+      default: { position in tests.allSatisfy { $0(position) } }
+      }
     return index.nearest(
       to: query.center, limit: query.limit, maximumDistance: query.radius, where: isIncluded)
   }

@@ -20,4 +20,12 @@ public enum FilterSQL {
     if let until = range.until { parts.append(compare(until, "<", wallClock: until.end)) }
     return parts.joined(separator: " AND ")
   }
+
+  /// The condition a camera filter puts on make and model (`PhotoFilter.camera`): the text,
+  /// lower case, inside `lower(make || ' ' || model)`.
+  public static func camera(_ text: String, bind: (String) -> String) -> String {
+    let escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+    return
+      "lower(coalesce(camera_make, '') || ' ' || coalesce(camera_model, '')) LIKE \(bind("%" + escaped + "%")) ESCAPE '\\'"
+  }
 }

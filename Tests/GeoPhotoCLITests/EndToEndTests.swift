@@ -138,6 +138,19 @@ func json(_ text: String) throws -> [String: Any] {
     }
     #expect(try ids(["--since", "2024-05", "--until", "2024"]) == located.count)
     #expect(try ids(["--since", "2025"]) == 0)
+    #expect(try ids(["--camera", "iphone"]) == located.filter { $0.model.lowercased().contains("iphone") }.count)
+    #expect(
+      try ids(["--camera", "FUJI", "--on", "2024-05-03"])
+        == located.filter { $0.make == "FUJIFILM" && $0.takenAt.day == 3 }.count)
+    // --sort time: by capture time, whatever the distance.
+    let sorted = try Binary.run(
+      ["near", "35.68,139.76", "--limit", "100", "--sort", "time", "--format", "csv"], environment: w.env)
+    let times = sorted.stdout.split(separator: "\r\n").dropFirst().compactMap { line -> String? in
+      line.split(separator: ",").first { $0.hasPrefix("2024-05-") }.map(String.init)
+    }
+    // A floating time sorts by its wall clock read as UTC.
+    let instants = times.compactMap { CaptureDate(iso8601: $0).map { $0.instant ?? $0.localSecondsSinceEpoch } }
+    #expect(instants.count == located.count && instants == instants.sorted(), "\(times)")
     for (args, words) in [
       (["--since", "2024-13"], ["--since", "2024-13"]), (["--on", "2024-05"], ["--on", "not a day"]),
       (["--on", "2024-05-03", "--until", "2024"], ["--on", "--until"]),

@@ -89,6 +89,19 @@ import Testing
     }
   }
 
+  @Test func sortByTimeAndCamera() {
+    let body = get(Self.api, "/v1/near?lat=35.7&lon=139.7&limit=200&since=2024&sort=time").json
+    let annotations = body["annotations"] as? [[String: Any]] ?? []
+    let keys = annotations.compactMap { ($0["takenAt"] as? String).flatMap(CaptureDate.init(iso8601:)) }
+      .map { $0.instant ?? $0.localSecondsSinceEpoch }
+    #expect(annotations.count == 200 && keys == keys.sorted())
+    // No sample photo has a camera: a camera filter keeps none of them.
+    let none = get(Self.api, "/v1/near?lat=35.7&lon=139.7&camera=canon").json
+    #expect((none["annotations"] as? [[String: Any]])?.isEmpty == true)
+    #expect(get(Self.api, "/v1/near?lat=35.7&lon=139.7&sort=title").status == 400)
+    #expect(get(Self.api, "/v1/near?lat=35.7&lon=139.7&camera=").status == 400)
+  }
+
   @Test func badValuesAreBadRequestsNamingTheParameter() {
     for (query, words) in [
       ("since=2024-13", ["'since'", "2024-13"]), ("until=yesterday", ["'until'", "yesterday"]),

@@ -141,4 +141,40 @@ import Testing
     #expect(!TimeRange(on: try TimeBound.day("2024-05-04")).matches(tokyo))
     #expect(!TimeRange(since: try TimeBound("2000")).matches(nil))  // no capture time never matches
   }
+
+  /// The camera filter on both stores: make or model containing the text, any case.
+  @Test(arguments: StoreKind.available)
+  func nearestWithACameraFilterIsTheBruteForceAnswer(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    var rng = SeededGenerator(seed: 77)
+    let cameras: [(String?, String?)] = [
+      ("FUJIFILM", "X100V"), ("Canon", "EOS R5"), ("Apple", "iPhone 15 Pro"), (nil, nil), ("SONY", "ILCE-7M4"),
+      ("Fujifilm", "X-T5"),
+    ]
+    var written: [(id: Int64, c: Coordinate, make: String?, model: String?)] = []
+    try store.write {
+      for i in 0..<300 {
+        let c = Coordinate(
+          latitude: Double.random(in: 35.5...35.9, using: &rng), longitude: Double.random(in: 139.5...140, using: &rng))
+        let (make, model) = cameras[i % cameras.count]
+        var r = record("/c/\(i).jpg", c.latitude, c.longitude)
+        r.photo.cameraMake = make
+        r.photo.cameraModel = model
+        written.append((try store.upsert(r, now: Self.now).id, c, make, model))
+      }
+    }
+    try store.refreshDerivedIndexes()
+    let q = Coordinate(latitude: 35.7, longitude: 139.7)
+    for text in ["fuji", "FUJIFILM X", "iphone 15", "eos", "7m4", "nikon", "x-t"] {
+      let needle = text.lowercased()
+      let kept = written.filter { w in
+        "\(w.make ?? "") \(w.model ?? "")".lowercased().range(of: needle) != nil
+      }
+      let hits: [(id: Int64, d: Double)] = kept.map { (id: $0.id, d: GreatCircle.distance(q, $0.c)) }
+      let expected: [Int64] = hits.sorted { a, b in a.d < b.d || (a.d == b.d && a.id < b.id) }.prefix(20).map(\.id)
+      let got = try store.nearest(NearQuery(center: q, limit: 20, filter: PhotoFilter(camera: text)))
+      #expect(got.map(\.id) == expected, "\(text)")
+    }
+  }
 }

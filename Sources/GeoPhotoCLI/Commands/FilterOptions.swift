@@ -1,7 +1,8 @@
+import Foundation
 import GeoPhotoCore
 
 /// The options that choose which photos a query takes, the same on every command that
-/// lists photos: `--source`, `--since`, `--until`, `--on`.
+/// lists photos: `--source`, `--since`, `--until`, `--on`, `--camera`.
 enum FilterOptions {
   static let since = CommandSpec.Option(
     long: "since", valueName: "time",
@@ -13,8 +14,11 @@ enum FilterOptions {
   static let on = CommandSpec.Option(
     long: "on", valueName: "day", help: "Only photos taken on this day (YYYY-MM-DD), in each photo's local time.")
 
+  static let camera = CommandSpec.Option(
+    long: "camera", valueName: "text", help: "Only photos whose camera make or model contains this text (any case).")
+
   /// All of them, for a command's option list.
-  static let options = [RemoteSources.sourceOption, since, until, on]
+  static let options = [RemoteSources.sourceOption, since, until, on, camera]
 
   /// The filter the options name; a bad value is a usage error naming the option.
   static func filter(_ parsed: ParsedArguments) throws -> PhotoFilter {
@@ -39,6 +43,13 @@ enum FilterOptions {
     if let time, time.isEmpty, let from = time.since, let to = time.until {
       throw UsageError("'--since \(from)' is after '--until \(to)': no photo can match")
     }
-    return PhotoFilter(sources: try RemoteSources.selected(parsed), time: time)
+    var cameraText: String?
+    if let text = parsed.value(camera.long) {
+      cameraText = text.trimmingCharacters(in: .whitespaces)
+      guard cameraText?.isEmpty == false else {
+        throw UsageError("The value '\(text)' is invalid for '--camera <text>': expected part of a make or model")
+      }
+    }
+    return PhotoFilter(sources: try RemoteSources.selected(parsed), time: time, camera: cameraText)
   }
 }

@@ -20,6 +20,9 @@ enum NearCommand: Subcommand {
       Setting.nearLimit.option,
       Setting.nearRadius.option,
       Setting.nearFormat.option,
+      .init(
+        long: "sort", valueName: "order", help: "distance (nearest first) or time (by capture time).",
+        defaultText: "distance", completion: .values(AnswerOrder.allCases.map(\.rawValue))),
     ] + FilterOptions.options + [
       .init(
         long: "fetch", valueName: nil,
@@ -60,6 +63,11 @@ enum NearCommand: Subcommand {
       // Only an empty answer asks whether the index is empty (for the hint).
       empty = neighbors.isEmpty ? try !store.hasLocatedPhotos() : false
     }
+    let orderText = context.parsed.value("sort") ?? "distance"
+    guard let order = AnswerOrder(rawValue: orderText) else {
+      throw UsageError("The value '\(orderText)' is invalid for '--sort <order>': expected distance or time")
+    }
+    annotations = order.sorted(annotations)
     if empty {
       context.console.err(
         "hint: the index at \(location) has no located photos; run 'geophoto sync DIR' first\n")

@@ -14,3 +14,25 @@ public struct NearQuery: Equatable, Sendable {
     self.filter = filter
   }
 }
+
+/// How an answer's photos are ordered: nearest first (the default), or by capture time.
+public enum AnswerOrder: String, CaseIterable, Sendable {
+  case distance, time
+
+  /// `annotations` in this order. By time: by capture instant, a floating time by its
+  /// wall-clock time, then by id; photos without a capture time last.
+  public func sorted(_ annotations: [Annotation]) -> [Annotation] {
+    guard self == .time else { return annotations }
+    return annotations.sorted { a, b in
+      switch (a.takenAt.map(Self.key), b.takenAt.map(Self.key)) {
+      case (let x?, let y?): return x != y ? x < y : a.id < b.id
+      case (.some, nil): return true
+      case (nil, .some): return false
+      case (nil, nil): return a.id < b.id
+      }
+    }
+  }
+
+  /// The instant, or a floating time's wall clock read as UTC.
+  static func key(_ t: CaptureDate) -> Int { t.instant ?? t.localSecondsSinceEpoch }
+}

@@ -1,28 +1,38 @@
-/// Which photos a query takes: from some sources only, and from a time range. One value from
-/// the parser to the stores and the server, judged by one `includes(_:)`.
+/// Which photos a query takes: from some sources only, from a time range, by a camera. One
+/// value from the parser to the stores and the server, judged by one `includes(_:)`.
 public struct PhotoFilter: Hashable, Sendable {
   /// Only photos from these sources; nil for every source.
   public var sources: Set<PhotoSource>?
   /// Only photos taken in this range (`TimeRange`); nil for any time, or none.
   public var time: TimeRange?
+  /// Only photos whose camera make or model contains this text, compared without case
+  /// (`fuji` finds `FUJIFILM X100V`, `x100` too); nil for any camera, or none.
+  public var camera: String?
 
-  public init(sources: Set<PhotoSource>? = nil, time: TimeRange? = nil) {
+  public init(sources: Set<PhotoSource>? = nil, time: TimeRange? = nil, camera: String? = nil) {
     self.sources = sources
     self.time = time
+    self.camera = camera.map { $0.lowercased() }
   }
 
   /// Every photo.
   public static let all = PhotoFilter()
 
   /// Whether the filter lets every photo through.
-  public var isEmpty: Bool { sources == nil && time == nil }
+  public var isEmpty: Bool { sources == nil && time == nil && camera == nil }
 
   /// Whether `photo` passes.
   @inlinable
   public func includes(_ photo: some FilterablePhoto) -> Bool {
     if let sources, !sources.contains(photo.source) { return false }
     if let time, !time.matches(photo.takenAt) { return false }
+    if let camera, !Self.camera(photo.cameraMake, photo.cameraModel, contains: camera) { return false }
     return true
+  }
+
+  /// Whether `make model` contains `text` (already lower case), ignoring case.
+  public static func camera(_ make: String?, _ model: String?, contains text: String) -> Bool {
+    ((make ?? "") + " " + (model ?? "")).lowercased().contains(text)
   }
 
   /// The source part as a table over source codes (`PhotoSource.code`), for indexes that keep
@@ -36,6 +46,8 @@ public struct PhotoFilter: Hashable, Sendable {
 public protocol FilterablePhoto {
   var source: PhotoSource { get }
   var takenAt: CaptureDate? { get }
+  var cameraMake: String? { get }
+  var cameraModel: String? { get }
 }
 
 extension Photo: FilterablePhoto {}

@@ -103,6 +103,12 @@ struct ParameterValues {
       return .identifier(id)
     case .fileName:
       return .word(text)
+    case .text:
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      guard !trimmed.isEmpty, trimmed.count <= 200 else {
+        throw APIError.badRequest("'\(name)' must be 1 to 200 characters of text")
+      }
+      return .word(trimmed)
     case .time(let day):
       do {
         return .time(day ? try TimeBound.day(text) : try TimeBound(text))

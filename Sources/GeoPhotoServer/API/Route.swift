@@ -65,6 +65,8 @@ struct RouteParameter: Sendable {
     case fileName
     /// A year, month, day or date-time (`TimeBound`); only a day when `day`.
     case time(day: Bool)
+    /// Free text, not empty, at most 200 characters.
+    case text
   }
 
   var name: String

@@ -1,7 +1,8 @@
 import GeoPhotoCore
 
 /// The parameters that choose which photos an answer takes, the same on every endpoint that
-/// lists photos (and as `geophoto near` spells them): `source`, `since`, `until`, `on`.
+/// lists photos (and as `geophoto near` spells them): `source`, `since`, `until`, `on`,
+/// `camera`.
 enum FilterParameters {
   static let source = RouteParameter.query(
     "source", .sources, example: "local,flickr", "Only these sources (comma-separated or repeated)")
@@ -15,7 +16,10 @@ enum FilterParameters {
   static let on = RouteParameter.query(
     "on", .time(day: true), example: "2024-05-03", "Only photos taken on this day, in each photo's local time")
 
-  static let all = [source, since, until, on]
+  static let camera = RouteParameter.query(
+    "camera", .text, example: "fujifilm", "Only photos whose camera make or model contains this text (any case)")
+
+  static let all = [source, since, until, on, camera]
 
   /// The filter a request's values name; contradictions are 400s.
   static func filter(_ p: ParameterValues) throws -> PhotoFilter {
@@ -31,6 +35,6 @@ enum FilterParameters {
     if let time, time.isEmpty, let from = time.since, let to = time.until {
       throw APIError.badRequest("'since' \(from) is after 'until' \(to): no photo can match")
     }
-    return PhotoFilter(sources: p.sources(source), time: time)
+    return PhotoFilter(sources: p.sources(source), time: time, camera: p.word(camera))
   }
 }

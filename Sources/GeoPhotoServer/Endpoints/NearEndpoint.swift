@@ -11,6 +11,9 @@ enum NearEndpoint {
   static let limit = RouteParameter.query("limit", .integer(1...1_000, default: 20), "Most photos to return")
   static let radius = RouteParameter.query(
     "radius", .distance, example: "2km", "Only photos within this distance: metres, or with a unit (500m, 2km, 1mi)")
+  static let sort = RouteParameter.query(
+    "sort", .oneOf(AnswerOrder.allCases.map(\.rawValue)),
+    "distance (nearest first, the default) or time (by capture time)")
   static let format = RouteParameter.query(
     "format", .oneOf(["json", "geojson"]),
     "json (default) or geojson; 'Accept: application/geo+json' also selects GeoJSON")
@@ -18,7 +21,7 @@ enum NearEndpoint {
   static let route = Route(
     path: "/v1/near", operationID: "near",
     summary: "Photos nearest to a point, nearest first (exact great-circle order, ties by id)",
-    parameters: [latitude, longitude, limit, radius] + FilterParameters.all + [format],
+    parameters: [latitude, longitude, limit, radius] + FilterParameters.all + [sort, format],
     responses: [
       APIResponse(
         status: 200, description: "The annotations",
@@ -44,8 +47,9 @@ enum NearEndpoint {
         a?.files = c.snapshot.files(of: photo)
         return a
       }
+      let order = p.word(sort).flatMap(AnswerOrder.init(rawValue:)) ?? .distance
       let document = AnnotationDocument(
-        annotations, query: query, options: AnnotationDocument.Options(includePaths: false))
+        order.sorted(annotations), query: query, options: AnnotationDocument.Options(includePaths: false))
       return geoJSON ? document.geoJSON() : document.json()
     }
   }
