@@ -68,7 +68,7 @@ public final class IndexSnapshot: Sendable {
 
   /// The clusters of the photos `filter` takes, with supercluster's semantics over exactly
   /// those photos: the whole set's hierarchy when the filter takes every photo.
-  func clusters(for filter: PhotoFilter) -> ClusterView {
+  public func clusters(for filter: PhotoFilter) -> ClusterView {
     if filter.isEmpty { return ClusterView(clusters: clusters, positions: nil) }
     if let cached = filteredClusters.withLock({ cache -> ClusterView? in
       guard let i = cache.firstIndex(where: { $0.0 == filter }) else { return nil }
@@ -135,8 +135,8 @@ public final class IndexSnapshot: Sendable {
 
 /// A cluster hierarchy over some of a snapshot's photos: point `i` of `clusters` is photo
 /// `positions[i]` of the snapshot (every photo, in order, when `positions` is nil).
-struct ClusterView: Sendable {
-  let clusters: ClusterIndex
+public struct ClusterView: Sendable {
+  public let clusters: ClusterIndex
   let positions: [Int]?
 
   func photoPosition(_ point: Int) -> Int { positions.map { $0[point] } ?? point }
