@@ -113,13 +113,7 @@ func benchFilters(points: [Coordinate]) throws {
   var viewports: [UInt64] = []
   var viewRng = SeededGenerator(seed: 99)
   for _ in 0..<2_000 {
-    let zoom = Int.random(in: 3...16, using: &viewRng)
-    let c = points.randomElement(using: &viewRng) ?? Coordinate(latitude: 0, longitude: 0)
-    let spanX = 1280 / 256 / pow(2, Double(zoom)) * 360
-    let spanY = 800 / 256 / pow(2, Double(zoom)) * 180
-    let box = BoundingBox(
-      west: c.longitude - spanX / 2, south: max(-85, c.latitude - spanY / 2), east: c.longitude + spanX / 2,
-      north: min(85, c.latitude + spanY / 2))
+    let (box, zoom) = randomViewport(around: points, using: &viewRng)
     let (items, t) = timed { snapshot.clusters(for: filter).clusters.items(in: box, zoom: zoom) }
     viewports.append(t)
     checksum &+= Int64(items.count)

@@ -253,6 +253,18 @@ func benchIndex(points: [Coordinate]) throws {
   print("  (checksum \(checksum))")
 }
 
+/// A 1280×800 px viewport at zoom 3–16 around a random photo.
+func randomViewport(around points: [Coordinate], using rng: inout SeededGenerator) -> (BoundingBox, Int) {
+  let zoom = Int.random(in: 3...16, using: &rng)
+  let c = points.randomElement(using: &rng) ?? Coordinate(latitude: 0, longitude: 0)
+  let spanX = 1280 / 256 / pow(2, Double(zoom)) * 360
+  let spanY = 800 / 256 / pow(2, Double(zoom)) * 180
+  let box = BoundingBox(
+    west: c.longitude - spanX / 2, south: max(-85, c.latitude - spanY / 2), east: c.longitude + spanX / 2,
+    north: min(85, c.latitude + spanY / 2))
+  return (box, zoom)
+}
+
 func benchClusters(points: [Coordinate]) {
   print("Clusters for map viewports: \(pointCount) photos, supercluster defaults (zoom 0–16, radius 40 px)")
   var builds: [UInt64] = []
@@ -266,14 +278,7 @@ func benchClusters(points: [Coordinate]) {
   var samples: [UInt64] = []
   var features = 0
   for _ in 0..<2_000 {
-    // A 1280×800 px viewport at zoom 3–16 around a random photo.
-    let zoom = Int.random(in: 3...16, using: &rng)
-    let c = points.randomElement(using: &rng) ?? Coordinate(latitude: 0, longitude: 0)
-    let spanX = 1280 / 256 / pow(2, Double(zoom)) * 360
-    let spanY = 800 / 256 / pow(2, Double(zoom)) * 180
-    let box = BoundingBox(
-      west: c.longitude - spanX / 2, south: max(-85, c.latitude - spanY / 2), east: c.longitude + spanX / 2,
-      north: min(85, c.latitude + spanY / 2))
+    let (box, zoom) = randomViewport(around: points, using: &rng)
     let (items, t) = timed { index.items(in: box, zoom: zoom) }
     samples.append(t)
     features += items.count
