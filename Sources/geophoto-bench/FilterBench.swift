@@ -11,18 +11,12 @@ import GeoPhotoServer
 func benchFilters(points: [Coordinate]) throws {
   print("Filters: \(points.count) photos over ten years (a fifth floating, a twentieth without a time), k = \(k)")
   var rng = SeededGenerator(seed: 2019)
-  var ids = [Int64](repeating: 0, count: points.count)
-  var vectors = [Double](repeating: 0, count: points.count * 3)
+  let (ids, vectors) = idsAndVectors(points)
   var instants = [Int64](repeating: PointTimes.none, count: points.count)
   var locals = [Int64](repeating: PointTimes.none, count: points.count)
   let start = Int64(CaptureDate(year: 2015, month: 1, day: 1).localSecondsSinceEpoch)
   let span = Int64(CaptureDate(year: 2025, month: 1, day: 1).localSecondsSinceEpoch) - start
-  for (i, p) in points.enumerated() {
-    let v = GreatCircle.unitVector(p)
-    ids[i] = Int64(i + 1)
-    vectors[3 * i] = v.x
-    vectors[3 * i + 1] = v.y
-    vectors[3 * i + 2] = v.z
+  for i in points.indices {
     let roll = Int.random(in: 0..<20, using: &rng)
     guard roll > 0 else { continue }
     let local = start + Int64.random(in: 0..<span, using: &rng)

@@ -79,18 +79,8 @@ func makeMixedLibrary(at folder: URL) throws {
 /// A TIFF structure whose IFD0 is moved behind `padding` bytes (a hole in the file), as
 /// writers that put the directory after the pixel data do.
 func writeRawWithIFD0AtTheEnd(_ tiff: [UInt8], padding: Int, to url: URL) throws {
-  let little = tiff[0] == 0x49
-  func u32(_ i: Int) -> Int {
-    let b = tiff[i..<(i + 4)].map(Int.init)
-    return little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
-  }
-  let ifd0 = u32(4)
-  let count = little ? Int(tiff[ifd0]) | Int(tiff[ifd0 + 1]) << 8 : Int(tiff[ifd0]) << 8 | Int(tiff[ifd0 + 1])
-  let at = tiff.count + padding
-  var head = tiff
-  let o = [UInt8(at & 0xFF), UInt8((at >> 8) & 0xFF), UInt8((at >> 16) & 0xFF), UInt8(at >> 24)]
-  head.replaceSubrange(4..<8, with: little ? o : o.reversed())
-  try sparse(head, gap: padding, tail: Array(tiff[ifd0..<(ifd0 + 2 + 12 * count)]) + [0, 0, 0, 0], to: url)
+  let (head, tail) = TIFFLayouts.ifd0AtTheEnd(tiff, padding: padding)
+  try sparse(head, gap: padding, tail: tail, to: url)
 }
 
 /// A movie with a `free` box of `padding` bytes (a hole in the file) between `ftyp` and the

@@ -176,8 +176,8 @@ final class RTreeAnchor {
 
 // MARK: - Parts
 
-func benchIndex(points: [Coordinate]) throws {
-  print("Spatial index: \(pointCount) clustered photos, k = \(k)")
+/// Ids 1…n and the unit vectors (three components each) of `points`, as the index builds from.
+func idsAndVectors(_ points: [Coordinate]) -> ([Int64], [Double]) {
   var ids = [Int64](repeating: 0, count: points.count)
   var vectors = [Double](repeating: 0, count: points.count * 3)
   for (i, p) in points.enumerated() {
@@ -187,6 +187,12 @@ func benchIndex(points: [Coordinate]) throws {
     vectors[3 * i + 1] = v.y
     vectors[3 * i + 2] = v.z
   }
+  return (ids, vectors)
+}
+
+func benchIndex(points: [Coordinate]) throws {
+  print("Spatial index: \(pointCount) clustered photos, k = \(k)")
+  let (ids, vectors) = idsAndVectors(points)
   var builds: [UInt64] = []
   var index = SpatialIndex(building: [], vectors: [])
   for _ in 0..<3 {

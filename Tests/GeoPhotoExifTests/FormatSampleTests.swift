@@ -185,23 +185,10 @@ struct FormatSampleTests {
     }
   }
 
-  /// The TIFF structure with IFD0 moved behind `padding` bytes at the end of the file, as
-  /// writers that put the directory after the pixel data do (offsets inside stay valid).
+  /// The TIFF structure with IFD0 moved behind `padding` bytes at the end of the file.
   static func movingIFD0(_ tiff: [UInt8], after padding: Int) -> [UInt8] {
-    let little = tiff[0] == 0x49
-    func u32(_ i: Int) -> Int {
-      let b = tiff[i..<(i + 4)].map(Int.init)
-      return little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
-    }
-    let ifd0 = u32(4)
-    let count = little ? Int(tiff[ifd0]) | Int(tiff[ifd0 + 1]) << 8 : Int(tiff[ifd0]) << 8 | Int(tiff[ifd0 + 1])
-    let directory = Array(tiff[ifd0..<(ifd0 + 2 + 12 * count)]) + [0, 0, 0, 0]
-    var out = tiff + [UInt8](repeating: 0, count: padding)
-    let at = out.count
-    out += directory
-    let o = [UInt8(at & 0xFF), UInt8((at >> 8) & 0xFF), UInt8((at >> 16) & 0xFF), UInt8(at >> 24)]
-    out.replaceSubrange(4..<8, with: little ? o : o.reversed())
-    return out
+    let (head, tail) = TIFFLayouts.ifd0AtTheEnd(tiff, padding: padding)
+    return head + [UInt8](repeating: 0, count: padding) + tail
   }
 
   struct Failure: Error, CustomStringConvertible {
