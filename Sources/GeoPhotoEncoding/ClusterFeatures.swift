@@ -118,6 +118,12 @@ public struct PhotoDetailDocument: JSONWritable {
     w.key("altitude")
     if let altitude = p.altitude { w.number(altitude) } else { w.null() }
     w.media(p.mediaType, duration: p.duration)
+    w.key("description")
+    w.string(p.description)
+    w.key("keywords")
+    w.beginArray()
+    for keyword in p.keywords { w.string(keyword) }
+    w.endArray()
     w.files(files, paths: false)
     if p.source == .local {
       w.key("cameraMake")

@@ -18,6 +18,10 @@ public struct PhotoMetadata: Equatable, Sendable {
   public var orientation: Int?
   /// A video's length in seconds.
   public var duration: Double?
+  /// A longer text about the photo (XMP `dc:description`, a Takeout description).
+  public var description: String?
+  /// Keywords and tags, in order, without repeats.
+  public var keywords: [String] = []
   /// The Live Photo identifier: Apple's MakerNote media group UUID in a still, the
   /// `com.apple.quicktime.content.identifier` key in a video.
   public var contentIdentifier: String?
@@ -35,5 +39,9 @@ extension PhotoMetadata {
     }
     if let t = xmp.title, overriding || title == nil { title = t }
     if let d = xmp.takenAt, overriding || takenAt == nil { takenAt = d }
+    if let d = xmp.description, overriding || description == nil { description = d }
+    if !xmp.keywords.isEmpty {
+      keywords = overriding ? xmp.keywords : keywords + xmp.keywords.filter { !keywords.contains($0) }
+    }
   }
 }

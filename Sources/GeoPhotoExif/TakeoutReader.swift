@@ -73,6 +73,7 @@ extension PhotoMetadata {
       altitude = takeout.altitude
     }
     if takenAt == nil { takenAt = takeout.takenAt }
+    if description == nil { description = takeout.description }
     if title == nil {
       title =
         takeout.description

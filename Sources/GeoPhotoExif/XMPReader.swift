@@ -11,6 +11,11 @@ public struct XMPMetadata: Equatable, Sendable {
   public var altitude: Double?
   public var title: String?
   public var takenAt: CaptureDate?
+  /// `dc:description` (its first language alternative).
+  public var description: String?
+  /// `dc:subject` and every level of `lr:hierarchicalSubject` (`Places|Japan|Kyoto`), in
+  /// order, without repeats.
+  public var keywords: [String] = []
 
   public init() {}
 }
@@ -18,8 +23,8 @@ public struct XMPMetadata: Equatable, Sendable {
 /// Reads XMP with FoundationXML's XMLParser: `exif:GPSLatitude`/`GPSLongitude` in the
 /// degree-minute forms of the XMP specification (`35,40.8N`, `51,15,17.5N`) and as decimals
 /// with separate `GPSLatitudeRef`/`GPSLongitudeRef` (as Apple writes them), `exif:GPSAltitude`,
-/// `dc:title`, and the capture time from `photoshop:DateCreated`, `exif:DateTimeOriginal` or
-/// `xmp:CreateDate`. Values may be attributes or elements. DTDs are refused.
+/// `dc:title`, `dc:description`, keywords from `dc:subject` and `lr:hierarchicalSubject`, and
+/// the capture time from `photoshop:DateCreated`, `exif:DateTimeOriginal` or `xmp:CreateDate`. Values may be attributes or elements. DTDs are refused.
 ///
 /// The position is the top-level `exif:GPS*` properties', or else those inside the IPTC
 /// Extension's `Iptc4xmpExt:LocationCreated`; never those inside `LocationShown`, which say
@@ -61,6 +66,10 @@ public enum XMPReader {
     private var stack: [String] = []
     private var text = ""
     private var inTitle = false
+    private var inDescription = false
+    /// Inside `dc:subject` (plain keywords) or `lr:hierarchicalSubject` (levels split on `|`).
+    private var inKeywords: (hierarchical: Bool, depth: Int)?
+    var keywords: [String] = []
 
     static let wanted: Set<String> = [
       "GPSLatitude", "GPSLongitude", "GPSLatitudeRef", "GPSLongitudeRef", "GPSAltitude", "GPSAltitudeRef",
@@ -88,6 +97,12 @@ public enum XMPReader {
       text = ""
       for (key, value) in attributes where Self.wanted.contains(Self.local(key)) { store(Self.local(key), value) }
       if name == "title" { inTitle = true }
+      if name == "description", element.hasPrefix("dc:") || namespaceURI == "http://purl.org/dc/elements/1.1/" {
+        inDescription = true
+      }
+      if name == "subject" || name == "hierarchicalSubject" {
+        inKeywords = (name == "hierarchicalSubject", stack.count)
+      }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
@@ -100,6 +115,22 @@ public enum XMPReader {
       if name == "title" {
         if !value.isEmpty, values["title"] == nil { values["title"] = value }
         inTitle = false
+      }
+      if inDescription, name == "li", !value.isEmpty, values["dc:description"] == nil {
+        values["dc:description"] = value
+      }
+      if name == "description", inDescription {
+        if !value.isEmpty, values["dc:description"] == nil { values["dc:description"] = value }
+        inDescription = false
+      }
+      if let k = inKeywords {
+        if name == "li", !value.isEmpty {
+          let words = k.hierarchical ? value.split(separator: "|").map(String.init) : [value]
+          for word in words.map({ $0.trimmingCharacters(in: .whitespaces) }) where !word.isEmpty {
+            if !keywords.contains(word) { keywords.append(word) }
+          }
+        }
+        if stack.count == k.depth { inKeywords = nil }
       }
       text = ""
       _ = stack.popLast()
@@ -124,6 +155,8 @@ public enum XMPReader {
         }
       }
       m.title = values["title"]
+      m.description = values["dc:description"]
+      m.keywords = keywords
       for key in ["DateTimeOriginal", "DateCreated", "CreateDate"] {
         if let text = values[key], let date = XMPReader.date(text) {
           m.takenAt = date

@@ -13,7 +13,7 @@ enum PostgresSQL {
     case .locationEstimated: return "boolean"
     case .source, .sourceID, .path, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
       .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType,
-      .contentID:
+      .contentID, .description, .keywords:
       return "text"
     }
   }

@@ -119,6 +119,16 @@ enum PostgresSchema {
       CREATE INDEX photos_taken_local ON photos (taken_local) WHERE taken_local IS NOT NULL;
       """
     ),
+    (
+      "descriptions and keywords",
+      """
+      ALTER TABLE photos ADD COLUMN description TEXT;
+      -- One keyword per line.
+      ALTER TABLE photos ADD COLUMN keywords TEXT;
+      -- Local files were read without them: the next sync reads every file again.
+      UPDATE photos SET modified_ns = -1 WHERE source = 'local';
+      """
+    ),
   ]
 
   /// The schema version the database is at: 0 before geophoto's first migration.

@@ -125,5 +125,14 @@ enum Schema {
         UPDATE photos SET taken_local = CAST(strftime('%s', substr(taken_at, 1, 19)) AS INTEGER)
         WHERE taken_at IS NOT NULL;
         """),
+    .init(
+      "descriptions and keywords",
+      sql: """
+        ALTER TABLE photos ADD COLUMN description TEXT;
+        -- One keyword per line.
+        ALTER TABLE photos ADD COLUMN keywords TEXT;
+        -- Local files were read without them: the next sync reads every file again.
+        UPDATE photos SET modified_ns = -1 WHERE source = 'local';
+        """),
   ])
 }

@@ -8,6 +8,8 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   case id, source, sourceID, path, latitude, longitude, altitude, takenAt, title, cameraMake, cameraModel
   case width, height, orientation, url, thumbnailURL, attribution, license, locationEstimated
   case placeName, placeAdmin1, placeAdmin2, placeCountryCode, placeDistance, mediaType, duration
+  /// A description, and the keywords one per line (NULL when there are none).
+  case description, keywords
   // A record's file state follows the photo's columns, then what the store derives.
   case fileSize, changedNanoseconds, contentHash, problem, placeGazetteer
   /// The capture time as a UTC instant (seconds since 1970), NULL for a floating time: the
@@ -48,6 +50,8 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .placeDistance: return "place_distance"
     case .mediaType: return "media_type"
     case .duration: return "duration"
+    case .description: return "description"
+    case .keywords: return "keywords"
     case .fileSize: return "file_size"
     case .changedNanoseconds: return "modified_ns"
     case .contentHash: return "content_hash"
@@ -110,6 +114,8 @@ extension Photo {
           name: $0, admin1: row.text(.placeAdmin1) ?? "", admin2: row.text(.placeAdmin2) ?? "",
           countryCode: row.text(.placeCountryCode) ?? "", distance: row.double(.placeDistance) ?? 0)
       }, mediaType: row.text(.mediaType).flatMap(MediaType.init(rawValue:)) ?? .photo, duration: row.double(.duration))
+    description = row.text(.description)
+    keywords = row.text(.keywords).map { $0.split(separator: "\n").map(String.init) } ?? []
   }
 }
 

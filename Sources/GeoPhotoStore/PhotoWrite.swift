@@ -22,7 +22,7 @@ public enum PhotoWrite {
     .source, .sourceID, .path, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
     .attribution, .license, .takenUTC, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
-    .placeGazetteer, .mediaType, .duration, .contentID, .takenLocal,
+    .placeGazetteer, .mediaType, .duration, .contentID, .takenLocal, .description, .keywords,
   ]
 
   /// The columns of a photo's place: written when the record was named (`PhotoRecord.name`),
@@ -68,6 +68,11 @@ public enum PhotoWrite {
     case .placeDistance: return StoreValue(p.place?.distance)
     case .mediaType: return .text(p.mediaType.rawValue)
     case .duration: return StoreValue(p.duration)
+    case .description: return StoreValue(p.description)
+    case .keywords:
+      // One per line: a line break inside a keyword becomes a space.
+      return p.keywords.isEmpty
+        ? .null : .text(p.keywords.map { $0.replacing("\n", with: " ") }.joined(separator: "\n"))
     case .fileSize: return StoreValue(record.file?.size)
     case .changedNanoseconds: return StoreValue(record.file?.changedNanoseconds)
     case .contentHash: return StoreValue(record.file?.contentHash)

@@ -96,6 +96,8 @@ enum PhotoFileReader {
       photo.orientation = m.orientation
       photo.mediaType = format.isVideo ? .video : .photo
       photo.duration = m.duration
+      photo.description = m.description
+      photo.keywords = m.keywords
       var fileState = state
       fileState.contentID = m.contentIdentifier
       return PhotoRecord(photo: photo, file: fileState)

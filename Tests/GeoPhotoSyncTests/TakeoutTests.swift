@@ -115,6 +115,7 @@ import Testing
     let first = try photo("IMG_0001.JPG")
     #expect(first.coordinate == kyoto && first.altitude == 12.5)
     #expect(first.takenAt?.iso8601 == "2024-05-01T16:20:30Z" && first.title == "Fushimi Inari")
+    #expect(first.description == "Fushimi Inari")
     #expect(try photo("IMG_0001-edited.JPG").coordinate == kyoto)
     let duplicate = try photo("IMG_0001(1).JPG")
     #expect(duplicate.coordinate == Coordinate(latitude: 35.0116, longitude: 135.7681))
@@ -132,5 +133,41 @@ import Testing
     let again = try w.sync()
     #expect(again.updated == 1 && again.unchanged == 5, "\(again)")
     #expect(try w.all()[w.canonical("Takeout/Google Photos/Trip to Kyoto/IMG_0003.JPG")]?.coordinate == moved)
+  }
+}
+
+/// Descriptions and keywords: from XMP (embedded or a sidecar) and Takeout, into the index.
+@Suite struct DescriptionTests {
+  static let sidecar = """
+    <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+     <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"
+       xmlns:lr="http://ns.adobe.com/lightroom/1.0/">
+      <dc:description><rdf:Alt><rdf:li xml:lang="x-default">Morning at Fushimi Inari, before the crowds</rdf:li>
+       <rdf:li xml:lang="ja">伏見稲荷の朝</rdf:li></rdf:Alt></dc:description>
+      <dc:subject><rdf:Bag><rdf:li>torii</rdf:li><rdf:li>shrine</rdf:li><rdf:li>Kyōto</rdf:li></rdf:Bag></dc:subject>
+      <lr:hierarchicalSubject><rdf:Bag><rdf:li>Places|Japan|Kyōto</rdf:li><rdf:li>Trips|2024 spring</rdf:li>
+      </rdf:Bag></lr:hierarchicalSubject>
+     </rdf:Description></rdf:RDF></x:xmpmeta>
+    """
+
+  @Test(arguments: StoreKind.available)
+  func sidecarsBringDescriptionsAndKeywords(kind: StoreKind) throws {
+    let w = try Workspace(kind)
+    try w.photo("IMG_0001.JPG", 34.9671, 135.7727)
+    try Data(Self.sidecar.utf8).write(to: w.photos.appendingPathComponent("IMG_0001.xmp"))
+    _ = try w.sync()
+    let photo = try #require(try w.all()[w.canonical("IMG_0001.JPG")])
+    #expect(photo.description == "Morning at Fushimi Inari, before the crowds")
+    #expect(photo.keywords == ["torii", "shrine", "Kyōto", "Places", "Japan", "Trips", "2024 spring"])
+  }
+
+  @Test func aDescriptionInsideAnotherElementIsNotTheDublinCoreOne() throws {
+    let xmp = """
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+       <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt>
+       <rdf:li xml:lang="x-default">Gate</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>
+      """
+    let m = try #require(XMPReader.read(Array(xmp.utf8)))
+    #expect(m.title == "Gate" && m.description == nil && m.keywords.isEmpty)
   }
 }

@@ -60,6 +60,10 @@ public struct Photo: Hashable, Sendable {
   public var mediaType: MediaType = .photo
   /// A video's length in seconds.
   public var duration: Double?
+  /// A longer text about the photo: an XMP description, a provider's description.
+  public var description: String?
+  /// Keywords and tags, in order.
+  public var keywords: [String] = []
 
   public init(
     id: Int64, source: PhotoSource, sourceID: String, path: String? = nil,

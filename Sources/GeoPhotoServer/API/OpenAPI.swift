@@ -257,7 +257,8 @@ enum OpenAPI {
         properties: [
           ("id", .integer), ("source", .string), ("coordinate", .reference("Coordinate")), ("title", .string),
           ("subtitle", .string), ("takenAt", .nullable(.string)), ("altitude", .nullable(.number)),
-          mediaTypeSchema, durationSchema, filesSchema,
+          mediaTypeSchema, durationSchema, ("description", .nullable(.string)), ("keywords", .array(.string)),
+          filesSchema,
           ("cameraMake", .described(.nullable(.string), "Local photos only")),
           ("cameraModel", .described(.nullable(.string), "Local photos only")), ("width", .nullable(.integer)),
           ("height", .nullable(.integer)), ("orientation", .nullable(.integer)), ("attribution", .nullable(.string)),
