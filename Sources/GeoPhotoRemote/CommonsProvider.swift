@@ -80,7 +80,7 @@ public struct CommonsProvider: PhotoProvider {
         ("action", "query"), ("format", "json"), ("formatversion", "2"), ("prop", "imageinfo"),
         ("pageids", pageIDs.map(String.init).joined(separator: "|")),
         ("iiprop", "url|mime|extmetadata"), ("iiurlwidth", "320"),
-        ("iiextmetadatafilter", "ObjectName|Artist|LicenseShortName|DateTimeOriginal"),
+        ("iiextmetadatafilter", "ObjectName|Artist|LicenseShortName|DateTimeOriginal|ImageDescription|Categories"),
       ])
     guard let pages = try request(url).query?.pages else {
       throw RemoteError(.commons, "the imageinfo answer has no 'query.pages' list", retryable: true)
@@ -119,11 +119,20 @@ public struct CommonsProvider: PhotoProvider {
     if let mime = info.mime?.value, !mime.hasPrefix("image/") { return nil }
     var title = info.metadata("ObjectName") ?? hit.title
     if title.hasPrefix("File:") { title = String(title.dropFirst(5)) }
-    return Photo(
+    var photo = Photo(
       id: 0, source: .commons, sourceID: String(hit.pageID), coordinate: hit.coordinate,
       takenAt: info.metadata("DateTimeOriginal").flatMap(captureDate), title: title.isEmpty ? "Untitled" : title,
       url: info.descriptionurl?.value, thumbnailURL: info.thumburl?.value, attribution: info.metadata("Artist"),
       license: info.metadata("LicenseShortName"))
+    photo.description = info.metadata("ImageDescription")
+    // Categories come `|`-separated.
+    var categories: [String] = []
+    for name in (info.metadata("Categories") ?? "").split(separator: "|") {
+      let category = name.trimmingCharacters(in: .whitespaces)
+      if !category.isEmpty, !categories.contains(category) { categories.append(category) }
+    }
+    photo.keywords = categories
+    return photo
   }
 
   /// Commons dates are free text: `2019-05-03 10:00:00`, `2019-05-03`, `3 May 2019`…; only

@@ -130,10 +130,16 @@ public struct FlickrProvider: PhotoProvider {
       p.urlQ ?? p.urlT ?? p.urlM
       ?? ((p.server.isEmpty || p.secret.isEmpty)
         ? nil : "https://live.staticflickr.com/\(p.server)/\(p.id)_\(p.secret)_q.jpg")
-    return Photo(
+    var photo = Photo(
       id: 0, source: .flickr, sourceID: p.id, coordinate: coordinate,
       takenAt: p.dateTaken.flatMap { CaptureDate(exif: $0) }, title: title,
       url: owner.map { "https://www.flickr.com/photos/\($0)/\(p.id)/" }, thumbnailURL: thumbnail,
       attribution: p.ownerName.flatMap { $0.isEmpty ? nil : $0 } ?? owner, license: p.license)
+    let description = HTMLText.plain(p.description ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    photo.description = description.isEmpty ? nil : description
+    var tags: [String] = []
+    for tag in (p.tags ?? "").split(separator: " ").map(String.init) where !tags.contains(tag) { tags.append(tag) }
+    photo.keywords = tags
+    return photo
   }
 }

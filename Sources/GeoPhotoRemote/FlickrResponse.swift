@@ -27,6 +27,8 @@ struct FlickrPhoto: Equatable {
   var pathAlias: String?
   var description: String?
   var license: String?
+  /// Space-separated, as Flickr sends them.
+  var tags: String?
   var urlQ: String?
   var urlT: String?
   var urlM: String?
@@ -85,7 +87,7 @@ enum FlickrResponseParser {
         server: p.server?.value ?? "", title: p.title?.value ?? "", latitude: p.latitude?.double,
         longitude: p.longitude?.double, accuracy: p.accuracy?.int, dateTaken: p.datetaken?.value,
         ownerName: p.ownername?.value, pathAlias: p.pathalias?.value, description: p.description?.text,
-        license: p.license?.value, urlQ: p.urlQ?.value, urlT: p.urlT?.value, urlM: p.urlM?.value)
+        license: p.license?.value, tags: p.tags?.value, urlQ: p.urlQ?.value, urlT: p.urlT?.value, urlM: p.urlM?.value)
     }
     return .page(page)
   }
@@ -113,13 +115,13 @@ enum FlickrJSON {
 
   struct Photo: Decodable {
     var id, owner, secret, server, title, latitude, longitude, accuracy: LooseValue?
-    var datetaken, ownername, pathalias, license: LooseValue?
+    var datetaken, ownername, pathalias, license, tags: LooseValue?
     var urlQ, urlT, urlM: LooseValue?
     var description: Content?
 
     enum CodingKeys: String, CodingKey {
       case id, owner, secret, server, title, latitude, longitude, accuracy, datetaken, ownername, pathalias
-      case license, description
+      case license, description, tags
       case urlQ = "url_q"
       case urlT = "url_t"
       case urlM = "url_m"
@@ -192,7 +194,7 @@ final class FlickrXMLParser: NSObject, XMLParserDelegate {
         title: a["title"] ?? "", latitude: a["latitude"].flatMap(Double.init),
         longitude: a["longitude"].flatMap(Double.init), accuracy: a["accuracy"].flatMap { Int($0) },
         dateTaken: a["datetaken"], ownerName: a["ownername"], pathAlias: a["pathalias"], description: nil,
-        license: a["license"], urlQ: a["url_q"], urlT: a["url_t"], urlM: a["url_m"])
+        license: a["license"], tags: a["tags"], urlQ: a["url_q"], urlT: a["url_t"], urlM: a["url_m"])
     case "description":
       inDescription = true
       text = ""

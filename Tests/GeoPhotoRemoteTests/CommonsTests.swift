@@ -22,6 +22,9 @@ import Testing
     #expect(station.source == .commons)
     #expect(station.title == "Tokyo Station Marunouchi 2019")  // ObjectName
     #expect(station.attribution == "Example User")  // HTML stripped
+    #expect(station.description == "The Marunouchi side of Tokyo Station, restored in 2012.")
+    #expect(station.keywords == ["Tokyo Station", "Marunouchi"])
+    #expect(photos[1].description == nil && photos[1].keywords.isEmpty)
     #expect(station.takenAt?.iso8601 == "2019-05-03T10:12:00")
     #expect(station.url == "https://commons.wikimedia.org/wiki/File:Tokyo_Station_Marunouchi_2019.jpg")
     #expect(station.thumbnailURL?.hasSuffix("320px-Tokyo_Station_Marunouchi_2019.jpg") == true)

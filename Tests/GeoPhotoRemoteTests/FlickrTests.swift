@@ -28,6 +28,9 @@ let tokyo = Coordinate(latitude: 35.68, longitude: 139.76)
     #expect(station.url == "https://www.flickr.com/photos/12345678@N00/53001/")
     #expect(station.thumbnailURL == "https://live.staticflickr.com/65535/53001_abc1_q.jpg")
     #expect(station.license == "4")
+    #expect(station.description == "Marunouchi side, lit up")  // HTML stripped
+    #expect(station.keywords == ["tokyo", "station", "night"])
+    #expect(photos[1].description == nil && photos[1].keywords.isEmpty)
     // An empty title, coordinates sent as strings, no url_* extras: a built thumbnail.
     #expect(photos[1].title == "Untitled")
     #expect(photos[1].coordinate == Coordinate(latitude: 35.6852, longitude: 139.7528))
