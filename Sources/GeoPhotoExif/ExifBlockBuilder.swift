@@ -15,6 +15,9 @@ public struct ExifBlockBuilder: Sendable {
   public var gpsTime: Int?
   public var imageDescription: String?
   public var xpTitle: String?
+  /// `UserComment`, written with the `UNICODE` character code (UTF-16 in the block's byte
+  /// order) when it is not ASCII.
+  public var userComment: String?
   public var make: String?
   public var model: String?
   public var orientation: Int?
@@ -40,6 +43,18 @@ public struct ExifBlockBuilder: Sendable {
       var bytes: [UInt8] = []
       for unit in t.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
       writer.raw(EXIF_IFD_0, 0x9C9B, EXIF_FORMAT_BYTE, bytes + [0, 0], components: bytes.count + 2)
+    }
+    if let comment = userComment {
+      var bytes: [UInt8]
+      if comment.allSatisfy(\.isASCII) {
+        bytes = Array("ASCII\0\0\0".utf8) + Array(comment.utf8)
+      } else {
+        bytes = Array("UNICODE\0".utf8)
+        for unit in comment.utf16 {
+          bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+      }
+      writer.raw(EXIF_IFD_EXIF, 0x9286, EXIF_FORMAT_UNDEFINED, bytes, components: bytes.count)
     }
     if let date = takenAt {
       var local = date

@@ -61,6 +61,7 @@ private enum Tag {
   static let gpsTimeStamp: UInt32 = 0x0007
   static let gpsDateStamp: UInt32 = 0x001D
   static let makerNote: UInt32 = 0x927C
+  static let userComment: UInt32 = 0x9286
 }
 
 /// Descriptions that cameras write by default; they are not titles.
@@ -195,7 +196,41 @@ private struct Block {
     }
     m.takenAt = captureDate()
     m.contentIdentifier = appleMediaGroup()
+    m.description = userComment()
     return m
+  }
+
+  /// `UserComment` as text: an 8-byte character code (`ASCII`, `UNICODE` — UTF-16 in the
+  /// block's byte order —, or undefined, read as UTF-8), then the text; `nil` when blank or a
+  /// camera default.
+  func userComment() -> String? {
+    guard let e = entry(EXIF_IFD_EXIF, Tag.userComment), let raw = bytes(e, format: [EXIF_FORMAT_UNDEFINED]),
+      raw.count > 8
+    else { return nil }
+    let code = raw.prefix(8)
+    let body = raw.dropFirst(8)
+    let text: String
+    if code.elementsEqual(Array("UNICODE\0".utf8)) {
+      var units: [UInt16] = []
+      var i = body.startIndex
+      let big = order == EXIF_BYTE_ORDER_MOTOROLA
+      while i + 1 < body.endIndex {
+        let (a, b) = (UInt16(body[i]), UInt16(body[i + 1]))
+        units.append(big ? a << 8 | b : b << 8 | a)
+        i += 2
+      }
+      text = String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
+    } else if code.elementsEqual(Array("JIS\0\0\0\0\0".utf8)) {
+      return nil  // JIS X 0208 is not decoded
+    } else {
+      text = String(decoding: body.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    let trimmed = text.trimmingCharacters(in: " \t\r\n")
+    // Binary filler some cameras leave there is not text.
+    guard !trimmed.unicodeScalars.contains(where: { $0 == "\u{FFFD}" || ($0.value < 0x20 && $0 != "\n") }) else {
+      return nil
+    }
+    return trimmed.isEmpty || placeholderDescriptions.contains(trimmed) ? nil : trimmed
   }
 
   /// Apple's MakerNote (`Apple iOS\0`, version 1, `MM`, then an IFD whose offsets count from

@@ -173,10 +173,15 @@ enum PostgresSchema {
       }
     } catch {
       guard !error.isConnectionFailure else { throw error }
-      throw PostgresError(
-        sqlState: error.sqlState,
-        "PostGIS is not available in \(redactingPassword(connection.url)): install it (Debian: postgresql-15-postgis-3) "
-          + "and run 'CREATE EXTENSION postgis;' as a superuser (\(error.message.split(separator: "\n").first ?? ""))")
+      // Another session (not a geophoto migrator, which holds the lock) created it meanwhile.
+      let created = (try? connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'postgis'").isEmpty) == false
+      if error.sqlState != "23505" || !created {
+        throw PostgresError(
+          sqlState: error.sqlState,
+          "PostGIS is not available in \(redactingPassword(connection.url)): install it (Debian: postgresql-15-postgis-3) "
+            + "and run 'CREATE EXTENSION postgis;' as a superuser (\(error.message.split(separator: "\n").first ?? ""))"
+        )
+      }
     }
     try connection.execute(
       "CREATE TABLE IF NOT EXISTS geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")

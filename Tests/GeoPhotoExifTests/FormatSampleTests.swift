@@ -128,6 +128,29 @@ struct FormatSampleTests {
     }
   }
 
+  /// EXIF UserComment as the description, in ASCII and in UNICODE, as exiftool writes it.
+  @Test func userCommentsAreDescriptions() throws {
+    let folder = try #require(Self.folder)
+    // A folder of its own: the other tests list the samples' folder while this one runs.
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("gp-comment-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    for (name, text) in [("comment-ascii.jpg", "Morning at Fushimi Inari"), ("comment-unicode.jpg", "伏見稲荷の朝")] {
+      let url = scratch.appendingPathComponent(name)
+      try FileManager.default.copyItem(at: folder.appendingPathComponent("src.jpg"), to: url)
+      let write = try ToolRun("/usr/bin/exiftool", ["-q", "-overwrite_original", "-UserComment=\(text)", url.path])
+      #expect(write.status == 0, "\(write.stderr)")
+      let read = try ToolRun("/usr/bin/exiftool", ["-s3", "-UserComment", url.path])
+      #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == text)
+      let bytes = [UInt8](try Data(contentsOf: url))
+      guard case .metadata(let m) = bytes.withUnsafeBytes({ MetadataReader.jpeg($0, fileSize: bytes.count) }) else {
+        Issue.record("\(name): not read")
+        continue
+      }
+      #expect(m.description == text, "\(name)")
+    }
+  }
+
   /// Every extension of the new formats has a sample, so none goes untested.
   @Test func everyExtensionHasASample() throws {
     let folder = try #require(Self.folder)

@@ -188,7 +188,10 @@ struct PostgresStoreTests {
     ]
     let url = try scratchPostgresURL()
     let old = try PostgresConnection(url: url)
-    try old.execute("CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public")
+    // Under the migrators' lock: another test's store may be creating it at the same moment.
+    try old.execute(
+      "SELECT pg_advisory_lock(7420001); CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public; "
+        + "SELECT pg_advisory_unlock(7420001)")
     try old.execute("CREATE TABLE geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
     for (i, m) in PostgresSchema.migrations.prefix(4).enumerated() {
       try old.execute(m.sql)
@@ -220,7 +223,10 @@ struct PostgresStoreTests {
     let url = try scratchPostgresURL()
     let old = try PostgresConnection(url: url)
     // The schema as the first two migrations left it, with a photo in it.
-    try old.execute("CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public")
+    // Under the migrators' lock: another test's store may be creating it at the same moment.
+    try old.execute(
+      "SELECT pg_advisory_lock(7420001); CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public; "
+        + "SELECT pg_advisory_unlock(7420001)")
     try old.execute("CREATE TABLE geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
     for (i, m) in PostgresSchema.migrations.prefix(2).enumerated() {
       try old.execute(m.sql)
