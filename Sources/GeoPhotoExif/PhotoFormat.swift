@@ -71,7 +71,7 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
     case .tiff:
       return b.count >= 4
         && (b[0...3].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || b[0...3].elementsEqual([0x4D, 0x4D, 0x00, 0x2A]))
-    case .raw: return Self.rawMagic(b) != nil
+    case .raw: return Self.hasMakerTIFFMagic(b)
     case .cr3: return Self.brands(b)?.major == "crx "
     case .raf: return b.starts(with: Array("FUJIFILMCCD-RAW".utf8))
     case .mrw: return b.starts(with: [0x00] + Array("MRM".utf8))
@@ -107,17 +107,13 @@ public enum PhotoFormat: String, CaseIterable, Sendable, CustomStringConvertible
     return (String(decoding: b[8..<12], as: UTF8.self), compatible)
   }
 
-  /// A TIFF structure under a maker's own magic (Olympus ORF: `IIRO`, `IIRS`, `MMOR`;
-  /// Panasonic RW2/RWL: `IIU\0`): the TIFF magic to read it with. Other TIFF-based RAW files
-  /// carry TIFF's own magic and read as TIFF.
-  static func rawMagic(_ b: [UInt8]) -> [UInt8]? {
-    guard b.count >= 4 else { return nil }
+  /// A TIFF structure under a maker's own magic: Olympus ORF (`IIRO`, `IIRS`, `MMOR`) and
+  /// Panasonic RW2/RWL (`IIU\0`). The TIFF reader skips the magic, so these read as TIFF;
+  /// other TIFF-based RAW files carry TIFF's own magic and are recognised as TIFF.
+  static func hasMakerTIFFMagic(_ b: [UInt8]) -> Bool {
+    guard b.count >= 4 else { return false }
     let head = Array(b[0..<4])
-    if head == Array("IIRO".utf8) || head == Array("IIRS".utf8) || head == [0x49, 0x49, 0x55, 0x00] {
-      return [0x49, 0x49, 0x2A, 0x00]
-    }
-    if head == Array("MMOR".utf8) { return [0x4D, 0x4D, 0x00, 0x2A] }
-    return nil
+    return [Array("IIRO".utf8), Array("IIRS".utf8), Array("MMOR".utf8), [0x49, 0x49, 0x55, 0x00]].contains(head)
   }
 
   /// The format whose signature a file starts with.

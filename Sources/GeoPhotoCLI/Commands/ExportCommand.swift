@@ -69,8 +69,7 @@ enum ExportCommand: Subcommand {
     writer.begin(into: &buffer)
     var written = 0
     func emit(_ photo: Photo, distance: Double?) throws {
-      guard var a = Annotation(photo: photo, distance: distance) else { return }
-      if photo.source != .local { a.path = nil }
+      guard let a = Annotation(photo: photo, distance: distance) else { return }
       writer.write(a, altitude: photo.altitude, into: &buffer)
       written += 1
       if buffer.count >= Sink.chunk {

@@ -30,18 +30,15 @@ enum FilterOptions {
         throw UsageError("The value '\(text)' is invalid for '--\(option.long) <\(option.valueName ?? "")>': \(error)")
       }
     }
-    var time: TimeRange?
-    if let day = try bound(on, day: true) {
-      guard parsed.value(since.long) == nil, parsed.value(until.long) == nil else {
-        throw UsageError("'--on' names a whole day: use it without '--since' and '--until'")
+    let time: TimeRange?
+    do {
+      time = try TimeRange.named(since: try bound(since), until: try bound(until), on: try bound(on, day: true))
+    } catch let conflict as TimeRange.Conflict {
+      switch conflict {
+      case .dayWithBounds: throw UsageError("'--on' names a whole day: use it without '--since' and '--until'")
+      case .sinceAfterUntil(let from, let to):
+        throw UsageError("'--since \(from)' is after '--until \(to)': no photo can match")
       }
-      time = TimeRange(on: day)
-    } else {
-      let (from, to) = (try bound(since), try bound(until))
-      if from != nil || to != nil { time = TimeRange(since: from, until: to) }
-    }
-    if let time, time.isEmpty, let from = time.since, let to = time.until {
-      throw UsageError("'--since \(from)' is after '--until \(to)': no photo can match")
     }
     var cameraText: String?
     if let text = parsed.value(camera.long) {

@@ -97,6 +97,26 @@ public struct TimeRange: Hashable, Sendable {
   /// One calendar day, in each photo's local time.
   public init(on day: TimeBound) { self.init(since: day, until: day) }
 
+  /// Why `since`, `until` and `on` cannot go together.
+  public enum Conflict: Error, Equatable, Sendable {
+    /// `on` names a whole day: it takes neither `since` nor `until`.
+    case dayWithBounds
+    /// `since` starts after `until` ends: no photo can match.
+    case sinceAfterUntil(TimeBound, TimeBound)
+  }
+
+  /// The range a query's `since`, `until` and `on` name together; nil when none is given.
+  public static func named(since: TimeBound?, until: TimeBound?, on day: TimeBound?) throws(Conflict) -> TimeRange? {
+    if let day {
+      guard since == nil, until == nil else { throw .dayWithBounds }
+      return TimeRange(on: day)
+    }
+    guard since != nil || until != nil else { return nil }
+    let range = TimeRange(since: since, until: until)
+    if range.isEmpty, let since, let until { throw .sinceAfterUntil(since, until) }
+    return range
+  }
+
   /// Whether a photo taken at `instant` (UTC seconds; nil for a floating time) and `local`
   /// (its wall-clock seconds; nil when it has no capture time) is inside. A bound with an
   /// offset compares instants, and a floating time as the wall-clock time it is.

@@ -23,16 +23,12 @@ enum FilterParameters {
 
   /// The filter a request's values name; contradictions are 400s.
   static func filter(_ p: ParameterValues) throws -> PhotoFilter {
-    var time: TimeRange?
-    if let day = p.time(on) {
-      guard p.time(since) == nil, p.time(until) == nil else {
-        throw APIError.badRequest("'on' names a whole day: use it without 'since' and 'until'")
-      }
-      time = TimeRange(on: day)
-    } else if p.time(since) != nil || p.time(until) != nil {
-      time = TimeRange(since: p.time(since), until: p.time(until))
-    }
-    if let time, time.isEmpty, let from = time.since, let to = time.until {
+    let time: TimeRange?
+    do {
+      time = try TimeRange.named(since: p.time(since), until: p.time(until), on: p.time(on))
+    } catch .dayWithBounds {
+      throw APIError.badRequest("'on' names a whole day: use it without 'since' and 'until'")
+    } catch .sinceAfterUntil(let from, let to) {
       throw APIError.badRequest("'since' \(from) is after 'until' \(to): no photo can match")
     }
     return PhotoFilter(sources: p.sources(source), time: time, camera: p.word(camera))
