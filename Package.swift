@@ -132,7 +132,7 @@ let package = Package(
     ),
 
     // MARK: Tests
-    .testTarget(name: "GeoPhotoCoreTests", dependencies: ["GeoPhotoCore"]),
+    .testTarget(name: "GeoPhotoCoreTests", dependencies: ["GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(name: "GeoPhotoEncodingTests", dependencies: ["GeoPhotoEncoding", "GeoPhotoCore"]),
     .testTarget(name: "GeoPhotoHTTPTests", dependencies: ["GeoPhotoHTTP", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(name: "GeoPhotoHTTPDTests", dependencies: ["GeoPhotoHTTPD", "GeoPhotoHTTP"]),

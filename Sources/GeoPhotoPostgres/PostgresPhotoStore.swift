@@ -170,6 +170,14 @@ public final class PostgresPhotoStore: PhotoStore {
     ) { rows in rows.map { row in (row.int64(.id) ?? 0, PhotoRecord(row: row)) } }
   }
 
+  public func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo] {
+    var parameters: [StoreValue] = [.integer(id), .integer(Int64(limit))]
+    let sql =
+      "SELECT \(PhotoColumn.photoList) FROM photos WHERE latitude IS NOT NULL AND id > $1::bigint"
+      + PostgresSQL.conditions(filter, &parameters) + " ORDER BY id LIMIT $2::int"
+    return try query(sql, parameters) { rows in rows.map { Photo(row: $0) } }
+  }
+
   public func knownFiles(under root: String) throws -> [KnownFile] {
     let prefix = directoryPrefix(root)
     return try query(
@@ -257,15 +265,10 @@ public final class PostgresPhotoStore: PhotoStore {
     guard !route.isEmpty else { return SpatialIndex(points: []) }
     let points = route.map { "\($0.longitude) \($0.latitude)" }
     let shape = points.count == 1 ? "POINT(\(points[0]))" : "LINESTRING(\(points.joined(separator: ",")))"
-    var sql =
-      "SELECT id, latitude, longitude FROM photos WHERE ST_DWithin(geog, ST_GeogFromText($1), $2::float8, false)"
     var parameters: [StoreValue] = [.text(shape), .real(distance * 1.001 + 1)]
-    if let sources = filter.sources {
-      parameters.append(PostgresSQL.array(sources.map(\.rawValue)))
-      sql += " AND source = ANY($3::text[])"
-    }
-    if let time = filter.time { sql += " AND " + PostgresSQL.timeCondition(time, &parameters) }
-    if let camera = filter.camera { sql += " AND " + PostgresSQL.cameraCondition(camera, &parameters) }
+    let sql =
+      "SELECT id, latitude, longitude FROM photos WHERE ST_DWithin(geog, ST_GeogFromText($1), $2::float8, false)"
+      + PostgresSQL.conditions(filter, &parameters)
     return SpatialIndex(
       points: try query(sql, parameters) { rows in
         rows.compactMap { r in

@@ -13,7 +13,7 @@ enum PostgresSQL {
     case .locationEstimated: return "boolean"
     case .source, .sourceID, .path, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
       .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType,
-      .contentID, .description, .keywords:
+      .contentID, .description, .keywords, .searchText, .placeText:
       return "text"
     }
   }
@@ -97,6 +97,33 @@ enum PostgresSQL {
     }
   }
 
+  /// A photo's searched text as the trigram index `photos_text` covers it.
+  static let searchedText = "(search_text || chr(10) || place_text)"
+
+  /// The condition a text filter puts on a photo: its searched text holds every needle
+  /// (`TextQuery`), a `LIKE` the `pg_trgm` index answers; the values are appended to
+  /// `parameters`.
+  static func textCondition(_ text: TextQuery, _ parameters: inout [StoreValue]) -> String {
+    text.needles.map { needle in
+      let escaped = needle.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+      parameters.append(.text("%" + escaped + "%"))
+      return "\(searchedText) LIKE $\(parameters.count)"
+    }.joined(separator: " AND ")
+  }
+
+  /// Every condition of `filter` (sources, time, camera, text), each after ` AND `.
+  static func conditions(_ filter: PhotoFilter, _ parameters: inout [StoreValue]) -> String {
+    var sql = ""
+    if let sources = filter.sources {
+      parameters.append(array(sources.map(\.rawValue)))
+      sql += " AND source = ANY($\(parameters.count)::text[])"
+    }
+    if let time = filter.time { sql += " AND " + timeCondition(time, &parameters) }
+    if let camera = filter.camera { sql += " AND " + cameraCondition(camera, &parameters) }
+    if let text = filter.text { sql += " AND " + textCondition(text, &parameters) }
+    return sql
+  }
+
   /// Two index passes, because `ORDER BY geog <-> p, id` would make PostgreSQL sort the whole
   /// table: the GiST `<->` scan finds the distance of the `limit`-th nearest, then
   /// `ST_DWithin` fetches everything that close (a millimetre more, so rounding loses no
@@ -106,17 +133,7 @@ enum PostgresSQL {
     var parameters: [StoreValue] = [
       .real(query.center.latitude), .real(query.center.longitude), .integer(Int64(query.limit)),
     ]
-    var filter = ""
-    if let sources = query.filter.sources {
-      parameters.append(array(sources.map(\.rawValue)))
-      filter += " AND source = ANY($\(parameters.count)::text[])"
-    }
-    if let time = query.filter.time {
-      filter += " AND " + timeCondition(time, &parameters)
-    }
-    if let camera = query.filter.camera {
-      filter += " AND " + cameraCondition(camera, &parameters)
-    }
+    var filter = conditions(query.filter, &parameters)
     if let r = query.radius {
       parameters.append(.real(r))
       filter += " AND ST_DWithin(geog, \(point), $\(parameters.count)::float8, false)"

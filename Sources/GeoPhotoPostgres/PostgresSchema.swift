@@ -1,3 +1,4 @@
+import GeoPhotoCore
 import GeoPhotoStore
 
 /// The PostgreSQL schema, one migration per released change, applied in order and recorded in
@@ -129,7 +130,47 @@ enum PostgresSchema {
       UPDATE photos SET modified_ns = -1 WHERE source = 'local';
       """
     ),
+    (
+      "text search",
+      """
+      -- What text filters search (SearchText): the photo's fields, and its place's.
+      ALTER TABLE photos ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+      ALTER TABLE photos ADD COLUMN place_text TEXT NOT NULL DEFAULT '';
+      -- Trigrams of both, for the LIKE of each searched word (PostgresSQL.textCondition).
+      CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+      CREATE INDEX photos_text ON photos USING gin ((search_text || chr(10) || place_text) public.gin_trgm_ops);
+      """
+    ),
   ]
+
+  /// Work SQL cannot do, by migration name: run after its SQL, in its transaction.
+  static let fills: [String: @Sendable (PostgresConnection) throws -> Void] = ["text search": fillSearchText]
+
+  /// Computes both text columns of every photo already indexed, a page at a time.
+  static func fillSearchText(_ connection: PostgresConnection) throws {
+    var after: Int64 = 0
+    while true {
+      let rows = try connection.execute(
+        "SELECT \(PhotoColumn.photoList) FROM photos WHERE id > $1::bigint ORDER BY id LIMIT 1000", [.integer(after)])
+      guard !rows.isEmpty else { return }
+      var tuples: [String] = []
+      var parameters: [StoreValue] = []
+      for row in rows {
+        let photo = Photo(row: row)
+        after = photo.id
+        let n = parameters.count
+        tuples.append("($\(n + 1)::bigint, $\(n + 2), $\(n + 3))")
+        parameters += [
+          .integer(photo.id), .text(SearchText.photoText(of: photo)), .text(SearchText.placeText(of: photo.place)),
+        ]
+      }
+      try connection.execute(
+        """
+        UPDATE photos AS p SET search_text = v.text, place_text = v.place
+        FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, text, place) WHERE p.id = v.id
+        """, parameters)
+    }
+  }
 
   /// The schema version the database is at: 0 before geophoto's first migration.
   static func schemaVersion(_ connection: PostgresConnection) throws(PostgresError) -> Int {
@@ -194,6 +235,7 @@ enum PostgresSchema {
       do {
         try connection.transaction {
           try connection.execute(migration.sql)
+          try fills[migration.name]?(connection)
           try connection.execute(
             "INSERT INTO geophoto_migrations VALUES ($1::int, $2)",
             [.integer(Int64(offset + 1)), .text(migration.name)])

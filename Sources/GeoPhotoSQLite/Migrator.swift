@@ -7,9 +7,13 @@ public struct Migrator: Sendable {
   public struct Migration: Sendable {
     public var name: String
     public var sql: String
-    public init(_ name: String, sql: String) {
+    /// Work SQL cannot do, run after `sql` in the same transaction (values computed in
+    /// Swift for the rows already there).
+    public var fill: (@Sendable (Database) throws -> Void)?
+    public init(_ name: String, sql: String, fill: (@Sendable (Database) throws -> Void)? = nil) {
       self.name = name
       self.sql = sql
+      self.fill = fill
     }
   }
 
@@ -35,6 +39,7 @@ public struct Migrator: Sendable {
         guard try Migrator.version(of: database) == offset else { return }
         do {
           try database.execute(migration.sql)
+          try migration.fill?(database)
         } catch let error as SQLiteError {
           throw SQLiteError(
             code: error.code, message: "migration '\(migration.name)': \(error.message)")

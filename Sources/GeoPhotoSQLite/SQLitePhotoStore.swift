@@ -146,6 +146,14 @@ public final class SQLitePhotoStore: PhotoStore {
     return records
   }
 
+  public func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo] {
+    var photos: [Photo] = []
+    try forEachMatch(of: filter, columns: PhotoColumn.photoList, after: id, limit: limit) {
+      photos.append(Photo(row: $0))
+    }
+    return photos
+  }
+
   /// One statement for all of them: the ids go in as one JSON array, read by `json_each`.
   public func photos(ids: [Int64]) throws -> [Photo] {
     guard ids.count > 1 else { return try ids.compactMap { try photo(id: $0) } }
@@ -369,11 +377,11 @@ public final class SQLitePhotoStore: PhotoStore {
       try database.execute(
         """
         UPDATE photos SET place_name = ?, place_admin1 = ?, place_admin2 = ?, place_cc = ?, place_distance = ?,
-          place_gazetteer = ? WHERE id = ?
+          place_text = ?, place_gazetteer = ? WHERE id = ?
         """,
         [
           StoreValue(p?.name), StoreValue(p?.admin1), StoreValue(p?.admin2), StoreValue(p?.countryCode),
-          StoreValue(p?.distance),
+          StoreValue(p?.distance), .text(SearchText.placeText(of: p)),
           .integer(namer.identity), .integer(id),
         ])
       noteChange(positions: false)
@@ -435,10 +443,19 @@ public final class SQLitePhotoStore: PhotoStore {
   // MARK: - Spatial index
 
   /// From the kd-tree file: a source filter tests each candidate's tag byte, a time filter
-  /// its two time numbers, a camera filter the set of matching ids.
+  /// its two time numbers, a camera filter the set of matching ids. A text filter is answered
+  /// by the trigram index instead, and the photos it finds are ranked directly.
   public func nearest(_ query: NearQuery) throws -> [Neighbor] {
-    let index = try spatialIndex()
     let filter = query.filter
+    if filter.text != nil {
+      var points: [(id: Int64, coordinate: Coordinate)] = []
+      try forEachMatch(of: filter, columns: "id, latitude, longitude") { row in
+        points.append((row.int64(0), Coordinate(latitude: row.double(1), longitude: row.double(2))))
+      }
+      return SpatialIndex.nearest(
+        among: points, to: query.center, limit: query.limit, maximumDistance: query.radius)
+    }
+    let index = try spatialIndex()
     var tests: [(Int) -> Bool] = []
     if filter.sources != nil {
       let table = filter.sourceCodeTable
@@ -468,11 +485,60 @@ public final class SQLitePhotoStore: PhotoStore {
       to: query.center, limit: query.limit, maximumDistance: query.radius, where: isIncluded)
   }
 
-  /// The whole kd-tree: it is loaded from its file, and the caller filters.
+  /// Calls `body` with `columns` of each located photo that passes `filter`, in SQL: text
+  /// needles of three characters or more through the trigram index (`photo_text`), shorter
+  /// ones by a scan of the text columns, then time, camera and sources.
+  /// With `after`, only ids above it, by ascending id, at most `limit`.
+  func forEachMatch(
+    of filter: PhotoFilter, columns: String, after: Int64? = nil, limit: Int = Int.max,
+    _ body: (Statement) throws -> Void
+  ) throws {
+    var conditions = ["latitude IS NOT NULL"]
+    var values: [StoreValue] = []
+    func bind(_ value: StoreValue) -> String {
+      values.append(value)
+      return "?"
+    }
+    if let text = filter.text {
+      let indexed = text.needles.filter { $0.unicodeScalars.count >= 3 }
+      if !indexed.isEmpty {
+        // Each needle a quoted FTS5 string: a substring of either column.
+        let match = indexed.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
+        conditions.append("id IN (SELECT rowid FROM photo_text WHERE photo_text MATCH \(bind(.text(match))))")
+      }
+      for needle in text.needles where needle.unicodeScalars.count < 3 {
+        conditions.append(
+          "(instr(search_text, \(bind(.text(needle)))) > 0 OR instr(place_text, \(bind(.text(needle)))) > 0)")
+      }
+    }
+    if let sources = filter.sources {
+      conditions.append("source IN (\(sources.map { bind(.text($0.rawValue)) }.joined(separator: ", ")))")
+    }
+    if let time = filter.time { conditions.append(FilterSQL.time(time) { bind(.integer($0)) }) }
+    if let camera = filter.camera { conditions.append(FilterSQL.camera(camera) { bind(.text($0)) }) }
+    var order = ""
+    if let after {
+      conditions.append("id > \(bind(.integer(after)))")
+      order = " ORDER BY id LIMIT \(bind(.integer(Int64(min(limit, Int(Int64.max))))))"
+    }
+    let sql = "SELECT \(columns) FROM photos WHERE " + conditions.joined(separator: " AND ") + order
+    // One statement per call: the needles change the SQL's shape.
+    let statement = try database.makeStatement(sql)
+    try statement.bind(values)
+    while try statement.step() { try body(statement) }
+  }
+
+  /// The whole kd-tree: it is loaded from its file, and the caller filters; with a text
+  /// filter, a tree of the photos the trigram index finds.
   public func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws
     -> SpatialIndex
   {
-    try spatialIndex()
+    guard filter.text != nil else { return try spatialIndex() }
+    var points: [(id: Int64, coordinate: Coordinate)] = []
+    try forEachMatch(of: filter, columns: "id, latitude, longitude") { row in
+      points.append((row.int64(0), Coordinate(latitude: row.double(1), longitude: row.double(2))))
+    }
+    return SpatialIndex(points: points)
   }
 
   public func refreshDerivedIndexes() throws { try rebuildSpatialIndexIfStale() }

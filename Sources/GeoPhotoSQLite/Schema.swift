@@ -1,3 +1,6 @@
+import GeoPhotoCore
+import GeoPhotoStore
+
 /// The index schema, one migration per released change. Never edit a shipped migration:
 /// append a new one.
 enum Schema {
@@ -134,5 +137,49 @@ enum Schema {
         -- Local files were read without them: the next sync reads every file again.
         UPDATE photos SET modified_ns = -1 WHERE source = 'local';
         """),
+    .init(
+      "searched text",
+      sql: """
+        -- What text filters search (SearchText): the photo's fields, and its place's.
+        ALTER TABLE photos ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
+        ALTER TABLE photos ADD COLUMN place_text TEXT NOT NULL DEFAULT '';
+        """,
+      fill: fillSearchText),
+    .init(
+      "text index",
+      sql: """
+        -- Trigrams of both, for substring matches (a word's start is a space, then the word).
+        CREATE VIRTUAL TABLE photo_text USING fts5 (
+          search_text, place_text, content = 'photos', content_rowid = 'id', tokenize = 'trigram case_sensitive 1'
+        );
+        -- Kept with the photos table in the same statements, so in the same transactions.
+        CREATE TRIGGER photo_text_insert AFTER INSERT ON photos BEGIN
+          INSERT INTO photo_text (rowid, search_text, place_text) VALUES (new.id, new.search_text, new.place_text);
+        END;
+        CREATE TRIGGER photo_text_delete AFTER DELETE ON photos BEGIN
+          INSERT INTO photo_text (photo_text, rowid, search_text, place_text)
+          VALUES ('delete', old.id, old.search_text, old.place_text);
+        END;
+        CREATE TRIGGER photo_text_update AFTER UPDATE OF search_text, place_text ON photos
+        WHEN old.search_text IS NOT new.search_text OR old.place_text IS NOT new.place_text BEGIN
+          INSERT INTO photo_text (photo_text, rowid, search_text, place_text)
+          VALUES ('delete', old.id, old.search_text, old.place_text);
+          INSERT INTO photo_text (rowid, search_text, place_text) VALUES (new.id, new.search_text, new.place_text);
+        END;
+        INSERT INTO photo_text (photo_text) VALUES ('rebuild');
+        """),
   ])
+
+  /// Computes both text columns of every photo already indexed (the triggers index them).
+  @Sendable static func fillSearchText(_ database: Database) throws {
+    var texts: [(Int64, String, String)] = []
+    try database.forEachRow("SELECT \(PhotoColumn.photoList) FROM photos") { row in
+      let photo = Photo(row: row)
+      texts.append((photo.id, SearchText.photoText(of: photo), SearchText.placeText(of: photo.place)))
+    }
+    for (id, text, place) in texts {
+      try database.execute(
+        "UPDATE photos SET search_text = ?, place_text = ? WHERE id = ?", [.text(text), .text(place), .integer(id)])
+    }
+  }
 }

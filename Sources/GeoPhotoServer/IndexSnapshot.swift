@@ -35,6 +35,8 @@ public final class IndexSnapshot: Sendable {
   /// Spatial indexes of selective filters (those keeping at most half the photos), most
   /// recently used last: a filter a map client repeats is searched over its own photos only.
   private let filteredIndexes = Mutex<[(PhotoFilter, SpatialIndex?)]>([])
+  /// The searched text of every photo, built on the first text filter.
+  private let documents = Mutex<SearchDocuments?>(nil)
 
   public init(
     generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = []
@@ -78,7 +80,7 @@ public final class IndexSnapshot: Sendable {
     }) {
       return cached
     }
-    let positions = photos.indices.filter { filter.includes(photos[$0]) }
+    let positions = self.positions(passing: filter)
     let view = ClusterView(
       clusters: ClusterIndex(points: positions.compactMap { photos[$0].coordinate }), positions: positions)
     filteredClusters.withLock { cache in
@@ -120,16 +122,30 @@ public final class IndexSnapshot: Sendable {
       return cached
     }
     var points: [(id: Int64, coordinate: Coordinate)] = []
-    for (i, photo) in photos.enumerated() where filter.includes(photo) {
-      if let c = photo.coordinate { points.append((Int64(i), c)) }
+    for i in positions(passing: filter) {
+      if let c = photos[i].coordinate { points.append((Int64(i), c)) }
     }
-    let own = points.count <= photos.count / 2 ? SpatialIndex(points: points) : nil
+    // A text filter is too dear to test candidate by candidate: it always gets its own.
+    let own = points.count <= photos.count / 2 || filter.text != nil ? SpatialIndex(points: points) : nil
     filteredIndexes.withLock { cache in
       cache.removeAll { $0.0 == filter }
       cache.append((filter, own))
       if cache.count > Self.filteredClusterCacheSize { cache.removeFirst(cache.count - Self.filteredClusterCacheSize) }
     }
     return own
+  }
+}
+
+extension IndexSnapshot {
+  /// The positions of the photos `filter` takes, ascending: a text part through the
+  /// snapshot's documents (built on first use), the rest photo by photo.
+  func positions(passing filter: PhotoFilter) -> [Int] {
+    guard let text = filter.text else { return photos.indices.filter { filter.includes(photos[$0]) } }
+    let rest = filter.withoutText
+    return documents.withLock { documents in
+      if documents == nil { documents = SearchDocuments(photos.lazy.map(\.searchDocument)) }
+      return documents?.positions(matching: text) ?? []
+    }.filter { rest.includes(photos[$0]) }
   }
 }
 

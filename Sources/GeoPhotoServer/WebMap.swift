@@ -24,8 +24,8 @@ enum WebMapEndpoints {
   static let pageRoutes = ["/", "/index.html"].map { path in
     Route(
       path: path, operationID: "webMap", summary: "The web map",
-      // The page's own URL keeps its date range, so a filtered view can be shared.
-      parameters: [FilterParameters.since, FilterParameters.until], responses: [], cached: false, documented: false,
+      // The page's own URL keeps its date range and search, so a filtered view can be shared.
+      parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text], responses: [], cached: false, documented: false,
       respond: page)
   }
 
@@ -79,6 +79,7 @@ enum WebMapEndpoints {
       <form id="gp-filter" class="gp-filter" aria-label="Filter photos">
       <label>From <input type="date" name="since"></label>
       <label>to <input type="date" name="until"></label>
+      <label>Search <input type="search" name="text" placeholder="temple, Kyōto, 浅草…" maxlength="200"></label>
       <button type="reset">All</button>
       </form>
       <script id="gp-config" type="application/json">\(config)</script>
@@ -152,14 +153,19 @@ enum WebMapAssets {
         (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
       let generation = 0;
 
-      // The date range drives the API's since/until and lives in the page URL (?since=&until=),
-      // so a filtered view can be bookmarked and shared.
+      // The date range and the search box drive the API's since, until and text, and live in
+      // the page URL (?since=&until=&text=), so a filtered view can be bookmarked and shared.
       const form = document.getElementById('gp-filter');
       const page = new URLSearchParams(location.search);
-      for (const name of ['since', 'until']) { if (page.get(name)) { form.elements[name].value = page.get(name); } }
+      const filterNames = ['since', 'until', 'text'];
+      for (const name of filterNames) { if (page.get(name)) { form.elements[name].value = page.get(name); } }
       function filterQuery() {
         const q = new URLSearchParams();
-        for (const name of ['since', 'until']) { if (form.elements[name].value) { q.set(name, form.elements[name].value); } }
+        for (const name of filterNames) {
+          const value = form.elements[name].value.trim();
+          // Text without a letter or digit searches for nothing: it is left out, as the API would refuse it.
+          if (value && (name !== 'text' || /[\\p{L}\\p{N}]/u.test(value))) { q.set(name, value); }
+        }
         return q;
       }
       function filterChanged() {
@@ -168,6 +174,9 @@ enum WebMapAssets {
         refresh();
       }
       form.addEventListener('change', filterChanged);
+      // Typing searches once the typist pauses.
+      let typing;
+      form.elements.text.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(filterChanged, 300); });
       form.addEventListener('reset', () => setTimeout(filterChanged, 0));
       form.addEventListener('submit', (e) => { e.preventDefault(); filterChanged(); });
 

@@ -20,6 +20,9 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   /// The capture time's wall clock in seconds since 1970 (as if UTC), NULL without a capture
   /// time: what time filters compare floating times and local periods with.
   case takenLocal
+  /// What a text filter searches besides the place (`SearchText.photoText(of:)`), and the
+  /// place's part (`SearchText.placeText(of:)`), kept from the photo's fields.
+  case searchText, placeText
 
   /// The column's name in SQL.
   public var name: String {
@@ -60,6 +63,8 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .takenUTC: return "taken_utc"
     case .contentID: return "content_id"
     case .takenLocal: return "taken_local"
+    case .searchText: return "search_text"
+    case .placeText: return "place_text"
     }
   }
 

@@ -34,6 +34,9 @@ public protocol PhotoStore: AnyObject {
   /// Up to `limit` rows (located or not) with ids above `id`, by ascending id: a whole index
   /// read page by page, file state included.
   func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
+  /// Up to `limit` located photos that pass `filter`, by ascending id from after `id`: a page
+  /// of an export, filtered by the store's indexes.
+  func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo]
   /// Every local file the index knows under `root` (an absolute, normalised directory path):
   /// photos' primary files and their other files, sidecars left out.
   func knownFiles(under root: String) throws -> [KnownFile]

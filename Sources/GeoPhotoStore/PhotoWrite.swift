@@ -22,12 +22,14 @@ public enum PhotoWrite {
     .source, .sourceID, .path, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
     .attribution, .license, .takenUTC, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
-    .placeGazetteer, .mediaType, .duration, .contentID, .takenLocal, .description, .keywords,
+    .placeGazetteer, .mediaType, .duration, .contentID, .takenLocal, .description, .keywords, .searchText, .placeText,
   ]
 
   /// The columns of a photo's place: written when the record was named (`PhotoRecord.name`),
   /// kept otherwise.
-  static let placeColumns: [PhotoColumn] = [.placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance]
+  static let placeColumns: [PhotoColumn] = [
+    .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .placeText,
+  ]
 
   /// The record's values for `columns`.
   public static func values(_ record: PhotoRecord) -> [StoreValue] { columns.map { value($0, of: record) } }
@@ -81,6 +83,8 @@ public enum PhotoWrite {
     case .takenUTC: return StoreValue(p.takenAt?.instant)
     case .contentID: return StoreValue(record.file?.contentID)
     case .takenLocal: return StoreValue(p.takenAt?.localSecondsSinceEpoch)
+    case .searchText: return .text(SearchText.photoText(of: p))
+    case .placeText: return .text(SearchText.placeText(of: p.place))
     }
   }
 

@@ -206,6 +206,13 @@ import Testing
     let bubbles = filtered.components(separatedBy: "gp-cluster").count - 1
     #expect(day > 0 && shown + bubbles >= 1 && shown <= day)
 
+    // So does a search: two photos have "bridge" in their titles.
+    let searched = try runChromium(["--dump-dom"], page: "/?text=bridge")
+    #expect(searched.contains("data-filter=\"text=bridge\""), "\(searched.prefix(600))")
+    let found = searched.components(separatedBy: "gp-marker").count - 1
+    let foundBubbles = searched.components(separatedBy: "gp-cluster").count - 1
+    #expect(found + foundBubbles >= 1 && found <= 2)
+
     _ = try runChromium(["--screenshot=\(screenshot.path)"])
     let png = try Data(contentsOf: screenshot)
     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))

@@ -219,6 +219,32 @@ struct PostgresStoreTests {
     }
   }
 
+  /// The text migration computes the searched text of the photos already there.
+  @Test func anOlderIndexGetsItsTextSearchable() throws {
+    let url = try scratchPostgresURL()
+    let old = try PostgresConnection(url: url)
+    try old.execute(
+      "SELECT pg_advisory_lock(7420001); CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public; "
+        + "SELECT pg_advisory_unlock(7420001)")
+    try old.execute("CREATE TABLE geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
+    for (i, m) in PostgresSchema.migrations.dropLast().enumerated() {
+      try old.execute(m.sql)
+      try old.execute("INSERT INTO geophoto_migrations VALUES ($1::int, $2)", [.integer(Int64(i + 1)), .text(m.name)])
+    }
+    try old.execute(
+      """
+      INSERT INTO photos (source, source_id, path, title, latitude, longitude, place_name, place_cc, keywords)
+      VALUES ('local', '/p/IMG_7.jpg', '/p/IMG_7.jpg', 'Kyōto temple', 35, 135, 'Higashiyama', 'JP', 'gardens')
+      """)
+    let store = try PostgresPhotoStore(url: url, mode: .readWrite)
+    for text in ["kyoto", "temp", "higashi", "jp", "gardens", "img_7"] {
+      let got = try store.nearest(
+        NearQuery(
+          center: Coordinate(latitude: 35, longitude: 135), limit: 5, filter: PhotoFilter(text: TextQuery(text))))
+      #expect(got.count == 1, "\(text)")
+    }
+  }
+
   @Test func anIndexFromTheFirstReleaseIsUpgradedInPlace() throws {
     let url = try scratchPostgresURL()
     let old = try PostgresConnection(url: url)

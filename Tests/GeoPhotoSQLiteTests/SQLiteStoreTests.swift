@@ -219,6 +219,29 @@ import Testing
     for (text, instant) in Self.instants { #expect(got[text] == .some(instant), "\(text)") }
   }
 
+  /// The text migration computes the searched text of the photos already there.
+  @Test func anOlderIndexGetsItsTextSearchable() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("old.sqlite")
+    do {
+      let db = try Database(path: url.path)
+      try Migrator(Array(Schema.migrator.migrations.dropLast(2))).migrate(db)
+      try db.execute(
+        """
+        INSERT INTO photos (source, source_id, path, title, latitude, longitude, place_name, place_cc, keywords,
+          first_seen, updated)
+        VALUES ('local', '/p/IMG_7.jpg', '/p/IMG_7.jpg', 'Kyōto temple', 35, 135, 'Higashiyama', 'JP', 'gardens', 'n', 'n')
+        """, [])
+    }
+    let store = try SQLitePhotoStore(url: url, mode: .readWrite)
+    for text in ["kyoto", "temp", "higashi", "jp", "gardens", "img_7"] {
+      let got = try store.nearest(
+        NearQuery(
+          center: Coordinate(latitude: 35, longitude: 135), limit: 5, filter: PhotoFilter(text: TextQuery(text))))
+      #expect(got.count == 1, "\(text)")
+    }
+  }
+
   @Test func errorsShownToUsersCarryNoSQL() throws {
     let dir = try TemporaryDirectory()
     let db = try Database(path: dir.url.appendingPathComponent("e.sqlite").path)

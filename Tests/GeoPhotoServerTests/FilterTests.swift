@@ -23,9 +23,11 @@ import Testing
           utcOffsetMinutes: i % 3 == 0 ? nil : 540)
       return Photo(
         id: Int64(i), source: .local, sourceID: "\(i)", path: "/p/\(i).jpg", coordinate: c, takenAt: taken,
-        title: "photo \(i)")
+        title: "photo \(i) \(Self.subjects[i % 4])" + (i % 3 == 0 ? " in Kyōto" : ""))
     }
   }()
+
+  static let subjects = ["temple", "shrine", "gate", "bridge"]
 
   static let api: APIRouter = {
     let snapshot = IndexSnapshot(generation: 3, photos: photos)
@@ -100,6 +102,40 @@ import Testing
     #expect((none["annotations"] as? [[String: Any]])?.isEmpty == true)
     #expect(get(Self.api, "/v1/near?lat=35.7&lon=139.7&sort=title").status == 400)
     #expect(get(Self.api, "/v1/near?lat=35.7&lon=139.7&camera=").status == 400)
+  }
+
+  /// Text filters, against an oracle that knows how the titles were made.
+  @Test func textFiltersAreTheBruteForceAnswer() throws {
+    let q = Coordinate(latitude: 35.7, longitude: 139.7)
+    func nearest(_ kept: [Photo], limit: Int) -> [Int] {
+      let hits: [(id: Int, d: Double)] = kept.map { (id: Int($0.id), d: GreatCircle.distance(q, $0.coordinate ?? q)) }
+      return hits.sorted { a, b in a.d < b.d || (a.d == b.d && a.id < b.id) }.prefix(limit).map(\.id)
+    }
+    for (text, oracle) in [
+      ("temp%20KYOTO", { (i: Int) in i % 4 == 0 && i % 3 == 0 }),
+      ("%22photo%2012%22", { (i: Int) in String(i).hasPrefix("12") }),
+      ("bridge", { (i: Int) in i % 4 == 3 }),
+      ("ridge", { (_: Int) in false }),
+    ] {
+      let kept = Self.photos.filter { oracle(Int($0.id)) }
+      let body = get(Self.api, "/v1/near?lat=35.7&lon=139.7&limit=40&text=\(text)").json
+      let ids = (body["annotations"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []
+      #expect(ids == nearest(kept, limit: 40), "\(text)")
+      // With a time filter too.
+      let may = kept.filter(Self.inMay2024)
+      let both = get(Self.api, "/v1/near?lat=35.7&lon=139.7&limit=40&text=\(text)&since=2024-05&until=2024-05").json
+      let bothIDs = (both["annotations"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []
+      #expect(bothIDs == nearest(may, limit: 40), "\(text) in May 2024")
+      // The map's clusters are those of exactly the matching photos.
+      let scratch = ClusterIndex(points: kept.compactMap(\.coordinate))
+      let box = BoundingBox(west: 139.5, south: 35.5, east: 140, north: 35.9)
+      let features = expectGeoJSON(get(Self.api, "/v1/annotations?bbox=139.5,35.5,140,35.9&zoom=10&text=\(text)").json)
+      #expect(features.count == scratch.items(in: box, zoom: 10).count, "\(text)")
+    }
+    let response = get(Self.api, "/v1/near?lat=35.7&lon=139.7&text=%21%21")
+    #expect(response.status == 400)
+    let message = ((response.json["error"] as? [String: Any])?["message"] as? String) ?? ""
+    #expect(message.contains("'text'") && message.contains("no words"), "\(message)")
   }
 
   @Test func badValuesAreBadRequestsNamingTheParameter() {

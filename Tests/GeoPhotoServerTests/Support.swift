@@ -52,7 +52,9 @@ func get(
     parts.count > 1
     ? parts[1].split(separator: "&").map { pair -> (name: String, value: String) in
       let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      return (String(kv[0]), kv.count > 1 ? String(kv[1]) : "")
+      // Decoded, as the server's transport hands values over.
+      let value = kv.count > 1 ? String(kv[1]) : ""
+      return (String(kv[0]), value.removingPercentEncoding ?? value)
     } : []
   return router.respond(
     to: ServerRequest(

@@ -100,12 +100,11 @@ enum ExportCommand: Subcommand {
         default:
           var last: Int64 = 0
           paging: while true {
-            let page = try store.records(after: last, limit: pageSize)
+            let page = try store.locatedPhotos(passing: filter, after: last, limit: pageSize)
             guard let end = page.last?.id else { break }
             last = end
-            for (_, record) in page {
-              let photo = record.photo
-              guard let c = photo.coordinate, filter.includes(photo), let distance = area.admits(c) else { continue }
+            for photo in page {
+              guard let c = photo.coordinate, let distance = area.admits(c) else { continue }
               try emit(photo, distance: distance)
               if written >= limit { break paging }
             }

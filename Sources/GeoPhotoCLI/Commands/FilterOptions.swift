@@ -2,7 +2,7 @@ import Foundation
 import GeoPhotoCore
 
 /// The options that choose which photos a query takes, the same on every command that
-/// lists photos: `--source`, `--since`, `--until`, `--on`, `--camera`.
+/// lists photos: `--source`, `--since`, `--until`, `--on`, `--camera`, `--text`.
 enum FilterOptions {
   static let since = CommandSpec.Option(
     long: "since", valueName: "time",
@@ -17,8 +17,14 @@ enum FilterOptions {
   static let camera = CommandSpec.Option(
     long: "camera", valueName: "text", help: "Only photos whose camera make or model contains this text (any case).")
 
+  static let text = CommandSpec.Option(
+    long: "text", valueName: "words",
+    help: "Only photos whose title, description, keywords, place, camera, file name or owner hold every word "
+      + "(any case and accents; a word matches the start of a word; \"quoted phrases\"; Chinese and Japanese text "
+      + "anywhere).")
+
   /// All of them, for a command's option list.
-  static let options = [RemoteSources.sourceOption, since, until, on, camera]
+  static let options = [RemoteSources.sourceOption, since, until, on, camera, text]
 
   /// The filter the options name; a bad value is a usage error naming the option.
   static func filter(_ parsed: ParsedArguments) throws -> PhotoFilter {
@@ -47,6 +53,14 @@ enum FilterOptions {
         throw UsageError("The value '\(text)' is invalid for '--camera <text>': expected part of a make or model")
       }
     }
-    return PhotoFilter(sources: try RemoteSources.selected(parsed), time: time, camera: cameraText)
+    var words: TextQuery?
+    if let value = parsed.value(text.long) {
+      do {
+        words = try TextQuery(value)
+      } catch {
+        throw UsageError("The value '\(value)' is invalid for '--text <words>': \(error)")
+      }
+    }
+    return PhotoFilter(sources: try RemoteSources.selected(parsed), time: time, camera: cameraText, text: words)
   }
 }

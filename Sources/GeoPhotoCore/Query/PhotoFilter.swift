@@ -1,4 +1,5 @@
-/// Which photos a query takes: from some sources only, from a time range, by a camera. One
+/// Which photos a query takes: from some sources only, from a time range, by a camera, by
+/// words in their text. One
 /// value from the parser to the stores and the server, judged by one `includes(_:)`.
 public struct PhotoFilter: Hashable, Sendable {
   /// Only photos from these sources; nil for every source.
@@ -8,18 +9,31 @@ public struct PhotoFilter: Hashable, Sendable {
   /// Only photos whose camera make or model contains this text, compared without case
   /// (`fuji` finds `FUJIFILM X100V`, `x100` too); nil for any camera, or none.
   public var camera: String?
+  /// Only photos whose searched text (`SearchText.document(of:)`) holds these words; nil for
+  /// any text.
+  public var text: TextQuery?
 
-  public init(sources: Set<PhotoSource>? = nil, time: TimeRange? = nil, camera: String? = nil) {
+  public init(
+    sources: Set<PhotoSource>? = nil, time: TimeRange? = nil, camera: String? = nil, text: TextQuery? = nil
+  ) {
     self.sources = sources
     self.time = time
     self.camera = camera.map { $0.lowercased() }
+    self.text = text
   }
 
   /// Every photo.
   public static let all = PhotoFilter()
 
   /// Whether the filter lets every photo through.
-  public var isEmpty: Bool { sources == nil && time == nil && camera == nil }
+  public var isEmpty: Bool { sources == nil && time == nil && camera == nil && text == nil }
+
+  /// The same filter without its text part, for indexes that answer the text part themselves.
+  public var withoutText: PhotoFilter {
+    var copy = self
+    copy.text = nil
+    return copy
+  }
 
   /// Whether `photo` passes.
   @inlinable
@@ -27,6 +41,7 @@ public struct PhotoFilter: Hashable, Sendable {
     if let sources, !sources.contains(photo.source) { return false }
     if let time, !time.matches(photo.takenAt) { return false }
     if let camera, !Self.camera(photo.cameraMake, photo.cameraModel, contains: camera) { return false }
+    if let text, !text.matches(document: photo.searchDocument) { return false }
     return true
   }
 
@@ -48,6 +63,10 @@ public protocol FilterablePhoto {
   var takenAt: CaptureDate? { get }
   var cameraMake: String? { get }
   var cameraModel: String? { get }
+  /// Everything a text filter searches, as `SearchText` folds it.
+  var searchDocument: String { get }
 }
 
-extension Photo: FilterablePhoto {}
+extension Photo: FilterablePhoto {
+  public var searchDocument: String { SearchText.document(of: self) }
+}

@@ -139,6 +139,28 @@ public struct SpatialIndex: Sendable {
     return found.map { Neighbor(id: $0.id, distance: GreatCircle.distance(squaredChord: $0.d2)) }
   }
 
+  /// What `nearest` answers over `points` alone, by ranking each of them: for candidate sets
+  /// a text index has already cut down to a few, where building a tree costs more than it
+  /// saves. Distances are the tree's to the bit (the same unit vectors and chord).
+  public static func nearest(
+    among points: [(id: Int64, coordinate: Coordinate)], to center: Coordinate, limit: Int,
+    maximumDistance: Double? = nil
+  ) -> [Neighbor] {
+    guard limit > 0 else { return [] }
+    let q = GreatCircle.unitVector(center)
+    let bound = maximumDistance.map { GreatCircle.squaredChord(forDistance: $0) } ?? .infinity
+    var heap = BoundedMaxHeap(capacity: min(limit, points.count))
+    guard heap.capacity > 0 else { return [] }
+    for point in points {
+      let v = GreatCircle.unitVector(point.coordinate)
+      let dx = v.x - q.x
+      let dy = v.y - q.y
+      let dz = v.z - q.z
+      heap.offer(d2: dx * dx + dy * dy + dz * dz, id: point.id, bound: bound)
+    }
+    return heap.sorted().map { Neighbor(id: $0.id, distance: GreatCircle.distance(squaredChord: $0.d2)) }
+  }
+
   /// Every point within `radius` metres of `center`, nearest first, ties by ascending id.
   public func within(radius: Double, of center: Coordinate) -> [Neighbor] {
     nearest(to: center, limit: ids.count, maximumDistance: radius)

@@ -17,6 +17,7 @@ struct ParameterValues {
     case box(BoundingBox)
     case identifier(Int64)
     case time(TimeBound)
+    case search(TextQuery)
   }
 
   init(_ request: ServerRequest, route: Route, pathValues: [String: String]) throws {
@@ -109,6 +110,13 @@ struct ParameterValues {
         throw APIError.badRequest("'\(name)' must be 1 to 200 characters of text")
       }
       return .word(trimmed)
+    case .search:
+      guard text.count <= 200 else { throw APIError.badRequest("'\(name)' must be at most 200 characters of text") }
+      do {
+        return .search(try TextQuery(text))
+      } catch {
+        throw APIError.badRequest("'\(name)': \(error.description)")
+      }
     case .time(let day):
       do {
         return .time(day ? try TimeBound.day(text) : try TimeBound(text))
@@ -149,6 +157,11 @@ struct ParameterValues {
 
   func time(_ p: RouteParameter) -> TimeBound? {
     if case .time(let v)? = values[p.name] { return v }
+    return nil
+  }
+
+  func search(_ p: RouteParameter) -> TextQuery? {
+    if case .search(let v)? = values[p.name] { return v }
     return nil
   }
 

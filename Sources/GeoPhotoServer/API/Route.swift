@@ -67,6 +67,8 @@ struct RouteParameter: Sendable {
     case time(day: Bool)
     /// Free text, not empty, at most 200 characters.
     case text
+    /// Words to search for (`TextQuery`), at most 200 characters.
+    case search
   }
 
   var name: String

@@ -2,7 +2,7 @@ import GeoPhotoCore
 
 /// The parameters that choose which photos an answer takes, the same on every endpoint that
 /// lists photos (and as `geophoto near` spells them): `source`, `since`, `until`, `on`,
-/// `camera`.
+/// `camera`, `text`.
 enum FilterParameters {
   static let source = RouteParameter.query(
     "source", .sources, example: "local,flickr", "Only these sources (comma-separated or repeated)")
@@ -19,7 +19,13 @@ enum FilterParameters {
   static let camera = RouteParameter.query(
     "camera", .text, example: "fujifilm", "Only photos whose camera make or model contains this text (any case)")
 
-  static let all = [source, since, until, on, camera]
+  static let text = RouteParameter.query(
+    "text", .search, example: "temple",
+    "Only photos whose title, description, keywords, place, camera, file name or owner hold every word "
+      + "(any case and accents; a word matches the start of a word; \"quoted phrases\"; Chinese and Japanese "
+      + "text anywhere)")
+
+  static let all = [source, since, until, on, camera, text]
 
   /// The filter a request's values name; contradictions are 400s.
   static func filter(_ p: ParameterValues) throws -> PhotoFilter {
@@ -31,6 +37,6 @@ enum FilterParameters {
     } catch .sinceAfterUntil(let from, let to) {
       throw APIError.badRequest("'since' \(from) is after 'until' \(to): no photo can match")
     }
-    return PhotoFilter(sources: p.sources(source), time: time, camera: p.word(camera))
+    return PhotoFilter(sources: p.sources(source), time: time, camera: p.word(camera), text: p.search(text))
   }
 }
