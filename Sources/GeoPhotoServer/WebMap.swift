@@ -25,7 +25,8 @@ enum WebMapEndpoints {
     Route(
       path: path, operationID: "webMap", summary: "The web map",
       // The page's own URL keeps its date range and search, so a filtered view can be shared.
-      parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text], responses: [], cached: false, documented: false,
+      parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text], responses: [], cached: false,
+      documented: false,
       respond: page)
   }
 
