@@ -49,6 +49,11 @@ let package = Package(
       pkgConfig: "libbrotlidec",
       providers: [.apt(["libbrotli-dev"])]
     ),
+    .systemLibrary(
+      name: "CGeoPhotoIPTC",
+      pkgConfig: "libiptcdata",
+      providers: [.apt(["libiptcdata0-dev"])]
+    ),
 
     // MARK: Pure Swift core: geodesy, the spatial index, the annotation model
     .target(name: "GeoPhotoCore", swiftSettings: strict),
@@ -59,7 +64,7 @@ let package = Package(
       name: "GeoPhotoSQLite", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoSQLite"], swiftSettings: strict),
     .target(
       name: "GeoPhotoExif",
-      dependencies: ["GeoPhotoCore", "CGeoPhotoExif", "CGeoPhotoBrotli"],
+      dependencies: ["GeoPhotoCore", "CGeoPhotoExif", "CGeoPhotoBrotli", "CGeoPhotoIPTC"],
       swiftSettings: strict
     ),
     .target(

@@ -8,6 +8,9 @@ public struct JPEGSegments: Equatable, Sendable {
   public var exif: Range<Int>?
   /// Byte range of the APP1 payload that holds an XMP packet (after its namespace header).
   public var xmp: Range<Int>?
+  /// Byte range of the APP13 payload that holds Photoshop's image resources (where IPTC-IIM
+  /// keeps captions and keywords), after its `Photoshop 3.0` header.
+  public var photoshop: Range<Int>?
   /// Pixel size from the first start-of-frame segment.
   public var width: Int?
   public var height: Int?
@@ -22,6 +25,7 @@ public struct JPEGSegments: Equatable, Sendable {
 
   static let exifHeader: [UInt8] = Array("Exif\0\0".utf8)
   static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+  static let photoshopHeader: [UInt8] = Array("Photoshop 3.0\0".utf8)
 
   /// Walks the markers in `bytes`, a prefix of a file `fileSize` bytes long.
   public static func scan(_ bytes: UnsafeRawBufferPointer, fileSize: Int) -> Scan {
@@ -72,6 +76,10 @@ public struct JPEGSegments: Equatable, Sendable {
           result.exif = payload
         } else if result.xmp == nil, hasPrefix(bytes, payload, xmpHeader) {
           result.xmp = payload.lowerBound + xmpHeader.count..<payload.upperBound
+        }
+      case 0xED:
+        if result.photoshop == nil, hasPrefix(bytes, payload, photoshopHeader) {
+          result.photoshop = payload
         }
       case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
         if result.width == nil, payload.count >= 5 {

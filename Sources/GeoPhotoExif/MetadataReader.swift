@@ -23,7 +23,8 @@ public enum MetadataReader {
     }
   }
 
-  /// A JPEG: a walk over its header segments, libexif on the EXIF segment, then the XMP one.
+  /// A JPEG: a walk over its header segments, libexif on the EXIF segment, then the XMP one,
+  /// then libiptcdata on Photoshop's APP13.
   public static func jpeg(_ head: UnsafeRawBufferPointer, fileSize: Int) -> Outcome {
     switch JPEGSegments.scan(head, fileSize: fileSize) {
     case .failed(let error): return .failed(error)
@@ -40,6 +41,12 @@ public enum MetadataReader {
       // An XMP packet in APP1 fills what the EXIF lacks (some editors write GPS only there).
       if let range = segments.xmp, let xmp = XMPReader.read(Array(head[range])) {
         metadata.merge(xmp, overriding: false)
+      }
+      // Then IPTC-IIM in APP13 (older editors and agencies keep captions and keywords there).
+      if let range = segments.photoshop,
+        let iptc = IPTCReader.read(photoshopResources: UnsafeRawBufferPointer(rebasing: head[range]))
+      {
+        metadata.merge(iptc)
       }
       return .metadata(metadata)
     }

@@ -45,3 +45,14 @@ extension PhotoMetadata {
     }
   }
 }
+
+extension PhotoMetadata {
+  /// Takes what EXIF and XMP lacked from an IPTC-IIM block: the object name as a title, the
+  /// caption as a description (unless it only repeats the title, as editors that copy one
+  /// caption everywhere write it), and keywords not already there.
+  public mutating func merge(_ iptc: IPTCMetadata) {
+    if title == nil { title = iptc.title }
+    if description == nil, let caption = iptc.caption, caption != title { description = caption }
+    keywords += iptc.keywords.filter { !keywords.contains($0) }
+  }
+}
