@@ -461,7 +461,6 @@ public final class SQLitePhotoStore: PhotoStore {
       let table = filter.sourceCodeTable
       tests.append { table[Int(index.tags[$0])] }
     }
-    if let range = filter.time, let times = index.times { tests.append { times.matches($0, range) } }
     if let camera = filter.camera {
       // Make and model are not in the tree: the photos that match, by id.
       var values: [StoreValue] = []
@@ -482,7 +481,7 @@ public final class SQLitePhotoStore: PhotoStore {
       default: { position in tests.allSatisfy { $0(position) } }
       }
     return index.nearest(
-      to: query.center, limit: query.limit, maximumDistance: query.radius, where: isIncluded)
+      to: query.center, limit: query.limit, maximumDistance: query.radius, time: filter.time, where: isIncluded)
   }
 
   /// Calls `body` with `columns` of each located photo that passes `filter`, in SQL: text

@@ -6,8 +6,8 @@ import GeoPhotoServer
 // MARK: - Filters: nearest with a time filter, and exports
 
 /// k = 50 nearest with a time filter that keeps about a tenth of 1M photos (one year of ten),
-/// in process, beside a brute-force scan that filters every photo; then `geophoto export` of
-/// the 1M index to GeoJSON.
+/// in process, beside a brute-force scan that filters every photo; the server's snapshot and
+/// map viewports under the same filter.
 func benchFilters(points: [Coordinate]) throws {
   print("Filters: \(points.count) photos over ten years (a fifth floating, a twentieth without a time), k = \(k)")
   var rng = SeededGenerator(seed: 2019)
@@ -32,7 +32,7 @@ func benchFilters(points: [Coordinate]) throws {
   var samples: [UInt64] = []
   var checksum: Int64 = 0
   for q in qs {
-    let (r, t) = timed { index.nearest(to: q, limit: k, where: { times.matches($0, range) }) }
+    let (r, t) = timed { index.nearest(to: q, limit: k, time: range) }
     samples.append(t)
     checksum &+= r.first?.id ?? 0
   }
@@ -58,7 +58,7 @@ func benchFilters(points: [Coordinate]) throws {
     }
     brute.append(t)
     precondition(
-      r == index.nearest(to: q, limit: k, where: { times.matches($0, range) }).map(\.id),
+      r == index.nearest(to: q, limit: k, time: range).map(\.id),
       "filtered index and brute force disagree")
   }
   let bf = Percentiles(brute)
@@ -92,7 +92,7 @@ func benchFilters(points: [Coordinate]) throws {
   for q in qs.prefix(20) {
     precondition(
       snapshot.nearest(query(q)).map { photos[Int($0.id)].id }
-        == index.nearest(to: q, limit: k, where: { times.matches($0, range) }).map(\.id),
+        == index.nearest(to: q, limit: k, time: range).map(\.id),
       "the snapshot's filtered index and the kd-tree disagree")
   }
   let cached = Percentiles(served)
@@ -119,17 +119,4 @@ func benchFilters(points: [Coordinate]) throws {
     String(format: "goal p50 ≤ 50 ms, p99 ≤ 200 ms; first viewport builds it: %.0f ms", milliseconds(hierarchy)))
   print("  (checksum \(checksum))")
 
-  let db = try nearIndex(points: points)
-  let out = workDirectory.appendingPathComponent("export-1m.geojson")
-  _ = try runProcess(".build/release/geophoto", ["export", "--db", db.path, "-o", out.path])
-  var walls: [UInt64] = []
-  for _ in 0..<3 {
-    walls.append(try runProcess(".build/release/geophoto", ["export", "--db", db.path, "-o", out.path]))
-  }
-  let wall = milliseconds(walls.min() ?? 0)
-  let size = (try? FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0
-  row(
-    "geophoto export of the 1M index to GeoJSON, wall", format(wall, "ms"),
-    String(format: "%.0f photos/s (goal ≥ 500,000); %.0f MB", Double(points.count) / wall * 1000, Double(size) / 1e6))
-  try? FileManager.default.removeItem(at: out)
 }

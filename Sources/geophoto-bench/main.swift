@@ -427,7 +427,10 @@ for part in parts {
   case "postgis": try benchPostgres(points: points)
   case "sync": try benchSync()
   case "library": try benchLibrary()
-  case "filters": try benchFilters(points: points)
+  case "filters":
+    try benchFilters(points: points)
+    print("")
+    try benchText(points: points)
   default:
     FileHandle.standardError.write(
       Data(

@@ -30,6 +30,37 @@ public struct PointTimes: Sendable {
   }
 }
 
+/// A `TimeRange` as four numbers a search compares inline: the same rule as
+/// `TimeRange.matches(instant:local:)`, without optionals or the bounds' text.
+public struct TimeWindow: Sendable {
+  let sinceByInstant: Bool
+  let sinceInstant: Int64
+  let sinceLocal: Int64
+  let untilByInstant: Bool
+  let untilInstant: Int64
+  let untilLocal: Int64
+
+  public init(_ range: TimeRange) {
+    sinceByInstant = range.since?.offsetMinutes != nil
+    sinceInstant = range.since.map { $0.start - Int64($0.offsetMinutes ?? 0) * 60 } ?? .min
+    sinceLocal = range.since?.start ?? .min
+    untilByInstant = range.until?.offsetMinutes != nil
+    untilInstant = range.until.map { $0.end - Int64($0.offsetMinutes ?? 0) * 60 } ?? .max
+    untilLocal = range.until?.end ?? .max
+  }
+
+  /// Whether a point with these two numbers (`PointTimes.none` where there is none) is inside.
+  @inline(__always)
+  public func matches(instant: Int64, local: Int64) -> Bool {
+    guard local != PointTimes.none else { return false }
+    let afterSince =
+      sinceByInstant && instant != PointTimes.none ? instant >= sinceInstant : local >= sinceLocal
+    let beforeUntil =
+      untilByInstant && instant != PointTimes.none ? instant < untilInstant : local < untilLocal
+    return afterSince && beforeUntil
+  }
+}
+
 extension SpatialIndex {
   /// Builds the tree with each point's capture time (`instants` and `locals` in the order
   /// of `ids`, `PointTimes.none` where there is none), carried in tree order.

@@ -128,14 +128,19 @@ public struct SpatialIndex: Sendable {
   ///     (read `ids[position]` or `tags[position]`): a source filter, say. The answer is still
   ///     exact: the nearest `limit` of the accepted points.
   /// - Returns: at most `limit` neighbours in `(distance, id)` order.
+  ///   - time: if given, only the points whose capture time (`times`) it takes, tested inline
+  ///     (an index built without times takes none).
   public func nearest(
-    to center: Coordinate, limit: Int, maximumDistance: Double? = nil, where isIncluded: ((Int) -> Bool)? = nil
+    to center: Coordinate, limit: Int, maximumDistance: Double? = nil, time: TimeRange? = nil,
+    where isIncluded: ((Int) -> Bool)? = nil
   ) -> [Neighbor] {
     guard limit > 0, !ids.isEmpty else { return [] }
+    if time != nil && times == nil { return [] }
     let q = GreatCircle.unitVector(center)
     let bound = maximumDistance.map { GreatCircle.squaredChord(forDistance: $0) } ?? .infinity
     let found = search(
-      qx: q.x, qy: q.y, qz: q.z, limit: min(limit, ids.count), bound: bound, isIncluded: isIncluded)
+      qx: q.x, qy: q.y, qz: q.z, limit: min(limit, ids.count), bound: bound, time: time.map(TimeWindow.init),
+      isIncluded: isIncluded)
     return found.map { Neighbor(id: $0.id, distance: GreatCircle.distance(squaredChord: $0.d2)) }
   }
 
@@ -167,47 +172,64 @@ public struct SpatialIndex: Sendable {
   }
 
   private func search(
-    qx: Double, qy: Double, qz: Double, limit: Int, bound: Double, isIncluded: ((Int) -> Bool)?
+    qx: Double, qy: Double, qz: Double, limit: Int, bound: Double, time: TimeWindow?, isIncluded: ((Int) -> Bool)?
   ) -> [(d2: Double, id: Int64)] {
     var heap = BoundedMaxHeap(capacity: limit)
+    let instants = times?.instants ?? []
+    let locals = times?.locals ?? []
     ids.withUnsafeBufferPointer { ids in
       vectors.withUnsafeBufferPointer { v in
         axes.withUnsafeBufferPointer { axes in
-          let q = (qx, qy, qz)
-          // Explicit stack of (lo, hi, lower bound of the squared chord to the range).
-          var stack = SearchStack()
-          stack.push(lo: 0, hi: ids.count - 1, bound: 0)
-          while let (lo, hi, rangeBound) = stack.pop() {
-            let worst = heap.isFull ? heap.worst.d2 : bound
-            if rangeBound > worst { continue }
-            if hi - lo < leafSize {
-              for i in lo...hi {
-                let dx = v[3 * i] - q.0
-                let dy = v[3 * i + 1] - q.1
-                let dz = v[3 * i + 2] - q.2
-                let d2 = dx * dx + dy * dy + dz * dz
-                if let isIncluded, !isIncluded(i) { continue }
-                heap.offer(d2: d2, id: ids[i], bound: bound)
+          instants.withUnsafeBufferPointer { instants in
+            locals.withUnsafeBufferPointer { locals in
+              // Whether the point at `i` passes the filters; asked only of points close enough to
+              // enter the answer, the time first (two loads, no call).
+              @inline(__always) func passes(_ i: Int) -> Bool {
+                if let time, !time.matches(instant: instants[i], local: locals[i]) { return false }
+                if let isIncluded, !isIncluded(i) { return false }
+                return true
               }
-              continue
-            }
-            let m = (lo + hi) >> 1
-            let dx = v[3 * m] - q.0
-            let dy = v[3 * m + 1] - q.1
-            let dz = v[3 * m + 2] - q.2
-            if isIncluded?(m) ?? true {
-              heap.offer(d2: dx * dx + dy * dy + dz * dz, id: ids[m], bound: bound)
-            }
-            let axis = Int(axes[m])
-            let diff = axis == 0 ? -dx : (axis == 1 ? -dy : -dz)
-            let farBound = max(rangeBound, diff * diff)
-            // Visit the near side first: push it last.
-            if diff < 0 {
-              if m + 1 <= hi { stack.push(lo: m + 1, hi: hi, bound: farBound) }
-              if lo <= m - 1 { stack.push(lo: lo, hi: m - 1, bound: rangeBound) }
-            } else {
-              if lo <= m - 1 { stack.push(lo: lo, hi: m - 1, bound: farBound) }
-              if m + 1 <= hi { stack.push(lo: m + 1, hi: hi, bound: rangeBound) }
+              let q = (qx, qy, qz)
+              // Explicit stack of (lo, hi, lower bound of the squared chord to the range).
+              var stack = SearchStack()
+              stack.push(lo: 0, hi: ids.count - 1, bound: 0)
+              while let (lo, hi, rangeBound) = stack.pop() {
+                let worst = heap.isFull ? heap.worst.d2 : bound
+                if rangeBound > worst { continue }
+                if hi - lo < leafSize {
+                  var limitD2 = worst
+                  for i in lo...hi {
+                    let dx = v[3 * i] - q.0
+                    let dy = v[3 * i + 1] - q.1
+                    let dz = v[3 * i + 2] - q.2
+                    let d2 = dx * dx + dy * dy + dz * dz
+                    // Farther than the current worst answer (or the bound): it cannot enter.
+                    if d2 > limitD2 || !passes(i) { continue }
+                    heap.offer(d2: d2, id: ids[i], bound: bound)
+                    if heap.isFull { limitD2 = heap.worst.d2 }
+                  }
+                  continue
+                }
+                let m = (lo + hi) >> 1
+                let dx = v[3 * m] - q.0
+                let dy = v[3 * m + 1] - q.1
+                let dz = v[3 * m + 2] - q.2
+                let d2 = dx * dx + dy * dy + dz * dz
+                if d2 <= worst && passes(m) {
+                  heap.offer(d2: d2, id: ids[m], bound: bound)
+                }
+                let axis = Int(axes[m])
+                let diff = axis == 0 ? -dx : (axis == 1 ? -dy : -dz)
+                let farBound = max(rangeBound, diff * diff)
+                // Visit the near side first: push it last.
+                if diff < 0 {
+                  if m + 1 <= hi { stack.push(lo: m + 1, hi: hi, bound: farBound) }
+                  if lo <= m - 1 { stack.push(lo: lo, hi: m - 1, bound: rangeBound) }
+                } else {
+                  if lo <= m - 1 { stack.push(lo: lo, hi: m - 1, bound: farBound) }
+                  if m + 1 <= hi { stack.push(lo: m + 1, hi: hi, bound: rangeBound) }
+                }
+              }
             }
           }
         }
