@@ -485,8 +485,8 @@ public final class SQLitePhotoStore: PhotoStore {
   }
 
   /// Calls `body` with `columns` of each located photo that passes `filter`, in SQL: text
-  /// needles of three characters or more through the trigram index (`photo_text`), shorter
-  /// ones by a scan of the text columns, then time, camera and sources.
+  /// through the word index (`photo_text`) and each needle's `instr`, then time, camera and
+  /// sources.
   /// With `after`, only ids above it, by ascending id, at most `limit`.
   func forEachMatch(
     of filter: PhotoFilter, columns: String, after: Int64? = nil, limit: Int = Int.max,
@@ -499,13 +499,9 @@ public final class SQLitePhotoStore: PhotoStore {
       return "?"
     }
     if let text = filter.text {
-      let indexed = text.needles.filter { $0.unicodeScalars.count >= 3 }
-      if !indexed.isEmpty {
-        // Each needle a quoted FTS5 string: a substring of either column.
-        let match = indexed.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
-        conditions.append("id IN (SELECT rowid FROM photo_text WHERE photo_text MATCH \(bind(.text(match))))")
-      }
-      for needle in text.needles where needle.unicodeScalars.count < 3 {
+      // The word index finds the candidates; each needle then decides, as the rule says.
+      conditions.append("id IN (SELECT rowid FROM photo_text WHERE photo_text MATCH \(bind(.text(text.wordPhrases))))")
+      for needle in text.needles {
         conditions.append(
           "(instr(search_text, \(bind(.text(needle)))) > 0 OR instr(place_text, \(bind(.text(needle)))) > 0)")
       }
@@ -521,9 +517,10 @@ public final class SQLitePhotoStore: PhotoStore {
       order = " ORDER BY id LIMIT \(bind(.integer(Int64(min(limit, Int(Int64.max))))))"
     }
     let sql = "SELECT \(columns) FROM photos WHERE " + conditions.joined(separator: " AND ") + order
-    // One statement per call: the needles change the SQL's shape.
-    let statement = try database.makeStatement(sql)
+    // Cached by shape: the filters present and the number of needles.
+    let statement = try database.cachedStatement(sql)
     try statement.bind(values)
+    defer { statement.reset() }
     while try statement.step() { try body(statement) }
   }
 

@@ -148,9 +148,11 @@ enum Schema {
     .init(
       "text index",
       sql: """
-        -- Trigrams of both, for substring matches (a word's start is a space, then the word).
+        -- The words of both (SearchText keeps them lower case, one space apart, an unspaced
+        -- script's characters one by one), for phrase and prefix queries; the ascii tokenizer
+        -- splits on exactly those spaces and keeps every other character.
         CREATE VIRTUAL TABLE photo_text USING fts5 (
-          search_text, place_text, content = 'photos', content_rowid = 'id', tokenize = 'trigram case_sensitive 1'
+          search_text, place_text, content = 'photos', content_rowid = 'id', tokenize = 'ascii'
         );
         -- Kept with the photos table in the same statements, so in the same transactions.
         CREATE TRIGGER photo_text_insert AFTER INSERT ON photos BEGIN

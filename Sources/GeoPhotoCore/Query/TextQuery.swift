@@ -5,8 +5,9 @@
 /// anywhere (`浅草` finds `浅草寺の朝`).
 ///
 /// Each term becomes a needle over `SearchText`'s folded text: ` temp` (a space, then the
-/// word) for a word, the run itself for an unspaced script. A photo matches when its document
-/// contains every needle — the one test behind every store's index and the brute force.
+/// word) for a word, `浅 草` (the characters, spaced as the text keeps them) for an unspaced
+/// script. A photo matches when its document contains every needle — the one test behind
+/// every store's index and the brute force.
 public struct TextQuery: Hashable, Sendable, CustomStringConvertible {
   /// The folded needles, in the order written, without repeats.
   public let needles: [String]
@@ -57,6 +58,15 @@ public struct TextQuery: Hashable, Sendable, CustomStringConvertible {
     }
     if !current.isEmpty { terms.append(current) }
     return terms
+  }
+
+  /// The needles as FTS5 phrases over the words of `SearchText`, the last word a prefix
+  /// (`"golden pav" *`), joined by AND: every photo that matches matches them (a phrase may
+  /// also run across two fields, so they are a superset to check with the needles).
+  public var wordPhrases: String {
+    needles.map { needle in
+      "\"" + needle.split(separator: " ").joined(separator: " ") + "\" *"
+    }.joined(separator: " AND ")
   }
 
   /// Whether a document of `SearchText` holds every needle.

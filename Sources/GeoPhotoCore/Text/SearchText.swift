@@ -5,15 +5,15 @@ import Foundation
 /// with `temp`" is "the text contains ` temp`" — a plain substring test that an FTS5 trigram
 /// index, a `pg_trgm` index and a byte scan all answer the same way.
 ///
-/// Scripts written without spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar) are
-/// kept as runs and searched as substrings (`浅草` finds `浅草寺の朝`); a run starts a new word
-/// where it meets another script (`京都tower` is `京都` and `tower`).
+/// In scripts written without spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar)
+/// each character is a word, and a run of them is searched as consecutive characters, so
+/// `浅草` finds `浅草寺の朝` (` 浅 草 寺 の 朝`) and `京都tower` is `京`, `都` and `tower`.
 ///
 /// A photo's document is its fields (`SearchText.fields(of:)`), one per line, so a phrase
 /// never spans two fields.
 public enum SearchText {
-  /// `text` folded and cut into words: ` kyoto temple` for `Kyōto — Temple!`; empty when it
-  /// has no letters or digits.
+  /// `text` folded and cut into words: ` kyoto temple` for `Kyōto — Temple!`, ` 浅 草 寺` for
+  /// `浅草寺`; empty when it has no letters or digits.
   public static func field(_ text: String) -> String {
     let words = self.words(text)
     return words.isEmpty ? "" : " " + words.joined(separator: " ")
@@ -40,8 +40,9 @@ public enum SearchText {
         continue
       }
       let unspaced = isUnspaced(scalar)
-      // A mark continues the word it follows, whatever its script.
-      if !word.isEmpty, unspaced != wordIsUnspaced, !isMark(scalar) { finish() }
+      // A character of an unspaced script is a word of its own (so a word index finds any run
+      // of them as a phrase); a mark continues the word it follows, whatever its script.
+      if !word.isEmpty, unspaced || wordIsUnspaced, !isMark(scalar) { finish() }
       if word.isEmpty { wordIsUnspaced = unspaced }
       word.append(scalar)
     }
