@@ -132,11 +132,11 @@ public struct PhotoDetailDocument: JSONWritable {
       w.string(p.cameraModel)
     }
     for (name, value) in [("width", p.width), ("height", p.height), ("orientation", p.orientation)] {
-      w.key(name)
+      w.key(named: name)
       if let value { w.integer(Int64(value)) } else { w.null() }
     }
     for (name, value) in [("attribution", p.attribution), ("license", p.license), ("url", p.url)] {
-      w.key(name)
+      w.key(named: name)
       w.string(value)
     }
     w.key("thumbnailURL")

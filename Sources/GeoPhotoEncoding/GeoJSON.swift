@@ -109,7 +109,7 @@ public struct JSONMembers: JSONWritable {
   /// The members, inside an object the caller opened.
   public func writeMembers(to w: inout JSONWriter) {
     for (name, value) in members {
-      w.key(name)
+      w.key(named: name)
       w.value(value)
     }
   }

@@ -52,7 +52,7 @@ extension JSONWriter {
   }
 
   /// A member whose value another writable writes.
-  public mutating func member(_ name: String, _ value: some JSONWritable) {
+  public mutating func member(_ name: StaticString, _ value: some JSONWritable) {
     key(name)
     value.write(to: &self)
   }

@@ -4,7 +4,7 @@
 /// says what comes next. `JSONValue` documents are written through it too, so there is one
 /// definition of the output format.
 public struct JSONWriter {
-  public private(set) var bytes: [UInt8] = []
+  public internal(set) var bytes: [UInt8] = []
   private let pretty: Bool
   /// Per open container: whether it has a member yet.
   private var hasMember: [Bool] = []
@@ -54,7 +54,20 @@ public struct JSONWriter {
   }
 
   /// The name of the next object member.
-  public mutating func key(_ name: String) {
+  /// A member name written in the source: plain ASCII, appended as it is (no escaping to
+  /// look for; every answer writes a dozen of them per photo).
+  public mutating func key(_ name: StaticString) {
+    beforeValue()
+    bytes.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
+    if pretty { bytes.append(UInt8(ascii: " ")) }
+    afterKey = true
+  }
+
+  /// A member name made at run time, escaped as JSON asks.
+  public mutating func key(named name: String) {
     beforeValue()
     JSONValue.quote(name, into: &bytes)
     bytes.append(UInt8(ascii: ":"))
@@ -124,7 +137,7 @@ public struct JSONWriter {
     case .object(let members):
       beginObject()
       for (name, member) in members {
-        key(name)
+        key(named: name)
         self.value(member)
       }
       endObject()

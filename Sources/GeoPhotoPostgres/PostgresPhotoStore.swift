@@ -170,10 +170,12 @@ public final class PostgresPhotoStore: PhotoStore {
     ) { rows in rows.map { row in (row.int64(.id) ?? 0, PhotoRecord(row: row)) } }
   }
 
-  public func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo] {
+  public func locatedPhotos(
+    passing filter: PhotoFilter, after id: Int64, limit: Int, reading columns: Set<PhotoColumn>
+  ) throws -> [Photo] {
     var parameters: [StoreValue] = [.integer(id), .integer(Int64(limit))]
     let sql =
-      "SELECT \(PhotoColumn.photoList) FROM photos WHERE latitude IS NOT NULL AND id > $1::bigint"
+      "SELECT \(PhotoColumn.photoList(reading: columns)) FROM photos WHERE latitude IS NOT NULL AND id > $1::bigint"
       + PostgresSQL.conditions(filter, &parameters) + " ORDER BY id LIMIT $2::int"
     return try query(sql, parameters) { rows in rows.map { Photo(row: $0) } }
   }

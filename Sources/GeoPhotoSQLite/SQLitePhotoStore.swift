@@ -146,9 +146,12 @@ public final class SQLitePhotoStore: PhotoStore {
     return records
   }
 
-  public func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo] {
+  public func locatedPhotos(
+    passing filter: PhotoFilter, after id: Int64, limit: Int, reading columns: Set<PhotoColumn>
+  ) throws -> [Photo] {
     var photos: [Photo] = []
-    try forEachMatch(of: filter, columns: PhotoColumn.photoList, after: id, limit: limit) {
+    photos.reserveCapacity(min(limit, 10_000))
+    try forEachMatch(of: filter, columns: PhotoColumn.photoList(reading: columns), after: id, limit: limit) {
       photos.append(Photo(row: $0))
     }
     return photos

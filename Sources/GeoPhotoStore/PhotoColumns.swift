@@ -73,6 +73,20 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   /// The columns of a `PhotoRecord`: the photo's, then its file state.
   public static let record = allCases
 
+  /// The columns an `Annotation` is made from (`Annotation(photo:distance:)`) and an export
+  /// writes: a page of an export reads only these.
+  public static let annotation: Set<PhotoColumn> = [
+    .id, .source, .path, .latitude, .longitude, .altitude, .takenAt, .title, .url, .thumbnailURL, .attribution,
+    .locationEstimated, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .mediaType,
+    .duration,
+  ]
+
+  /// A SELECT list in the positions of `photo` that reads only `columns` (NULL for the rest),
+  /// so `Photo(row:)` decodes it unchanged.
+  public static func photoList(reading columns: Set<PhotoColumn>) -> String {
+    photo.map { columns.contains($0) ? $0.name : "NULL" }.joined(separator: ", ")
+  }
+
   /// `id, source, source_id, …` for a SELECT of `photo`.
   public static let photoList = photo.map(\.name).joined(separator: ", ")
   /// The same for `record`.

@@ -35,8 +35,10 @@ public protocol PhotoStore: AnyObject {
   /// read page by page, file state included.
   func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
   /// Up to `limit` located photos that pass `filter`, by ascending id from after `id`: a page
-  /// of an export, filtered by the store's indexes.
-  func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo]
+  /// of an export, filtered by the store's indexes. Only `columns` are read (the others are
+  /// left empty).
+  func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int, reading columns: Set<PhotoColumn>)
+    throws -> [Photo]
   /// Every local file the index knows under `root` (an absolute, normalised directory path):
   /// photos' primary files and their other files, sidecars left out.
   func knownFiles(under root: String) throws -> [KnownFile]
@@ -159,7 +161,15 @@ public struct Upserted: Equatable, Sendable {
   }
 }
 
+extension PhotoStore {
+  /// `locatedPhotos(passing:after:limit:reading:)` with every column of a photo.
+  public func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo] {
+    try locatedPhotos(passing: filter, after: id, limit: limit, reading: Set(PhotoColumn.photo))
+  }
+}
+
 /// The current time as stores keep it in `first_seen` and `updated`: UTC, to the second.
+
 public func indexTimestamp(_ date: Date = Date()) -> String {
   let seconds = Int(date.timeIntervalSince1970.rounded(.down))
   return CaptureDate(secondsSinceEpoch: seconds, utcOffsetMinutes: 0).iso8601

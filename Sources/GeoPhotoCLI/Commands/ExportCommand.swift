@@ -3,6 +3,7 @@ import GeoPhotoCore
 import GeoPhotoEncoding
 import GeoPhotoRoutes
 import GeoPhotoStore
+import Synchronization
 
 enum ExportCommand: Subcommand {
   static let spec = CommandSpec(
@@ -98,15 +99,35 @@ enum ExportCommand: Subcommand {
             if let p = photos[hit.id], let photo = p { try emit(photo, distance: hit.projection.distanceFromRoute) }
           }
         default:
+          // Pages are read ahead on a thread of their own and encoded in parts, one per core,
+          // then written in order.
           var last: Int64 = 0
-          paging: while true {
-            let page = try store.locatedPhotos(passing: filter, after: last, limit: pageSize)
-            guard let end = page.last?.id else { break }
+          let pages = ReadAhead { () -> [Photo]? in
+            let page = try store.locatedPhotos(
+              passing: filter, after: last, limit: pageSize, reading: PhotoColumn.annotation)
+            guard let end = page.last?.id else { return nil }
             last = end
+            return page
+          }
+          defer { pages.stop() }
+          let parts = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+          while written < limit, let page = try pages.next() {
+            var items: [(photo: Photo, distance: Double?)] = []
+            items.reserveCapacity(page.count)
             for photo in page {
               guard let c = photo.coordinate, let distance = area.admits(c) else { continue }
-              try emit(photo, distance: distance)
-              if written >= limit { break paging }
+              items.append((photo, distance))
+              if written + items.count >= limit { break }
+            }
+            let encoded = Self.encode(items, with: writer, after: written, parts: parts)
+            writer = writer.continuing(after: written + items.count)
+            written += items.count
+            for part in encoded {
+              buffer += part
+              if buffer.count >= Sink.chunk {
+                try sink.write(buffer)
+                buffer.removeAll(keepingCapacity: true)
+              }
             }
           }
         }
@@ -121,6 +142,26 @@ enum ExportCommand: Subcommand {
     if parsed.value("output") != nil {
       context.console.err("exported \(written) photos to \(parsed.value("output") ?? "")\n")
     }
+  }
+
+  /// `items` written by `writer` (after `written` photos) in `parts` parts, encoded at once
+  /// on as many threads; their bytes in order.
+  static func encode(
+    _ items: [(photo: Photo, distance: Double?)], with writer: ExportWriter, after written: Int, parts: Int
+  ) -> [[UInt8]] {
+    let parts = items.count < 256 ? 1 : parts
+    let encoded = Mutex([[UInt8]](repeating: [], count: parts))
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let range = (items.count * part / parts)..<(items.count * (part + 1) / parts)
+      var w = writer.continuing(after: written + range.lowerBound)
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(range.count * 320)
+      for (photo, distance) in items[range] {
+        if let a = Annotation(photo: photo, distance: distance) { w.write(a, altitude: photo.altitude, into: &bytes) }
+      }
+      encoded.withLock { $0[part] = bytes }
+    }
+    return encoded.withLock { $0 }
   }
 
   /// Where photos may be: anywhere, near a place, in a box, or along a route.

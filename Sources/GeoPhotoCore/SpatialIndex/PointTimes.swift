@@ -64,10 +64,13 @@ public struct TimeWindow: Sendable {
 extension SpatialIndex {
   /// Builds the tree with each point's capture time (`instants` and `locals` in the order
   /// of `ids`, `PointTimes.none` where there is none), carried in tree order.
-  public init(building ids: [Int64], vectors: [Double], tags: [UInt8], instants: [Int64], locals: [Int64]) {
+  public init(
+    building ids: [Int64], vectors: [Double], tags: [UInt8], instants: [Int64], locals: [Int64], leafSize: Int = 16
+  ) {
     precondition(instants.count == ids.count && locals.count == ids.count, "one time per id")
     // Build over positions, then read ids and times through them.
-    var tree = SpatialIndex(building: (0..<Int64(ids.count)).map { $0 }, vectors: vectors, tags: tags)
+    var tree = SpatialIndex(
+      building: (0..<Int64(ids.count)).map { $0 }, vectors: vectors, tags: tags, leafSize: leafSize)
     let order = tree.ids.map { Int($0) }
     tree.adopt(ids: order.map { ids[$0] })
     tree.times = PointTimes(instants: order.map { instants[$0] }, locals: order.map { locals[$0] })
