@@ -11,7 +11,8 @@ internal import Glibc
 /// split axes (UInt8), a tag per point, its source code (UInt8), so a source filter tests
 /// a byte instead of looking photos up, then each point's capture time as an instant and as
 /// wall-clock seconds (2 × Int64, `PointTimes.none` where there is none), so a time filter
-/// does not either (version 3; older files are rebuilt). A file whose stamp differs from the
+/// does not either (version 3), and the last levels above the leaves may split by that
+/// wall-clock time (axis 3, version 4; older files are rebuilt). A file whose stamp differs from the
 /// database's is stale and ignored.
 public enum SpatialIndexFile {
   /// Which state of which database a tree file was built from.
@@ -25,7 +26,7 @@ public enum SpatialIndexFile {
   }
 
   static let magic = Array("GPKDTREE".utf8)
-  static let version: UInt32 = 3
+  static let version: UInt32 = 4
   static let headerSize = 40
 
   /// Writes atomically (temporary file + rename) so a reader never sees a partial tree.

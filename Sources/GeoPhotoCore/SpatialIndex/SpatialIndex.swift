@@ -72,25 +72,44 @@ public struct SpatialIndex: Sendable {
   /// byte per id (zeros if nil).
   public init(building ids: [Int64], vectors: [Double], tags: [UInt8]? = nil, leafSize: Int = 16) {
     precondition(vectors.count == ids.count * 3, "three vector components per id")
+    self.init(building: ids, points: vectors, dimensions: 3, tags: tags, leafSize: leafSize, timeSplits: 0)
+  }
+
+  /// The split axis of a range split by capture time (`times.locals`) instead of position.
+  public static let timeAxis: UInt8 = 3
+
+  /// Builds over `points` with `dimensions` numbers each: the unit vector, then (with 4)
+  /// the capture time's wall clock. Ranges of at most `timeSplits` points are split by time,
+  /// larger ones along their widest spatial axis; `vectors` keeps the first three numbers.
+  init(building ids: [Int64], points: [Double], dimensions: Int, tags: [UInt8]?, leafSize: Int, timeSplits: Int) {
     precondition(tags.map { $0.count == ids.count } ?? true, "one tag per id")
     var ids = ids
-    var vectors = vectors
+    var points = points
     var tags = tags ?? [UInt8](repeating: 0, count: ids.count)
     var axes = [UInt8](repeating: 0, count: ids.count)
     let leaf = max(1, leafSize)
     ids.withUnsafeMutableBufferPointer { idBuffer in
-      vectors.withUnsafeMutableBufferPointer { vectorBuffer in
+      points.withUnsafeMutableBufferPointer { pointBuffer in
         tags.withUnsafeMutableBufferPointer { tagBuffer in
           axes.withUnsafeMutableBufferPointer { axisBuffer in
             var builder = TreeBuilder(
-              ids: idBuffer, vectors: vectorBuffer, tags: tagBuffer, axes: axisBuffer, leafSize: leaf)
+              ids: idBuffer, points: pointBuffer, dimensions: dimensions, tags: tagBuffer, axes: axisBuffer,
+              leafSize: leaf, timeSplits: timeSplits)
             builder.build()
           }
         }
       }
     }
     self.ids = ids
-    self.vectors = vectors
+    if dimensions == 3 {
+      self.vectors = points
+    } else {
+      var vectors = [Double](repeating: 0, count: ids.count * 3)
+      for i in ids.indices {
+        for d in 0..<3 { vectors[3 * i + d] = points[dimensions * i + d] }
+      }
+      self.vectors = vectors
+    }
     self.tags = tags
     self.axes = axes
     self.leafSize = leaf
@@ -103,7 +122,7 @@ public struct SpatialIndex: Sendable {
     guard vectors.count == ids.count * 3, axes.count == ids.count, tags.count == ids.count else {
       throw InvalidLayout(description: "array lengths do not match the point count")
     }
-    guard axes.allSatisfy({ $0 < 3 }) else {
+    guard axes.allSatisfy({ $0 <= Self.timeAxis }) else {
       throw InvalidLayout(description: "split axis out of range")
     }
     guard vectors.allSatisfy({ $0.isFinite && abs($0) <= 1.000_000_1 }) else {
@@ -219,6 +238,18 @@ public struct SpatialIndex: Sendable {
                   heap.offer(d2: d2, id: ids[m], bound: bound)
                 }
                 let axis = Int(axes[m])
+                if axis == Int(SpatialIndex.timeAxis) {
+                  // Split by capture time: the left side is no later than the split point, the
+                  // right no earlier. Neither is nearer; a time filter may rule one out.
+                  let t = locals.isEmpty ? 0 : locals[m]
+                  if m + 1 <= hi && (time.map { t < $0.latestLocal } ?? true) {
+                    stack.push(lo: m + 1, hi: hi, bound: rangeBound)
+                  }
+                  if lo <= m - 1 && (time.map { t >= $0.earliestLocal } ?? true) {
+                    stack.push(lo: lo, hi: m - 1, bound: rangeBound)
+                  }
+                  continue
+                }
                 let diff = axis == 0 ? -dx : (axis == 1 ? -dy : -dz)
                 let farBound = max(rangeBound, diff * diff)
                 // Visit the near side first: push it last.
@@ -244,22 +275,27 @@ public struct SpatialIndex: Sendable {
 /// Recursive median split with the widest axis, done in place on the flat arrays.
 private struct TreeBuilder {
   let ids: UnsafeMutableBufferPointer<Int64>
-  let vectors: UnsafeMutableBufferPointer<Double>
+  /// `dimensions` numbers per point: the unit vector, then the capture time when there is one.
+  let points: UnsafeMutableBufferPointer<Double>
+  let dimensions: Int
   let tags: UnsafeMutableBufferPointer<UInt8>
   let axes: UnsafeMutableBufferPointer<UInt8>
   let leafSize: Int
+  /// Ranges of at most this many points are split by time (axis 3); 0 for never.
+  let timeSplits: Int
 
   mutating func build() {
     guard ids.count > 0 else { return }
-    var work: [(Int, Int)] = [(0, ids.count - 1)]
-    while let (lo, hi) = work.popLast() {
+    var work: [(Int, Int, Int)] = [(0, ids.count - 1, 0)]
+    while let (lo, hi, depth) = work.popLast() {
       if hi - lo < leafSize { continue }
       let m = (lo + hi) >> 1
-      let axis = widestAxis(lo: lo, hi: hi)
-      select(FlatPoints(ids: ids, coordinates: vectors, tags: tags, dimensions: 3, axis: axis), k: m, lo: lo, hi: hi)
+      let axis = dimensions > 3 && depth < timeSplits ? Int(SpatialIndex.timeAxis) : widestAxis(lo: lo, hi: hi)
+      select(
+        FlatPoints(ids: ids, coordinates: points, tags: tags, dimensions: dimensions, axis: axis), k: m, lo: lo, hi: hi)
       axes[m] = UInt8(axis)
-      work.append((lo, m - 1))
-      work.append((m + 1, hi))
+      work.append((lo, m - 1, depth + 1))
+      work.append((m + 1, hi, depth + 1))
     }
   }
 
@@ -271,9 +307,9 @@ private struct TreeBuilder {
     var minZ = Double.infinity
     var maxZ = -Double.infinity
     for i in lo...hi {
-      let x = vectors[3 * i]
-      let y = vectors[3 * i + 1]
-      let z = vectors[3 * i + 2]
+      let x = points[dimensions * i]
+      let y = points[dimensions * i + 1]
+      let z = points[dimensions * i + 2]
       minX = min(minX, x)
       maxX = max(maxX, x)
       minY = min(minY, y)
