@@ -69,4 +69,20 @@ import Testing
     #expect(CaptureDate(iso8601: "1970-01-02T09:00:00Z") == d)
     #expect(CaptureDate(iso8601: "2024-02-29T23:59:59")?.localSecondsSinceEpoch == 1_709_251_199)
   }
+
+  /// Capture times as indexes keep them, against instants computed with Python's datetime.
+  @Test func indexCaptureTimesReadBack() {
+    let cases: [(String, Int?, Int?)] = [
+      ("2024-05-03T14:05:09+09:00", 1_714_712_709, 540), ("2023-12-31T23:59:59-03:30", 1_704_079_799, -210),
+      ("1999-01-01T00:00:00Z", 915_148_800, 0), ("2024-05-03T14:05:09", nil, nil),
+    ]
+    for (text, instant, offset) in cases {
+      let date = CaptureDate(iso8601: text)
+      #expect(date != nil && date?.instant == instant && date?.utcOffsetMinutes == offset, "\(text)")
+      #expect(date?.iso8601 == text)
+    }
+    for bad in ["2024-13-03T14:05:09", "2024-05-03T14:05:09+15:00", "2024-05-03T14:05:09+0900"] {
+      #expect(CaptureDate(iso8601: bad) == nil, "\(bad)")
+    }
+  }
 }

@@ -122,13 +122,12 @@ enum ExportCommand: Subcommand {
             let encoded = Self.encode(items, with: writer, after: written, parts: parts)
             writer = writer.continuing(after: written + items.count)
             written += items.count
-            for part in encoded {
-              buffer += part
-              if buffer.count >= Sink.chunk {
-                try sink.write(buffer)
-                buffer.removeAll(keepingCapacity: true)
-              }
+            // Each part as it is (a page's part is a few hundred kilobytes): no copy into `buffer`.
+            if !buffer.isEmpty {
+              try sink.write(buffer)
+              buffer.removeAll(keepingCapacity: true)
             }
+            for part in encoded where !part.isEmpty { try sink.write(part) }
           }
         }
       }

@@ -69,6 +69,34 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
     self = result
   }
 
+  private init?(fixedWidthISO8601 text: String) {
+    let count = text.utf8.count
+    guard count == 19 || count == 20 || count == 25,
+      var date = CaptureDate(fixedWidth: String(text.utf8.prefix(19)) ?? "")
+    else { return nil }
+    var text = text
+    let offset: Int?? = text.withUTF8 { b -> Int?? in
+      switch count {
+      case 19: return .some(nil)
+      case 20: return b[19] == UInt8(ascii: "Z") ? .some(0) : .none
+      default:
+        func digit(_ i: Int) -> Int? {
+          let d = Int(b[i]) - 48
+          return d >= 0 && d <= 9 ? d : nil
+        }
+        guard b[19] == UInt8(ascii: "+") || b[19] == UInt8(ascii: "-"), b[22] == UInt8(ascii: ":"),
+          let h1 = digit(20), let h2 = digit(21), let m1 = digit(23), let m2 = digit(24)
+        else { return .none }
+        let (h, m) = (h1 * 10 + h2, m1 * 10 + m2)
+        guard h <= 14, m < 60 else { return .none }
+        return .some((b[19] == UInt8(ascii: "-") ? -1 : 1) * (h * 60 + m))
+      }
+    }
+    guard case .some(let minutes) = offset else { return nil }
+    date.utcOffsetMinutes = minutes
+    self = date
+  }
+
   /// The wall-clock time of an instant (seconds since the Unix epoch) in a zone `utcOffsetMinutes`
   /// east of UTC; with `nil` the time is given in UTC but recorded as floating.
   public init(secondsSinceEpoch: Int, utcOffsetMinutes: Int?) {
@@ -227,6 +255,12 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
 
   /// Parses the form produced by `iso8601` (the form the index stores).
   public init?(iso8601 text: String) {
+    // What indexes hold: `YYYY-MM-DDTHH:MM:SS`, then nothing, `Z` or `±HH:MM`, read byte by
+    // byte (every photo read from an index goes through here); anything else below.
+    if let fast = CaptureDate(fixedWidthISO8601: text) {
+      self = fast
+      return
+    }
     var body = Substring(text)
     var offset: Int?
     if body.hasSuffix("Z") {
