@@ -139,7 +139,7 @@ public struct AnnotationMembers: JSONWritable {
     w.key("distance")
     if let d = a.distance { w.metres(d) } else { w.null() }
     w.key("takenAt")
-    w.string(a.takenAt?.iso8601)
+    w.date(a.takenAt)
     w.media(a.mediaType, duration: a.duration)
     w.files(a.files, paths: options.includePaths)
     if let place = a.place { w.member("place", PlaceMembers(place: place)) }

@@ -71,7 +71,7 @@ struct PhotoProperties: JSONWritable {
     w.key("subtitle")
     w.string(subtitle)
     w.key("takenAt")
-    w.string(photo.takenAt?.iso8601)
+    w.date(photo.takenAt)
     w.media(photo.mediaType, duration: photo.duration)
     if let url = photo.url {
       w.key("url")
@@ -114,7 +114,7 @@ public struct PhotoDetailDocument: JSONWritable {
     w.key("subtitle")
     w.string(subtitle)
     w.key("takenAt")
-    w.string(p.takenAt?.iso8601)
+    w.date(p.takenAt)
     w.key("altitude")
     if let altitude = p.altitude { w.number(altitude) } else { w.null() }
     w.media(p.mediaType, duration: p.duration)

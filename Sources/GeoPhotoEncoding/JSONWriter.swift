@@ -1,3 +1,5 @@
+public import GeoPhotoCore
+
 /// Writes JSON straight into bytes, for answers that are encoded on every request.
 ///
 /// Commas, colons and (with `pretty`) indentation are placed by the writer; the caller only
@@ -88,6 +90,16 @@ public struct JSONWriter {
   public mutating func string(_ value: String?) {
     guard let value else { return null() }
     string(value)
+  }
+
+  /// A capture time as ISO 8601 text (`CaptureDate.iso8601`: digits and `-:T+Z`, nothing to
+  /// escape), or null.
+  public mutating func date(_ value: CaptureDate?) {
+    guard let value else { return null() }
+    beforeValue()
+    bytes.append(UInt8(ascii: "\""))
+    value.appendISO8601(to: &bytes)
+    bytes.append(UInt8(ascii: "\""))
   }
 
   public mutating func integer(_ value: Int64) {

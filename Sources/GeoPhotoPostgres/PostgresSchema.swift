@@ -137,7 +137,6 @@ enum PostgresSchema {
       ALTER TABLE photos ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
       ALTER TABLE photos ADD COLUMN place_text TEXT NOT NULL DEFAULT '';
       -- Trigrams of both, for the LIKE of each searched word (PostgresSQL.textCondition).
-      CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
       CREATE INDEX photos_text ON photos USING gin ((search_text || chr(10) || place_text) public.gin_trgm_ops);
       """
     ),
@@ -202,28 +201,47 @@ enum PostgresSchema {
     }
   }
 
+  /// The extensions the schema needs, with what to tell someone whose role cannot create them.
+  static let requiredExtensions = [
+    (
+      name: "postgis", title: "PostGIS",
+      hint: "install it (Debian: postgresql-15-postgis-3) and run 'CREATE EXTENSION postgis;' as a superuser"
+    ),
+    (
+      name: "pg_trgm", title: "pg_trgm",
+      hint: "run 'CREATE EXTENSION pg_trgm;' as a superuser or the database's owner (it comes with PostgreSQL)"
+    ),
+  ]
+
+  /// Creates extension `name` in the public schema unless it is there.
+  static func ensure(extension name: String, title: String, hint: String, _ connection: PostgresConnection)
+    throws(PostgresError)
+  {
+    let present = "SELECT 1 FROM pg_extension WHERE extname = '\(name)'"
+    do {
+      if try connection.execute(present).isEmpty {
+        try connection.execute("CREATE EXTENSION IF NOT EXISTS \(name) WITH SCHEMA public")
+      }
+    } catch {
+      guard !error.isConnectionFailure else { throw error }
+      // Another session (not a geophoto migrator, which holds the lock) created it meanwhile.
+      let created = (try? connection.execute(present).isEmpty) == false
+      if error.sqlState != "23505" || !created {
+        throw PostgresError(
+          sqlState: error.sqlState,
+          "\(title) is not available in \(redactingPassword(connection.url)): \(hint) "
+            + "(\(error.message.split(separator: "\n").first ?? ""))")
+      }
+    }
+  }
+
   static func migrate(_ connection: PostgresConnection) throws(PostgresError) {
     // Up to date: nothing to write, so a read-only role or a read replica serves as well.
     if try schemaVersion(connection) == migrations.count { return }
     // One migrator at a time, whichever process gets there first.
     try connection.execute("SELECT pg_advisory_lock(7420001)")
     defer { _ = try? connection.execute("SELECT pg_advisory_unlock(7420001)") }
-    do {
-      if try connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'postgis'").isEmpty {
-        try connection.execute("CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public")
-      }
-    } catch {
-      guard !error.isConnectionFailure else { throw error }
-      // Another session (not a geophoto migrator, which holds the lock) created it meanwhile.
-      let created = (try? connection.execute("SELECT 1 FROM pg_extension WHERE extname = 'postgis'").isEmpty) == false
-      if error.sqlState != "23505" || !created {
-        throw PostgresError(
-          sqlState: error.sqlState,
-          "PostGIS is not available in \(redactingPassword(connection.url)): install it (Debian: postgresql-15-postgis-3) "
-            + "and run 'CREATE EXTENSION postgis;' as a superuser (\(error.message.split(separator: "\n").first ?? ""))"
-        )
-      }
-    }
+    for e in requiredExtensions { try ensure(extension: e.name, title: e.title, hint: e.hint, connection) }
     try connection.execute(
       "CREATE TABLE IF NOT EXISTS geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
     let applied = try schemaVersion(connection)

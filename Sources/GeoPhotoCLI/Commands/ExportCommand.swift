@@ -112,16 +112,17 @@ enum ExportCommand: Subcommand {
           defer { pages.stop() }
           let parts = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
           while written < limit, let page = try pages.next() {
-            var items: [(photo: Photo, distance: Double?)] = []
-            items.reserveCapacity(page.count)
-            for photo in page {
+            // The page's photos in the area, by position (no copy of the photos themselves).
+            var admitted: [(position: Int, distance: Double?)] = []
+            admitted.reserveCapacity(page.count)
+            for (position, photo) in page.enumerated() {
               guard let c = photo.coordinate, let distance = area.admits(c) else { continue }
-              items.append((photo, distance))
-              if written + items.count >= limit { break }
+              admitted.append((position, distance))
+              if written + admitted.count >= limit { break }
             }
-            let encoded = Self.encode(items, with: writer, after: written, parts: parts)
-            writer = writer.continuing(after: written + items.count)
-            written += items.count
+            let encoded = Self.encode(page, admitted, with: writer, after: written, parts: parts)
+            writer = writer.continuing(after: written + admitted.count)
+            written += admitted.count
             // Each part as it is (a page's part is a few hundred kilobytes): no copy into `buffer`.
             if !buffer.isEmpty {
               try sink.write(buffer)
@@ -143,20 +144,23 @@ enum ExportCommand: Subcommand {
     }
   }
 
-  /// `items` written by `writer` (after `written` photos) in `parts` parts, encoded at once
-  /// on as many threads; their bytes in order.
+  /// The `admitted` photos of `page` written by `writer` (after `written` photos) in `parts`
+  /// parts, encoded at once on as many threads; their bytes in order.
   static func encode(
-    _ items: [(photo: Photo, distance: Double?)], with writer: ExportWriter, after written: Int, parts: Int
+    _ page: [Photo], _ admitted: [(position: Int, distance: Double?)], with writer: ExportWriter, after written: Int,
+    parts: Int
   ) -> [[UInt8]] {
-    let parts = items.count < 256 ? 1 : parts
+    let parts = admitted.count < 256 ? 1 : parts
     let encoded = Mutex([[UInt8]](repeating: [], count: parts))
     DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let range = (items.count * part / parts)..<(items.count * (part + 1) / parts)
+      let range = (admitted.count * part / parts)..<(admitted.count * (part + 1) / parts)
       var w = writer.continuing(after: written + range.lowerBound)
       var bytes: [UInt8] = []
       bytes.reserveCapacity(range.count * 320)
-      for (photo, distance) in items[range] {
-        if let a = Annotation(photo: photo, distance: distance) { w.write(a, altitude: photo.altitude, into: &bytes) }
+      for (position, distance) in admitted[range] {
+        if let a = Annotation(photo: page[position], distance: distance) {
+          w.write(a, altitude: page[position].altitude, into: &bytes)
+        }
       }
       encoded.withLock { $0[part] = bytes }
     }

@@ -177,6 +177,12 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
   public var iso8601: String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(25)
+    appendISO8601(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `iso8601`'s bytes appended to `bytes` (digits and `-:T+Z` only: nothing to escape).
+  public func appendISO8601(to bytes: inout [UInt8]) {
     appendDate(to: &bytes)
     bytes.append(UInt8(ascii: "T"))
     Self.append(hour, width: 2, to: &bytes)
@@ -195,7 +201,6 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
         Self.append(a % 60, width: 2, to: &bytes)
       }
     }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   private func appendDate(to bytes: inout [UInt8]) {

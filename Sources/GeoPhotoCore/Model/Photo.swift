@@ -16,7 +16,18 @@ public struct PlaceName: Hashable, Sendable {
   }
 
   /// `Tokyo, Tokyo, JP`: name, first-level division, country; empty parts left out.
-  public var label: String { [name, admin1, countryCode].filter { !$0.isEmpty }.joined(separator: ", ") }
+  public var label: String {
+    // Appended rather than joined: every annotation of every answer asks for it.
+    var label = name
+    func add(_ part: String) {
+      guard !part.isEmpty else { return }
+      if !label.isEmpty { label += ", " }
+      label += part
+    }
+    add(admin1)
+    add(countryCode)
+    return label
+  }
 }
 
 /// What an index entry shows: a still photo, or a video (which carries a position too).
