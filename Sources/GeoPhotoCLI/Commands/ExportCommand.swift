@@ -64,7 +64,8 @@ enum ExportCommand: Subcommand {
     var sink = try Sink(
       path: parsed.value("output").map { Configuration.expandTilde($0, environment: context.environment) },
       console: context.console)
-    var writer = format.writer(includePaths: parsed.has("include-paths"))
+    let includePaths = parsed.has("include-paths")
+    var writer = format.writer(includePaths: includePaths)
     var buffer: [UInt8] = []
     buffer.reserveCapacity(Sink.chunk + 4_096)
     writer.begin(into: &buffer)
@@ -102,9 +103,10 @@ enum ExportCommand: Subcommand {
           // Pages are read ahead on a thread of their own and encoded in parts, one per core,
           // then written in order.
           var last: Int64 = 0
+          // Paths are long strings, and read only when they are written.
+          let columns = includePaths ? PhotoColumn.annotation : PhotoColumn.annotation.subtracting([.path])
           let pages = ReadAhead { () -> [Photo]? in
-            let page = try store.locatedPhotos(
-              passing: filter, after: last, limit: pageSize, reading: PhotoColumn.annotation)
+            let page = try store.locatedPhotos(passing: filter, after: last, limit: pageSize, reading: columns)
             guard let end = page.last?.id else { return nil }
             last = end
             return page
