@@ -501,12 +501,18 @@ public final class SQLitePhotoStore: PhotoStore {
       values.append(value)
       return "?"
     }
+    // With text, the word index drives the query (its rows come in id order, and an id bound
+    // seeks in it), and each needle then decides, as the rule says.
+    var from = "photos"
+    var idColumn = "id"
     if let text = filter.text {
-      // The word index finds the candidates; each needle then decides, as the rule says.
-      conditions.append("id IN (SELECT rowid FROM photo_text WHERE photo_text MATCH \(bind(.text(text.wordPhrases))))")
+      from = "photo_text JOIN photos ON photos.id = photo_text.rowid"
+      idColumn = "photo_text.rowid"
+      conditions.append("photo_text MATCH \(bind(.text(text.wordPhrases)))")
       for needle in text.needles {
         conditions.append(
-          "(instr(search_text, \(bind(.text(needle)))) > 0 OR instr(place_text, \(bind(.text(needle)))) > 0)")
+          "(instr(photos.search_text, \(bind(.text(needle)))) > 0 OR instr(photos.place_text, \(bind(.text(needle)))) > 0)"
+        )
       }
     }
     if let sources = filter.sources {
@@ -516,10 +522,10 @@ public final class SQLitePhotoStore: PhotoStore {
     if let camera = filter.camera { conditions.append(FilterSQL.camera(camera) { bind(.text($0)) }) }
     var order = ""
     if let after {
-      conditions.append("id > \(bind(.integer(after)))")
-      order = " ORDER BY id LIMIT \(bind(.integer(Int64(min(limit, Int(Int64.max))))))"
+      conditions.append("\(idColumn) > \(bind(.integer(after)))")
+      order = " ORDER BY \(idColumn) LIMIT \(bind(.integer(Int64(min(limit, Int(Int64.max))))))"
     }
-    let sql = "SELECT \(columns) FROM photos WHERE " + conditions.joined(separator: " AND ") + order
+    let sql = "SELECT \(columns) FROM \(from) WHERE " + conditions.joined(separator: " AND ") + order
     // Cached by shape: the filters present and the number of needles.
     let statement = try database.cachedStatement(sql)
     try statement.bind(values)
@@ -528,7 +534,7 @@ public final class SQLitePhotoStore: PhotoStore {
   }
 
   /// The whole kd-tree: it is loaded from its file, and the caller filters; with a text
-  /// filter, a tree of the photos the trigram index finds.
+  /// filter, a tree of the photos the word index finds.
   public func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws
     -> SpatialIndex
   {
