@@ -58,10 +58,14 @@ import Testing
     #expect(try Self.matches("วัด", ["วัดพระแก้ว"]))  // Thai
   }
 
-  @Test func textWithoutWordsIsAnError() {
+  @Test func textWithoutWordsIsAnError() throws {
     for bad in ["", "   ", "!!!", "\"\"", "- / ."] {
       #expect(throws: InputParser.Failure.self, "\(bad)") { try TextQuery(bad) }
     }
+    // At most 32 terms: each is a condition of the stores' queries.
+    let many = (1...33).map { "w\($0)" }
+    #expect(throws: InputParser.Failure.self) { try TextQuery(many.joined(separator: " ")) }
+    #expect(try TextQuery(many.dropLast().joined(separator: " ")).needles.count == 32)
   }
 
   @Test func equalQueriesAreOneFilter() throws {

@@ -28,6 +28,9 @@ public struct TextQuery: Hashable, Sendable, CustomStringConvertible {
     guard !needles.isEmpty else {
       throw InputParser.Failure("no words to search for; expected letters or digits, such as temple")
     }
+    guard needles.count <= Self.maximumTerms else {
+      throw InputParser.Failure("\(needles.count) words and phrases; search for at most \(Self.maximumTerms)")
+    }
     self.needles = needles
     self.description = text.trimmingSpaces
     searches = needles.map { needle in
@@ -35,6 +38,9 @@ public struct TextQuery: Hashable, Sendable, CustomStringConvertible {
       return needle.withUTF8 { NeedleSearch($0) }
     }
   }
+
+  /// The most words and phrases one query may hold (each is a condition of its own).
+  public static let maximumTerms = 32
 
   public static func == (a: TextQuery, b: TextQuery) -> Bool { a.needles == b.needles }
   public func hash(into hasher: inout Hasher) { hasher.combine(needles) }
