@@ -4,8 +4,22 @@ import GeoPhotoStore
 /// The PostgreSQL schema, one migration per released change, applied in order and recorded in
 /// `geophoto_migrations`. Never edit a shipped migration: append a new one.
 enum PostgresSchema {
-  static let migrations: [(name: String, sql: String)] = [
-    (
+  /// One change of the schema: its SQL, and work SQL cannot do (values computed in Swift for
+  /// the rows already there), run after it in the same transaction.
+  struct Migration: Sendable {
+    let name: String
+    let sql: String
+    var fill: (@Sendable (PostgresConnection) throws -> Void)?
+
+    init(_ name: String, _ sql: String, fill: (@Sendable (PostgresConnection) throws -> Void)? = nil) {
+      self.name = name
+      self.sql = sql
+      self.fill = fill
+    }
+  }
+
+  static let migrations: [Migration] = [
+    Migration(
       "photos",
       """
       CREATE TABLE photos (
@@ -30,7 +44,7 @@ enum PostgresSchema {
       INSERT INTO index_state VALUES ('generation', 1);
       """
     ),
-    (
+    Migration(
       "photo details",
       """
       ALTER TABLE photos ADD COLUMN altitude DOUBLE PRECISION, ADD COLUMN camera_make TEXT, ADD COLUMN camera_model TEXT,
@@ -40,7 +54,7 @@ enum PostgresSchema {
         ADD COLUMN place_distance DOUBLE PRECISION;
       """
     ),
-    (
+    Migration(
       "sync and fetch",
       """
       ALTER TABLE photos ADD COLUMN file_size BIGINT, ADD COLUMN modified_ns BIGINT, ADD COLUMN content_hash TEXT,
@@ -63,7 +77,7 @@ enum PostgresSchema {
       CREATE INDEX fetched_areas_by_provider ON fetched_areas (provider, fetched_at);
       """
     ),
-    (
+    Migration(
       "positions as a generated geography",
       """
       -- The geography follows latitude and longitude by itself: writes set only those.
@@ -74,7 +88,7 @@ enum PostgresSchema {
       CREATE INDEX photos_geog ON photos USING gist (geog);
       """
     ),
-    (
+    Migration(
       "capture times in UTC",
       """
       -- The capture time as an instant, for time filters; NULL for floating times (no offset).
@@ -84,7 +98,7 @@ enum PostgresSchema {
       CREATE INDEX photos_taken_utc ON photos (taken_utc) WHERE taken_utc IS NOT NULL;
       """
     ),
-    (
+    Migration(
       "videos",
       """
       ALTER TABLE photos ADD COLUMN media_type TEXT NOT NULL DEFAULT 'photo';
@@ -92,7 +106,7 @@ enum PostgresSchema {
       ALTER TABLE photos ADD COLUMN duration DOUBLE PRECISION;
       """
     ),
-    (
+    Migration(
       "one photo per shot",
       """
       -- The primary file's Live Photo identifier, for pairing a still with its video.
@@ -110,7 +124,7 @@ enum PostgresSchema {
       CREATE INDEX photo_members_by_photo ON photo_members (photo_id);
       """
     ),
-    (
+    Migration(
       "local capture times",
       """
       -- The capture time's wall clock in seconds (as if UTC), for local periods and floating times.
@@ -120,7 +134,7 @@ enum PostgresSchema {
       CREATE INDEX photos_taken_local ON photos (taken_local) WHERE taken_local IS NOT NULL;
       """
     ),
-    (
+    Migration(
       "descriptions and keywords",
       """
       ALTER TABLE photos ADD COLUMN description TEXT;
@@ -130,7 +144,7 @@ enum PostgresSchema {
       UPDATE photos SET modified_ns = -1 WHERE source = 'local';
       """
     ),
-    (
+    Migration(
       "text search",
       """
       -- What text filters search (SearchText): the photo's fields, and its place's.
@@ -138,12 +152,10 @@ enum PostgresSchema {
       ALTER TABLE photos ADD COLUMN place_text TEXT NOT NULL DEFAULT '';
       -- Trigrams of both, for the LIKE of each searched word (PostgresSQL.textCondition).
       CREATE INDEX photos_text ON photos USING gin ((search_text || chr(10) || place_text) public.gin_trgm_ops);
-      """
+      """,
+      fill: fillSearchText
     ),
   ]
-
-  /// Work SQL cannot do, by migration name: run after its SQL, in its transaction.
-  static let fills: [String: @Sendable (PostgresConnection) throws -> Void] = ["text search": fillSearchText]
 
   /// Computes both text columns of every photo already indexed, a page at a time.
   static func fillSearchText(_ connection: PostgresConnection) throws {
@@ -253,7 +265,7 @@ enum PostgresSchema {
       do {
         try connection.transaction {
           try connection.execute(migration.sql)
-          try fills[migration.name]?(connection)
+          try migration.fill?(connection)
           try connection.execute(
             "INSERT INTO geophoto_migrations VALUES ($1::int, $2)",
             [.integer(Int64(offset + 1)), .text(migration.name)])

@@ -179,13 +179,9 @@ struct PostgresStoreTests {
     #expect(try admin.execute("SELECT to_regclass('\(b).photos') IS NOT NULL").texts == [["t"]])
   }
 
-  /// Capture times as UTC instants (independent values from Python's datetime), NULL for
-  /// floating times: written by upserts and copies, and filled in by the migration.
-  @Test func captureTimesAreKeptInUTC() throws {
-    let instants: [(String, Int64?)] = [
-      ("2024-05-03T14:05:09+09:00", 1_714_712_709), ("2023-12-31T23:59:59-03:30", 1_704_079_799),
-      ("1999-01-01T00:00:00Z", 915_148_800), ("2024-05-03T14:05:09", nil),
-    ]
+  /// A scratch database with the schema as the first `count` migrations left it (an older
+  /// geophoto's), and a connection to it.
+  static func olderIndex(migrations count: Int) throws -> (url: String, connection: PostgresConnection) {
     let url = try scratchPostgresURL()
     let old = try PostgresConnection(url: url)
     // Under the migrators' lock: another test's store may be creating it at the same moment.
@@ -193,10 +189,22 @@ struct PostgresStoreTests {
       "SELECT pg_advisory_lock(7420001); CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public; "
         + "SELECT pg_advisory_unlock(7420001)")
     try old.execute("CREATE TABLE geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
-    for (i, m) in PostgresSchema.migrations.prefix(4).enumerated() {
+    for (i, m) in PostgresSchema.migrations.prefix(count).enumerated() {
       try old.execute(m.sql)
+      try m.fill?(old)
       try old.execute("INSERT INTO geophoto_migrations VALUES ($1::int, $2)", [.integer(Int64(i + 1)), .text(m.name)])
     }
+    return (url, old)
+  }
+
+  /// Capture times as UTC instants (independent values from Python's datetime), NULL for
+  /// floating times: written by upserts and copies, and filled in by the migration.
+  @Test func captureTimesAreKeptInUTC() throws {
+    let instants: [(String, Int64?)] = [
+      ("2024-05-03T14:05:09+09:00", 1_714_712_709), ("2023-12-31T23:59:59-03:30", 1_704_079_799),
+      ("1999-01-01T00:00:00Z", 915_148_800), ("2024-05-03T14:05:09", nil),
+    ]
+    let (url, old) = try Self.olderIndex(migrations: 4)
     for (i, (text, _)) in instants.enumerated() {
       try old.execute(
         "INSERT INTO photos (source, source_id, title, taken_at) VALUES ('local', $1, 't', $2)",
@@ -221,43 +229,20 @@ struct PostgresStoreTests {
 
   /// The text migration computes the searched text of the photos already there.
   @Test func anOlderIndexGetsItsTextSearchable() throws {
-    let url = try scratchPostgresURL()
-    let old = try PostgresConnection(url: url)
-    try old.execute(
-      "SELECT pg_advisory_lock(7420001); CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public; "
-        + "SELECT pg_advisory_unlock(7420001)")
-    try old.execute("CREATE TABLE geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
-    for (i, m) in PostgresSchema.migrations.dropLast().enumerated() {
-      try old.execute(m.sql)
-      try old.execute("INSERT INTO geophoto_migrations VALUES ($1::int, $2)", [.integer(Int64(i + 1)), .text(m.name)])
-    }
+    let (url, old) = try Self.olderIndex(migrations: PostgresSchema.migrations.count - 1)
     try old.execute(
       """
       INSERT INTO photos (source, source_id, path, title, latitude, longitude, place_name, place_cc, keywords)
       VALUES ('local', '/p/IMG_7.jpg', '/p/IMG_7.jpg', 'Kyōto temple', 35, 135, 'Higashiyama', 'JP', 'gardens')
       """)
     let store = try PostgresPhotoStore(url: url, mode: .readWrite)
-    for text in ["kyoto", "temp", "higashi", "jp", "gardens", "img_7"] {
-      let got = try store.nearest(
-        NearQuery(
-          center: Coordinate(latitude: 35, longitude: 135), limit: 5, filter: PhotoFilter(text: TextQuery(text))))
-      #expect(got.count == 1, "\(text)")
-    }
+    let found = try OlderIndexPhoto.matches(in: store)
+    #expect(found == Dictionary(uniqueKeysWithValues: OlderIndexPhoto.words.map { ($0, 1) }), "\(found)")
   }
 
   @Test func anIndexFromTheFirstReleaseIsUpgradedInPlace() throws {
-    let url = try scratchPostgresURL()
-    let old = try PostgresConnection(url: url)
     // The schema as the first two migrations left it, with a photo in it.
-    // Under the migrators' lock: another test's store may be creating it at the same moment.
-    try old.execute(
-      "SELECT pg_advisory_lock(7420001); CREATE EXTENSION IF NOT EXISTS postgis WITH SCHEMA public; "
-        + "SELECT pg_advisory_unlock(7420001)")
-    try old.execute("CREATE TABLE geophoto_migrations (version INT PRIMARY KEY, name TEXT NOT NULL)")
-    for (i, m) in PostgresSchema.migrations.prefix(2).enumerated() {
-      try old.execute(m.sql)
-      try old.execute("INSERT INTO geophoto_migrations VALUES ($1::int, $2)", [.integer(Int64(i + 1)), .text(m.name)])
-    }
+    let (url, old) = try Self.olderIndex(migrations: 2)
     try old.execute(
       """
       INSERT INTO photos (source, source_id, path, latitude, longitude, geog, title)

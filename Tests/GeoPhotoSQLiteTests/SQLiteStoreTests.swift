@@ -147,12 +147,8 @@ import Testing
   /// refused with what to do, a current one is read, and writes fail.
   @Test func readOnlyOpensNeverMigrate() throws {
     let dir = try TemporaryDirectory()
-    let url = dir.url.appendingPathComponent("old.sqlite")
-    do {
-      // An index as an older geophoto left it: its first migrations only.
-      let db = try Database(path: url.path)
-      try Migrator(Array(Schema.migrator.migrations.prefix(2))).migrate(db)
-    }
+    // An index as an older geophoto left it: its first migrations only.
+    let url = try Self.olderIndex(migrations: 2, in: dir)
     do {
       _ = try SQLitePhotoStore(url: url, mode: .readOnly)
       Issue.record("a read-only open took an older schema")
@@ -202,12 +198,21 @@ import Testing
     for (text, instant) in Self.instants { #expect(got[text] == .some(instant), "\(text)") }
   }
 
+  /// An index file in `dir` as the first `count` migrations left it (an older geophoto's),
+  /// with what `body` writes into it.
+  static func olderIndex(
+    migrations count: Int, in dir: TemporaryDirectory, _ body: (Database) throws -> Void = { _ in }
+  ) throws -> URL {
+    let url = dir.url.appendingPathComponent("old.sqlite")
+    let db = try Database(path: url.path)
+    try Migrator(Array(Schema.migrator.migrations.prefix(count))).migrate(db)
+    try body(db)
+    return url
+  }
+
   @Test func anOlderIndexGetsItsUTCTimesFilledIn() throws {
     let dir = try TemporaryDirectory()
-    let url = dir.url.appendingPathComponent("old.sqlite")
-    do {
-      let db = try Database(path: url.path)
-      try Migrator(Array(Schema.migrator.migrations.prefix(4))).migrate(db)
+    let url = try Self.olderIndex(migrations: 4, in: dir) { db in
       for (i, (text, _)) in Self.instants.enumerated() {
         try db.execute(
           "INSERT INTO photos (source, source_id, title, taken_at, first_seen, updated) VALUES ('local', ?, 't', ?, 'n', 'n')",
@@ -222,10 +227,8 @@ import Testing
   /// The text migration computes the searched text of the photos already there.
   @Test func anOlderIndexGetsItsTextSearchable() throws {
     let dir = try TemporaryDirectory()
-    let url = dir.url.appendingPathComponent("old.sqlite")
-    do {
-      let db = try Database(path: url.path)
-      try Migrator(Array(Schema.migrator.migrations.dropLast(2))).migrate(db)
+    // Before the text columns and their index (the last two migrations).
+    let url = try Self.olderIndex(migrations: Schema.migrator.migrations.count - 2, in: dir) { db in
       try db.execute(
         """
         INSERT INTO photos (source, source_id, path, title, latitude, longitude, place_name, place_cc, keywords,
@@ -234,12 +237,8 @@ import Testing
         """, [])
     }
     let store = try SQLitePhotoStore(url: url, mode: .readWrite)
-    for text in ["kyoto", "temp", "higashi", "jp", "gardens", "img_7"] {
-      let got = try store.nearest(
-        NearQuery(
-          center: Coordinate(latitude: 35, longitude: 135), limit: 5, filter: PhotoFilter(text: TextQuery(text))))
-      #expect(got.count == 1, "\(text)")
-    }
+    let found = try OlderIndexPhoto.matches(in: store)
+    #expect(found == Dictionary(uniqueKeysWithValues: OlderIndexPhoto.words.map { ($0, 1) }), "\(found)")
   }
 
   @Test func errorsShownToUsersCarryNoSQL() throws {

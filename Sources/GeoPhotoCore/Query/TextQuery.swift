@@ -80,9 +80,6 @@ public struct TextQuery: Hashable, Sendable, CustomStringConvertible {
     var document = document
     return document.withUTF8 { bytes in searches.allSatisfy { $0.occurs(in: bytes) } }
   }
-
-  /// Whether `photo`'s searched text holds every needle.
-  public func matches(_ photo: Photo) -> Bool { matches(document: SearchText.document(of: photo)) }
 }
 
 /// A search for one needle's bytes (Boyer–Moore–Horspool: needles start with a space, which

@@ -91,7 +91,7 @@ extension SpatialIndex {
     }
     var tree = SpatialIndex(
       building: (0..<Int64(ids.count)).map { $0 }, points: points, dimensions: 4, tags: tags, leafSize: leafSize,
-      timeSplits: Self.timeLevels)
+      timeLevels: Self.timeLevels)
     let order = tree.ids.map { Int($0) }
     tree.adopt(ids: order.map { ids[$0] })
     tree.times = PointTimes(instants: order.map { instants[$0] }, locals: order.map { locals[$0] })

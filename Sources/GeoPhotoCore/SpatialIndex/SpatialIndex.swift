@@ -72,16 +72,16 @@ public struct SpatialIndex: Sendable {
   /// byte per id (zeros if nil).
   public init(building ids: [Int64], vectors: [Double], tags: [UInt8]? = nil, leafSize: Int = 16) {
     precondition(vectors.count == ids.count * 3, "three vector components per id")
-    self.init(building: ids, points: vectors, dimensions: 3, tags: tags, leafSize: leafSize, timeSplits: 0)
+    self.init(building: ids, points: vectors, dimensions: 3, tags: tags, leafSize: leafSize, timeLevels: 0)
   }
 
   /// The split axis of a range split by capture time (`times.locals`) instead of position.
   public static let timeAxis: UInt8 = 3
 
   /// Builds over `points` with `dimensions` numbers each: the unit vector, then (with 4)
-  /// the capture time's wall clock. Ranges of at most `timeSplits` points are split by time,
+  /// the capture time's wall clock. The top `timeLevels` levels split by time,
   /// larger ones along their widest spatial axis; `vectors` keeps the first three numbers.
-  init(building ids: [Int64], points: [Double], dimensions: Int, tags: [UInt8]?, leafSize: Int, timeSplits: Int) {
+  init(building ids: [Int64], points: [Double], dimensions: Int, tags: [UInt8]?, leafSize: Int, timeLevels: Int) {
     precondition(tags.map { $0.count == ids.count } ?? true, "one tag per id")
     var ids = ids
     var points = points
@@ -94,7 +94,7 @@ public struct SpatialIndex: Sendable {
           axes.withUnsafeMutableBufferPointer { axisBuffer in
             var builder = TreeBuilder(
               ids: idBuffer, points: pointBuffer, dimensions: dimensions, tags: tagBuffer, axes: axisBuffer,
-              leafSize: leaf, timeSplits: timeSplits)
+              leafSize: leaf, timeLevels: timeLevels)
             builder.build()
           }
         }
@@ -281,8 +281,8 @@ private struct TreeBuilder {
   let tags: UnsafeMutableBufferPointer<UInt8>
   let axes: UnsafeMutableBufferPointer<UInt8>
   let leafSize: Int
-  /// Ranges of at most this many points are split by time (axis 3); 0 for never.
-  let timeSplits: Int
+  /// How many levels from the top split by time (axis 3); 0 for none.
+  let timeLevels: Int
 
   mutating func build() {
     guard ids.count > 0 else { return }
@@ -290,7 +290,7 @@ private struct TreeBuilder {
     while let (lo, hi, depth) = work.popLast() {
       if hi - lo < leafSize { continue }
       let m = (lo + hi) >> 1
-      let axis = dimensions > 3 && depth < timeSplits ? Int(SpatialIndex.timeAxis) : widestAxis(lo: lo, hi: hi)
+      let axis = dimensions > 3 && depth < timeLevels ? Int(SpatialIndex.timeAxis) : widestAxis(lo: lo, hi: hi)
       select(
         FlatPoints(ids: ids, coordinates: points, tags: tags, dimensions: dimensions, axis: axis), k: m, lo: lo, hi: hi)
       axes[m] = UInt8(axis)
