@@ -183,7 +183,8 @@ let package = Package(
     .testTarget(
       name: "GeoPhotoCLITests",
       dependencies: [
-        "GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures", "GeoPhotoHTTP", "GeoPhotoSync", "GeoPhotoPlaces",
+        "GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoSync",
+        "GeoPhotoPlaces",
       ]
     ),
   ],

@@ -122,44 +122,51 @@ public struct AnnotationMembers: JSONWritable {
   }
 
   public func write(to w: inout JSONWriter) {
-    let a = annotation
+    Self.write(annotation, options: options, coordinate: coordinate, to: &w)
+  }
+
+  /// The members of `annotation`, written from where it lies (not copied into an
+  /// `AnnotationMembers` first): an export writes a million of them.
+  public static func write(
+    _ annotation: borrowing Annotation, options: AnnotationDocument.Options, coordinate: Bool, to w: inout JSONWriter
+  ) {
     w.beginObject()
     w.key("id")
-    w.integer(a.id)
+    w.integer(annotation.id)
     w.key("source")
-    w.string(a.source.rawValue)
+    w.string(annotation.source.rawValue)
     if coordinate {
       w.key("coordinate")
-      w.coordinate(a.coordinate)
+      w.coordinate(annotation.coordinate)
     }
     w.key("title")
-    w.string(a.title)
+    w.string(annotation.title)
     w.key("subtitle")
-    w.string(a.subtitle)
+    w.string(annotation.subtitle)
     w.key("distance")
-    if let d = a.distance { w.metres(d) } else { w.null() }
+    if let d = annotation.distance { w.metres(d) } else { w.null() }
     w.key("takenAt")
-    w.date(a.takenAt)
-    w.media(a.mediaType, duration: a.duration)
-    w.files(a.files, paths: options.includePaths)
-    if let place = a.place { w.member("place", PlaceMembers(place: place)) }
-    if a.estimated {
+    w.date(annotation.takenAt)
+    w.media(annotation.mediaType, duration: annotation.duration)
+    w.files(annotation.files, paths: options.includePaths)
+    if let place = annotation.place { w.member("place", PlaceMembers(place: place)) }
+    if annotation.estimated {
       w.key("estimated")
       w.bool(true)
     }
-    if let along = a.distanceAlong {
+    if let along = annotation.distanceAlong {
       w.key("distanceAlong")
       w.metres(along)
     }
-    if options.includePaths, let path = a.path {
+    if options.includePaths, let path = annotation.path {
       w.key("path")
       w.string(path)
     }
-    if let url = a.url {
+    if let url = annotation.url {
       w.key("url")
       w.string(url)
     }
-    if let thumbnail = a.thumbnailURL {
+    if let thumbnail = annotation.thumbnailURL {
       w.key("thumbnailURL")
       w.string(thumbnail)
     }

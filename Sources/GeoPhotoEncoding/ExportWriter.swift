@@ -55,27 +55,22 @@ public struct ExportWriter: Sendable {
     }
   }
 
-  /// The same writer for photos that come after the first `written` ones (a part of a page
-  /// encoded on another thread, whose bytes are written after the earlier parts').
-  public func continuing(after written: Int) -> ExportWriter {
-    var copy = self
-    copy.count = written
-    return copy
-  }
+  /// What goes between two photos (GeoJSON's comma; the other formats need none): written
+  /// between the parts of an export encoded apart, each by a writer of its own.
+  public var separator: [UInt8] { format == .geojson ? [UInt8(ascii: ",")] : [] }
 
   public mutating func write(_ a: Annotation, altitude: Double?, into out: inout [UInt8]) {
     defer { count += 1 }
     switch format {
     case .geojson:
-      if count > 0 { out.append(UInt8(ascii: ",")) }
+      if count > 0 { out += separator }
       // Written straight after what `out` holds: the writer takes the buffer and gives it back.
       var w = JSONWriter(pretty: false, capacity: 0)
       swap(&w.bytes, &out)
-      GeoJSON.Feature(
-        id: a.id, geometry: GeoJSON.Point(a.coordinate),
-        properties: AnnotationMembers(
-          annotation: a, options: AnnotationDocument.Options(includePaths: includePaths), coordinate: false)
-      ).write(to: &w)
+      let options = AnnotationDocument.Options(includePaths: includePaths)
+      GeoJSON.writeFeature(id: a.id, geometry: GeoJSON.Point(a.coordinate), to: &w) {
+        AnnotationMembers.write(a, options: options, coordinate: false, to: &$0)
+      }
       swap(&w.bytes, &out)
     case .kml:
       var description = a.subtitle

@@ -49,24 +49,34 @@ public enum GeoJSON {
     }
 
     public func write(to w: inout JSONWriter) {
-      w.beginObject()
-      w.key("type")
-      w.string("Feature")
-      if let id {
-        w.key("id")
-        w.integer(id)
-      }
-      if let bbox {
-        // RFC 7946 §5: west, south, east, north.
-        w.key("bbox")
-        w.beginArray()
-        for v in [bbox.west, bbox.south, bbox.east, bbox.north] { w.degrees(v) }
-        w.endArray()
-      }
-      w.member("geometry", geometry)
-      w.member("properties", properties)
-      w.endObject()
+      GeoJSON.writeFeature(id: id, bbox: bbox, geometry: geometry, to: &w) { properties.write(to: &$0) }
     }
+  }
+
+  /// A Feature whose properties `writeProperties` writes: the members of a value that need not
+  /// be copied into a `Feature` first.
+  public static func writeFeature(
+    id: Int64?, bbox: BoundingBox? = nil, geometry: some JSONWritable, to w: inout JSONWriter,
+    properties writeProperties: (inout JSONWriter) -> Void
+  ) {
+    w.beginObject()
+    w.key("type")
+    w.string("Feature")
+    if let id {
+      w.key("id")
+      w.integer(id)
+    }
+    if let bbox {
+      // RFC 7946 §5: west, south, east, north.
+      w.key("bbox")
+      w.beginArray()
+      for v in [bbox.west, bbox.south, bbox.east, bbox.north] { w.degrees(v) }
+      w.endArray()
+    }
+    w.member("geometry", geometry)
+    w.key("properties")
+    writeProperties(&w)
+    w.endObject()
   }
 
   /// Features, and members of the document's own after them (`truncated`, `total`, …).

@@ -46,28 +46,38 @@ public indirect enum JSONValue: Equatable, Sendable {
   static let pow10: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
 
   static func appendFixed(_ value: Int64, places: Int, into out: inout [UInt8]) {
-    var magnitude = value.magnitude
-    if value < 0 { out.append(UInt8(ascii: "-")) }
-    // Digits in reverse into a fixed scratch buffer: no allocation per number.
-    var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &scratch) { digits in
-      var count = 0
-      repeat {
-        digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+    precondition((0...24).contains(places), "at most 24 decimals")
+    // Written backwards into a buffer on the stack, from the last decimal (trailing zeros
+    // dropped) to the sign, then appended at once: no allocation, one copy.
+    var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &scratch) { buffer in
+      var magnitude = value.magnitude
+      var start = buffer.count
+      var end = buffer.count
+      for _ in 0..<places {
+        let digit = UInt8(magnitude % 10)
         magnitude /= 10
-        count += 1
+        start -= 1
+        if start + 1 == end && digit == 0 {
+          end -= 1
+        } else {
+          buffer[start] = UInt8(ascii: "0") + digit
+        }
+      }
+      if start < end {
+        start -= 1
+        buffer[start] = UInt8(ascii: ".")
+      }
+      repeat {
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
       } while magnitude > 0
-      while count <= places {
-        digits[count] = UInt8(ascii: "0")
-        count += 1
+      if value < 0 {
+        start -= 1
+        buffer[start] = UInt8(ascii: "-")
       }
-      var fractionStart = 0
-      while fractionStart < places && digits[fractionStart] == UInt8(ascii: "0") { fractionStart += 1 }
-      for i in stride(from: count - 1, through: places, by: -1) { out.append(digits[i]) }
-      if fractionStart < places {
-        out.append(UInt8(ascii: "."))
-        for i in stride(from: places - 1, through: fractionStart, by: -1) { out.append(digits[i]) }
-      }
+      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
     }
   }
 

@@ -8,8 +8,12 @@ public import GeoPhotoCore
 public struct JSONWriter {
   public internal(set) var bytes: [UInt8] = []
   private let pretty: Bool
-  /// Per open container: whether it has a member yet.
-  private var hasMember: [Bool] = []
+  /// How many containers are open, and per open container whether it has a member yet: bit 0
+  /// for the innermost, up to 64 levels (every answer's depth), the outer ones beyond that in
+  /// `outerLevels`.
+  private var depth = 0
+  private var hasMember: UInt64 = 0
+  private var outerLevels: [Bool] = []
   private var afterKey = false
 
   public init(pretty: Bool = false, capacity: Int = 1024) {
@@ -22,21 +26,21 @@ public struct JSONWriter {
       afterKey = false
       return
     }
-    guard let last = hasMember.last else { return }
-    if last { bytes.append(UInt8(ascii: ",")) }
-    hasMember[hasMember.count - 1] = true
+    guard depth > 0 else { return }
+    if hasMember & 1 != 0 { bytes.append(UInt8(ascii: ",")) }
+    hasMember |= 1
     if pretty { newline() }
   }
 
   private mutating func newline() {
     bytes.append(UInt8(ascii: "\n"))
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * hasMember.count))
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
   }
 
   public mutating func beginObject() {
     beforeValue()
     bytes.append(UInt8(ascii: "{"))
-    hasMember.append(false)
+    open()
   }
 
   public mutating func endObject() { close(UInt8(ascii: "}")) }
@@ -44,13 +48,22 @@ public struct JSONWriter {
   public mutating func beginArray() {
     beforeValue()
     bytes.append(UInt8(ascii: "["))
-    hasMember.append(false)
+    open()
   }
 
   public mutating func endArray() { close(UInt8(ascii: "]")) }
 
+  private mutating func open() {
+    if depth >= 64 { outerLevels.append(hasMember >> 63 != 0) }
+    hasMember <<= 1
+    depth += 1
+  }
+
   private mutating func close(_ byte: UInt8) {
-    let had = hasMember.removeLast()
+    let had = hasMember & 1 != 0
+    hasMember >>= 1
+    depth -= 1
+    if depth >= 64, outerLevels.removeLast() { hasMember |= 1 << 63 }
     if pretty && had { newline() }
     bytes.append(byte)
   }

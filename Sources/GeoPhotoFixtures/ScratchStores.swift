@@ -38,6 +38,15 @@ public func makeScratchStore(_ kind: StoreKind, in directory: URL) throws -> any
   }
 }
 
+/// The index of `kind` at `location` (a SQLite path or a scratch PostgreSQL URL), created
+/// when there is none: to fill a workspace's index before commands read it.
+public func openStore(_ kind: StoreKind, at location: String) throws -> any PhotoStore {
+  switch kind {
+  case .sqlite: return try SQLitePhotoStore(url: URL(fileURLWithPath: location), mode: .create)
+  case .postgres: return try PostgresPhotoStore(url: location, mode: .create)
+  }
+}
+
 /// A second store on the same index, as another thread or process opens it.
 public func reopen(_ store: any PhotoStore) throws -> any PhotoStore { try store.reopened() }
 

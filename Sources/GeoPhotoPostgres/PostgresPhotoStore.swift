@@ -170,13 +170,21 @@ public final class PostgresPhotoStore: PhotoStore {
     ) { rows in rows.map { row in (row.int64(.id) ?? 0, PhotoRecord(row: row)) } }
   }
 
+  public func idRange() throws -> ClosedRange<Int64>? {
+    try query("SELECT min(id), max(id) FROM photos") { rows in
+      guard let row = rows.first, let first = row.int64(at: 0), let last = row.int64(at: 1) else { return nil }
+      return first...last
+    }
+  }
+
   public func locatedPhotos(
-    passing filter: PhotoFilter, after id: Int64, limit: Int, reading columns: Set<PhotoColumn>
+    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>
   ) throws -> [Photo] {
-    var parameters: [StoreValue] = [.integer(id), .integer(Int64(limit))]
+    var parameters: [StoreValue] = [.integer(id), .integer(last), .integer(Int64(limit))]
     let sql =
-      "SELECT \(PhotoColumn.photoList(reading: columns)) FROM photos WHERE latitude IS NOT NULL AND id > $1::bigint"
-      + PostgresSQL.conditions(filter, &parameters) + " ORDER BY id LIMIT $2::int"
+      "SELECT \(PhotoColumn.photoList(reading: columns)) FROM photos"
+      + " WHERE latitude IS NOT NULL AND id > $1::bigint AND id <= $2::bigint"
+      + PostgresSQL.conditions(filter, &parameters) + " ORDER BY id LIMIT $3::int"
     return try query(sql, parameters) { rows in rows.map { Photo(row: $0) } }
   }
 

@@ -46,7 +46,13 @@ public final class Database {
     }
     try execute("PRAGMA synchronous = NORMAL")
     try execute("PRAGMA foreign_keys = ON")
+    // Pages are read from the mapped file rather than copied in by a system call each (an
+    // export or a kd-tree rebuild reads every page); SQLite caps it at its own limit.
+    try execute("PRAGMA mmap_size = \(Self.mappedBytes)")
   }
+
+  /// How much of the file is memory-mapped for reading.
+  static let mappedBytes = 1 << 31
 
   deinit {
     cache.removeAll()

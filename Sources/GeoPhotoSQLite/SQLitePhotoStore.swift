@@ -146,12 +146,22 @@ public final class SQLitePhotoStore: PhotoStore {
     return records
   }
 
+  public func idRange() throws -> ClosedRange<Int64>? {
+    var range: ClosedRange<Int64>?
+    try database.forEachRow("SELECT min(id), max(id) FROM photos") { row in
+      if let first = row.optionalInt64(0), let last = row.optionalInt64(1) { range = first...last }
+    }
+    return range
+  }
+
   public func locatedPhotos(
-    passing filter: PhotoFilter, after id: Int64, limit: Int, reading columns: Set<PhotoColumn>
+    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>
   ) throws -> [Photo] {
     var photos: [Photo] = []
     photos.reserveCapacity(min(limit, 10_000))
-    try forEachMatch(of: filter, columns: PhotoColumn.photoList(reading: columns), after: id, limit: limit) {
+    try forEachMatch(
+      of: filter, columns: PhotoColumn.photoList(reading: columns), after: id, through: last, limit: limit
+    ) {
       photos.append(Photo(row: $0))
     }
     return photos
@@ -492,7 +502,7 @@ public final class SQLitePhotoStore: PhotoStore {
   /// sources.
   /// With `after`, only ids above it, by ascending id, at most `limit`.
   func forEachMatch(
-    of filter: PhotoFilter, columns: String, after: Int64? = nil, limit: Int = Int.max,
+    of filter: PhotoFilter, columns: String, after: Int64? = nil, through last: Int64 = .max, limit: Int = Int.max,
     _ body: (Statement) throws -> Void
   ) throws {
     var conditions = ["latitude IS NOT NULL"]
@@ -523,6 +533,7 @@ public final class SQLitePhotoStore: PhotoStore {
     var order = ""
     if let after {
       conditions.append("\(idColumn) > \(bind(.integer(after)))")
+      if last < .max { conditions.append("\(idColumn) <= \(bind(.integer(last)))") }
       order = " ORDER BY \(idColumn) LIMIT \(bind(.integer(Int64(min(limit, Int(Int64.max))))))"
     }
     let sql = "SELECT \(columns) FROM \(from) WHERE " + conditions.joined(separator: " AND ") + order

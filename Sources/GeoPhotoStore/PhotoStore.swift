@@ -34,11 +34,15 @@ public protocol PhotoStore: AnyObject {
   /// Up to `limit` rows (located or not) with ids above `id`, by ascending id: a whole index
   /// read page by page, file state included.
   func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
-  /// Up to `limit` located photos that pass `filter`, by ascending id from after `id`: a page
-  /// of an export, filtered by the store's indexes. Only `columns` are read (the others are
-  /// left empty).
-  func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int, reading columns: Set<PhotoColumn>)
-    throws -> [Photo]
+  /// The smallest and the largest photo id (located or not), nil when there are no photos:
+  /// the span an export divides into windows of ids.
+  func idRange() throws -> ClosedRange<Int64>?
+  /// Up to `limit` located photos that pass `filter`, by ascending id from after `id` up to
+  /// and including `last`: a page or a window of an export, filtered by the store's indexes.
+  /// Only `columns` are read (the others are left empty).
+  func locatedPhotos(
+    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>
+  ) throws -> [Photo]
   /// Every local file the index knows under `root` (an absolute, normalised directory path):
   /// photos' primary files and their other files, sidecars left out.
   func knownFiles(under root: String) throws -> [KnownFile]
@@ -162,9 +166,10 @@ public struct Upserted: Equatable, Sendable {
 }
 
 extension PhotoStore {
-  /// `locatedPhotos(passing:after:limit:reading:)` with every column of a photo.
+  /// `locatedPhotos(passing:after:through:limit:reading:)` with every column of a photo, to
+  /// the last id.
   public func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo] {
-    try locatedPhotos(passing: filter, after: id, limit: limit, reading: Set(PhotoColumn.photo))
+    try locatedPhotos(passing: filter, after: id, through: .max, limit: limit, reading: Set(PhotoColumn.photo))
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
+import GeoPhotoStore
 import Testing
 
 /// `geophoto export`, read back by GDAL: every format opens with the expected feature count
@@ -79,5 +80,47 @@ import Testing
     let failed = try export(w, ["--format", "kml", "-o", nowhere.path])
     #expect(failed.status == 1 && failed.stderr.contains("cannot write"))
     #expect(!FileManager.default.fileExists(atPath: nowhere.path))
+  }
+
+  /// An index whose ids span several of the export's windows, with a gap wider than one and
+  /// photos without a position: every export is exactly the located photos by id (then cut at
+  /// --limit), however the windows fall, in every format.
+  @Test(arguments: StoreKind.available)
+  func windowsOfIdsJoinExactly(kind: StoreKind) throws {
+    let w = try ExampleWorkspace(kind, withPhotos: false)
+    try FileManager.default.createDirectory(at: w.db.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let store = try openStore(kind, at: w.database)
+    let records = (1...12_500).map { (i: Int) -> PhotoRecord in
+      let latitude: Double? = i % 7 == 0 ? nil : Double(i % 170) - 85
+      return record("/p/\(i).jpg", latitude, Double(i % 350) - 175, title: "p\(i)")
+    }
+    let ids = try store.write { try store.upsert(records, now: "2026-01-01T00:00:00Z").map(\.id) }
+    // Ids 4,001 to 10,600 go: the second window of 5,000 is left empty.
+    let gone = Set(ids.filter { (4_001...10_600).contains($0) })
+    try store.write { for id in gone { try store.delete(id: id) } }
+    var located: [(id: Int64, coordinate: Coordinate)] = []
+    for (id, r) in zip(ids, records) where !gone.contains(id) {
+      if let c = r.photo.coordinate { located.append((id, c)) }
+    }
+    func geoJSONIDs(_ args: [String]) throws -> [Int64] {
+      let file = w.root.appendingPathComponent("out.geojson")
+      let run = try export(w, ["-o", file.path] + args)
+      #expect(run.status == 0, "\(args): \(run.stderr)")
+      let document = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+      let features = try #require(document?["features"] as? [[String: Any]], "\(args)")
+      return features.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+    }
+    // A store may number a batch in any order: exports go by id.
+    located.sort { $0.id < $1.id }
+    #expect(try geoJSONIDs([]) == located.map(\.id))
+    // Cut inside the first window, at its end, and inside the last.
+    let first = located.filter { $0.id < (ids.min() ?? 0) + 5_000 }.count
+    for limit in [1, first, first + 1, located.count - 5] {
+      #expect(try geoJSONIDs(["--limit", String(limit)]) == located.prefix(limit).map(\.id), "limit \(limit)")
+    }
+    let box = BoundingBox(west: 0, south: 0, east: 180, north: 90)
+    #expect(try geoJSONIDs(["--bbox", "0,0,180,90"]) == located.filter { box.contains($0.coordinate) }.map(\.id))
+    let csv = try export(w, ["--format", "csv"])
+    #expect(csv.stdout.split(separator: "\r\n").count == located.count + 1)
   }
 }

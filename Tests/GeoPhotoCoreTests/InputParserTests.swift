@@ -70,6 +70,30 @@ import Testing
     #expect(CaptureDate(iso8601: "2024-02-29T23:59:59")?.localSecondsSinceEpoch == 1_709_251_199)
   }
 
+  /// The text of random capture times, against the same fields spelled by `String(format:)`.
+  @Test func captureTimesSpellEveryField() {
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let offset: Int? = Bool.random(using: &rng) ? nil : Int.random(in: -14 * 60...14 * 60, using: &rng)
+      let d = CaptureDate(
+        year: Int.random(in: 1...9_999, using: &rng), month: Int.random(in: 1...12, using: &rng),
+        day: Int.random(in: 1...28, using: &rng), hour: Int.random(in: 0...23, using: &rng),
+        minute: Int.random(in: 0...59, using: &rng), second: Int.random(in: 0...59, using: &rng),
+        utcOffsetMinutes: offset)
+      let day = String(format: "%04d-%02d-%02d", d.year, d.month, d.day)
+      var zone = ""
+      if let offset {
+        zone =
+          offset == 0 ? "Z" : String(format: "%@%02d:%02d", offset < 0 ? "-" : "+", abs(offset) / 60, abs(offset) % 60)
+      }
+      #expect(d.dateString == day)
+      #expect(d.iso8601 == day + String(format: "T%02d:%02d:%02d", d.hour, d.minute, d.second) + zone)
+      var bytes: [UInt8] = Array("x".utf8)
+      d.appendISO8601(to: &bytes)
+      #expect(bytes == Array(("x" + d.iso8601).utf8))
+    }
+  }
+
   /// Capture times as indexes keep them, against instants computed with Python's datetime.
   @Test func indexCaptureTimesReadBack() {
     let cases: [(String, Int?, Int?)] = [

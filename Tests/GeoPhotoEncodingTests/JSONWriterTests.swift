@@ -46,6 +46,46 @@ func text(_ build: (inout JSONWriter) -> Void, pretty: Bool = false) -> String {
     #expect(text { $0.number(-3) } == "-3")
   }
 
+  @Test func scaledIntegersAreWrittenAsTheirDecimals() {
+    // Every value is checked against its decimal spelled out by string arithmetic.
+    var rng = SystemRandomNumberGenerator()
+    let edges: [Int64] = [0, 1, -1, 9, 10, -10, 100, 1_000_000_0, .max, .min, .min + 1]
+    for places in 0...9 {
+      for value in edges + (0..<300).map({ _ in Int64.random(in: -10_000_000_000...10_000_000_000, using: &rng) }) {
+        let digits = String(value.magnitude)
+        let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+        let whole = padded.dropLast(places)
+        var fraction = padded.suffix(places)
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        let expected = (value < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
+        #expect(text { $0.fixed(value, places: places) } == expected, "\(value) with \(places) places")
+      }
+    }
+  }
+
+  @Test func deepNestingKeepsItsCommas() throws {
+    // Deeper than the writer's 64 levels kept in one word: each level has two members.
+    let depth = 150
+    let document = text { w in
+      for _ in 0..<depth {
+        w.beginArray()
+        w.integer(1)
+      }
+      for _ in 0..<depth {
+        w.integer(2)
+        w.endArray()
+      }
+    }
+    var parsed = try #require(try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [Any])
+    for level in 0..<depth {
+      #expect(parsed.count == (level == depth - 1 ? 2 : 3), "level \(level)")
+      #expect(parsed.first as? Int == 1)
+      #expect(parsed.last as? Int == 2)
+      guard level < depth - 1, let inner = parsed[1] as? [Any] else { break }
+      parsed = inner
+    }
+  }
+
   @Test func containersAndPrettyPrinting() {
     let compact = text { w in
       w.beginObject()

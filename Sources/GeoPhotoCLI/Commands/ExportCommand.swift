@@ -3,7 +3,6 @@ import GeoPhotoCore
 import GeoPhotoEncoding
 import GeoPhotoRoutes
 import GeoPhotoStore
-import Synchronization
 
 enum ExportCommand: Subcommand {
   static let spec = CommandSpec(
@@ -41,8 +40,8 @@ enum ExportCommand: Subcommand {
       "geophoto export --near Kyoto --radius 5km --format csv", "geophoto export --bbox 139.6,35.6,139.9,35.8",
     ])
 
-  /// Photos read from the store per page.
-  static let pageSize = 5_000
+  /// Ids per window of an export (so at most that many photos).
+  static let windowSize: Int64 = 5_000
 
   static func run(_ context: CommandContext) throws {
     let parsed = context.parsed
@@ -100,37 +99,28 @@ enum ExportCommand: Subcommand {
             if let p = photos[hit.id], let photo = p { try emit(photo, distance: hit.projection.distanceFromRoute) }
           }
         default:
-          // Pages are read ahead on a thread of their own and encoded in parts, one per core,
-          // then written in order.
-          var last: Int64 = 0
-          // Paths are long strings, and read only when they are written.
-          let columns = includePaths ? PhotoColumn.annotation : PhotoColumn.annotation.subtracting([.path])
-          let pages = ReadAhead { () -> [Photo]? in
-            let page = try store.locatedPhotos(passing: filter, after: last, limit: pageSize, reading: columns)
-            guard let end = page.last?.id else { return nil }
-            last = end
-            return page
+          // Windows of ids, each read and encoded on a thread with a connection of its own
+          // (one per core), then written in order.
+          guard let ids = try store.idRange() else { break }
+          let jobs = Int((ids.upperBound - ids.lowerBound) / windowSize) + 1
+          let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, jobs))
+          let stores = [store] + (try (1..<threads).map { _ in try store.reopened() })
+          let window = Window(filter: filter, area: area, writer: writer, includePaths: includePaths)
+          let parts = OrderedWork(jobs: jobs, contexts: stores, ahead: 2 * threads) { store, job in
+            let after = ids.lowerBound - 1 + Int64(job) * windowSize
+            return try window.part(of: store, after: after, through: min(after + windowSize, ids.upperBound))
           }
-          defer { pages.stop() }
-          let parts = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-          while written < limit, let page = try pages.next() {
-            // The page's photos in the area, by position (no copy of the photos themselves).
-            var admitted: [(position: Int, distance: Double?)] = []
-            admitted.reserveCapacity(page.count)
-            for (position, photo) in page.enumerated() {
-              guard let c = photo.coordinate, let distance = area.admits(c) else { continue }
-              admitted.append((position, distance))
-              if written + admitted.count >= limit { break }
-            }
-            let encoded = Self.encode(page, admitted, with: writer, after: written, parts: parts)
-            writer = writer.continuing(after: written + admitted.count)
-            written += admitted.count
-            // Each part as it is (a page's part is a few hundred kilobytes): no copy into `buffer`.
-            if !buffer.isEmpty {
-              try sink.write(buffer)
-              buffer.removeAll(keepingCapacity: true)
-            }
-            for part in encoded where !part.isEmpty { try sink.write(part) }
+          defer { parts.stop() }
+          if !buffer.isEmpty {
+            try sink.write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+          }
+          while written < limit, let part = try parts.next() {
+            guard !part.ends.isEmpty else { continue }
+            let taken = min(part.ends.count, limit - written)
+            if written > 0 { try sink.write(writer.separator) }
+            try sink.write(taken == part.ends.count ? part.bytes : Array(part.bytes[..<part.ends[taken - 1]]))
+            written += taken
           }
         }
       }
@@ -146,31 +136,45 @@ enum ExportCommand: Subcommand {
     }
   }
 
-  /// The `admitted` photos of `page` written by `writer` (after `written` photos) in `parts`
-  /// parts, encoded at once on as many threads; their bytes in order.
-  static func encode(
-    _ page: [Photo], _ admitted: [(position: Int, distance: Double?)], with writer: ExportWriter, after written: Int,
-    parts: Int
-  ) -> [[UInt8]] {
-    let parts = admitted.count < 256 ? 1 : parts
-    let encoded = Mutex([[UInt8]](repeating: [], count: parts))
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let range = (admitted.count * part / parts)..<(admitted.count * (part + 1) / parts)
-      var w = writer.continuing(after: written + range.lowerBound)
+  /// What an export takes from each window of ids: the photos that pass its filter, in its
+  /// area, encoded.
+  struct Window: Sendable {
+    let filter: PhotoFilter
+    let area: Area
+    let writer: ExportWriter
+    let includePaths: Bool
+
+    /// The encoded photos of the window, and where each one's bytes end.
+    struct Part {
       var bytes: [UInt8] = []
-      bytes.reserveCapacity(range.count * 320)
-      for (position, distance) in admitted[range] {
-        if let a = Annotation(photo: page[position], distance: distance) {
-          w.write(a, altitude: page[position].altitude, into: &bytes)
+      var ends: [Int] = []
+    }
+
+    func part(of store: any PhotoStore, after: Int64, through last: Int64) throws -> Part {
+      // Paths are long strings, and read only when they are written.
+      let columns = includePaths ? PhotoColumn.annotation : PhotoColumn.annotation.subtracting([.path])
+      let photos = try store.locatedPhotos(
+        passing: filter, after: after, through: last, limit: Int(last - after), reading: columns)
+      var part = Part()
+      part.bytes.reserveCapacity(photos.count * 320)
+      part.ends.reserveCapacity(photos.count)
+      var writer = self.writer
+      // Each photo borrowed where it lies (a `for` over the array copies every one).
+      photos.withUnsafeBufferPointer { photos in
+        for i in photos.indices {
+          guard let c = photos[i].coordinate, let distance = area.admits(c),
+            let annotation = Annotation(photo: photos[i], distance: distance)
+          else { continue }
+          writer.write(annotation, altitude: photos[i].altitude, into: &part.bytes)
+          part.ends.append(part.bytes.count)
         }
       }
-      encoded.withLock { $0[part] = bytes }
+      return part
     }
-    return encoded.withLock { $0 }
   }
 
   /// Where photos may be: anywhere, near a place, in a box, or along a route.
-  enum Area {
+  enum Area: Sendable {
     case anywhere
     case near(Coordinate, radius: Double)
     case box(BoundingBox)
@@ -232,43 +236,53 @@ enum ExportCommand: Subcommand {
     let console: Console
     let path: String?
     let temporary: String?
-    let handle: FileHandle?
+    /// The temporary file's descriptor (bytes are written from the caller's buffers as they
+    /// are, with no copy on the way).
+    private(set) var descriptor: Int32?
 
     init(path: String?, console: Console) throws {
       self.console = console
       self.path = path
       guard let path else {
         temporary = nil
-        handle = nil
+        descriptor = nil
         return
       }
       let url = URL(fileURLWithPath: path)
       let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         .path
-      guard FileManager.default.createFile(atPath: temp, contents: nil), let h = FileHandle(forWritingAtPath: temp)
-      else {
-        throw RuntimeError("cannot write \(path): \(String(cString: strerror(errno)))")
-      }
+      let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      guard fd >= 0 else { throw RuntimeError("cannot write \(path): \(String(cString: strerror(errno)))") }
       temporary = temp
-      handle = h
+      descriptor = fd
     }
 
     mutating func write(_ bytes: [UInt8]) throws {
       guard !bytes.isEmpty else { return }
-      if let handle {
-        do {
-          try handle.write(contentsOf: Data(bytes))
-        } catch {
-          throw RuntimeError("cannot write \(path ?? ""): \(error.localizedDescription)")
-        }
-      } else {
+      guard let descriptor else {
         console.out(String(decoding: bytes, as: UTF8.self))
+        return
+      }
+      try bytes.withUnsafeBytes { buffer in
+        guard let start = buffer.baseAddress else { return }
+        var done = 0
+        while done < buffer.count {
+          let n = Foundation.write(descriptor, start + done, buffer.count - done)
+          if n < 0 && errno == EINTR { continue }
+          guard n > 0 else { throw RuntimeError("cannot write \(path ?? ""): \(String(cString: strerror(errno)))") }
+          done += n
+        }
       }
     }
 
-    func finish() throws {
-      guard let handle, let temporary, let path else { return }
-      try? handle.close()
+    mutating func finish() throws {
+      guard let descriptor, let temporary, let path else { return }
+      self.descriptor = nil
+      guard close(descriptor) == 0 else {
+        let reason = String(cString: strerror(errno))
+        try? FileManager.default.removeItem(atPath: temporary)
+        throw RuntimeError("cannot write \(path): \(reason)")
+      }
       guard rename(temporary, path) == 0 else {
         let reason = String(cString: strerror(errno))
         try? FileManager.default.removeItem(atPath: temporary)
@@ -276,8 +290,9 @@ enum ExportCommand: Subcommand {
       }
     }
 
-    func abandon() {
-      try? handle?.close()
+    mutating func abandon() {
+      if let descriptor { close(descriptor) }
+      descriptor = nil
       if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
     }
   }

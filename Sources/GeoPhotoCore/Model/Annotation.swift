@@ -49,7 +49,7 @@ public struct Annotation: Hashable, Sendable {
   /// (`2024-05-03 · 350 m`) when no place is near; remote photos say who, where and when
   /// (`Ann Example · Tokyo, Tokyo, JP · 2024-05-03`): their providers ask for attribution.
   /// Unknown parts are left out.
-  public init?(photo: Photo, distance: Double?) {
+  public init?(photo: borrowing Photo, distance: Double?) {
     guard let coordinate = photo.coordinate else { return nil }
     // Built by appending: this runs for every annotation of every answer.
     var subtitle = ""

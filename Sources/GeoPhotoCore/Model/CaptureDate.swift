@@ -48,37 +48,42 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
   /// without splitting strings: indexes load hundreds of thousands of these.
   private init?(fixedWidth text: String) {
     var text = text
-    let parsed: CaptureDate?? = text.withUTF8 { b -> CaptureDate?? in
-      guard b.count == 19 else { return .none }
-      func number(_ start: Int, _ count: Int) -> Int? {
-        var v = 0
-        for i in start..<(start + count) {
-          let d = Int(b[i]) - 48
-          guard d >= 0 && d <= 9 else { return nil }
-          v = v * 10 + d
-        }
-        return v
+    guard let date = text.withUTF8(Self.fixedWidth) else { return nil }
+    self = date
+  }
+
+  /// `init(fixedWidth:)` of the text's bytes.
+  private static func fixedWidth(_ b: UnsafeBufferPointer<UInt8>) -> CaptureDate? {
+    guard b.count == 19 else { return nil }
+    func number(_ start: Int, _ count: Int) -> Int? {
+      var v = 0
+      for i in start..<(start + count) {
+        let d = Int(b[i]) - 48
+        guard d >= 0 && d <= 9 else { return nil }
+        v = v * 10 + d
       }
-      guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
-        let mi = number(14, 2), let s = number(17, 2)
-      else { return .none }
-      let date = CaptureDate(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
-      return .some(date.isValid ? date : nil)
+      return v
     }
-    guard case .some(let result) = parsed, let result else { return nil }
-    self = result
+    guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
+      let mi = number(14, 2), let s = number(17, 2)
+    else { return nil }
+    let date = CaptureDate(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
+    return date.isValid ? date : nil
   }
 
   private init?(fixedWidthISO8601 text: String) {
-    let count = text.utf8.count
-    guard count == 19 || count == 20 || count == 25,
-      var date = CaptureDate(fixedWidth: String(text.utf8.prefix(19)) ?? "")
-    else { return nil }
     var text = text
-    let offset: Int?? = text.withUTF8 { b -> Int?? in
+    let parsed = text.withUTF8 { b -> CaptureDate? in
+      let count = b.count
+      guard count == 19 || count == 20 || count == 25,
+        var date = Self.fixedWidth(UnsafeBufferPointer(rebasing: b[..<19]))
+      else { return nil }
       switch count {
-      case 19: return .some(nil)
-      case 20: return b[19] == UInt8(ascii: "Z") ? .some(0) : .none
+      case 19: return date
+      case 20:
+        guard b[19] == UInt8(ascii: "Z") else { return nil }
+        date.utcOffsetMinutes = 0
+        return date
       default:
         func digit(_ i: Int) -> Int? {
           let d = Int(b[i]) - 48
@@ -86,15 +91,15 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
         }
         guard b[19] == UInt8(ascii: "+") || b[19] == UInt8(ascii: "-"), b[22] == UInt8(ascii: ":"),
           let h1 = digit(20), let h2 = digit(21), let m1 = digit(23), let m2 = digit(24)
-        else { return .none }
+        else { return nil }
         let (h, m) = (h1 * 10 + h2, m1 * 10 + m2)
-        guard h <= 14, m < 60 else { return .none }
-        return .some((b[19] == UInt8(ascii: "-") ? -1 : 1) * (h * 60 + m))
+        guard h <= 14, m < 60 else { return nil }
+        date.utcOffsetMinutes = (b[19] == UInt8(ascii: "-") ? -1 : 1) * (h * 60 + m)
+        return date
       }
     }
-    guard case .some(let minutes) = offset else { return nil }
-    date.utcOffsetMinutes = minutes
-    self = date
+    guard let parsed else { return nil }
+    self = parsed
   }
 
   /// The wall-clock time of an instant (seconds since the Unix epoch) in a zone `utcOffsetMinutes`
@@ -166,68 +171,68 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
   }
 
   /// `2024-05-03`
-  public var dateString: String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(10)
-    appendDate(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  public var dateString: String { withText(dateOnly: true) { String(decoding: $0, as: UTF8.self) } }
 
   /// ISO 8601: `2024-05-03T14:05:09+09:00`, or without an offset when the zone is unknown.
-  public var iso8601: String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(25)
-    appendISO8601(to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  public var iso8601: String { withText(dateOnly: false) { String(decoding: $0, as: UTF8.self) } }
 
   /// `iso8601`'s bytes appended to `bytes` (digits and `-:T+Z` only: nothing to escape).
   public func appendISO8601(to bytes: inout [UInt8]) {
-    appendDate(to: &bytes)
-    bytes.append(UInt8(ascii: "T"))
-    Self.append(hour, width: 2, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    Self.append(minute, width: 2, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    Self.append(second, width: 2, to: &bytes)
-    if let offset = utcOffsetMinutes {
-      if offset == 0 {
-        bytes.append(UInt8(ascii: "Z"))
-      } else {
-        let a = abs(offset)
-        bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
-        Self.append(a / 60, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        Self.append(a % 60, width: 2, to: &bytes)
-      }
-    }
+    withText(dateOnly: false) { bytes.append(contentsOf: $0) }
   }
 
-  private func appendDate(to bytes: inout [UInt8]) {
-    Self.append(year, width: 4, to: &bytes)
-    bytes.append(UInt8(ascii: "-"))
-    Self.append(month, width: 2, to: &bytes)
-    bytes.append(UInt8(ascii: "-"))
-    Self.append(day, width: 2, to: &bytes)
-  }
-
-  /// Zero-padded decimal digits, without going through string formatting.
-  private static func append(_ value: Int, width: Int, to bytes: inout [UInt8]) {
-    var v = abs(value)
-    var digits = 0
-    var scratch: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &scratch) { buffer in
-      repeat {
-        buffer[digits] = UInt8(ascii: "0") + UInt8(v % 10)
-        v /= 10
-        digits += 1
-      } while v > 0 && digits < 6
-      while digits < width && digits < 6 {
-        buffer[digits] = UInt8(ascii: "0")
-        digits += 1
+  /// The text of `iso8601` (of `dateString` when `dateOnly`), made in a buffer on the stack
+  /// without string formatting, for `body`: every answer writes one or two per photo.
+  private func withText<R>(dateOnly: Bool, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    // At most 7 bytes per number (a sign and 6 digits) and 6 separators: 63 bytes.
+    var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    return withUnsafeMutableBytes(of: &scratch) { buffer in
+      var n = 0
+      func put(_ byte: UInt8) {
+        buffer[n] = byte
+        n += 1
       }
-      if value < 0 { bytes.append(UInt8(ascii: "-")) }
-      for i in stride(from: digits - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
+      // Zero-padded to `width`, the lowest 6 digits at most.
+      func put(_ value: Int, width: Int) {
+        if value < 0 { put(UInt8(ascii: "-")) }
+        var v = value.magnitude
+        var digits = 1
+        var rest = v / 10
+        while rest > 0 && digits < 6 {
+          digits += 1
+          rest /= 10
+        }
+        digits = max(digits, width)
+        for i in stride(from: n + digits - 1, through: n, by: -1) {
+          buffer[i] = UInt8(ascii: "0") + UInt8(v % 10)
+          v /= 10
+        }
+        n += digits
+      }
+      put(year, width: 4)
+      put(UInt8(ascii: "-"))
+      put(month, width: 2)
+      put(UInt8(ascii: "-"))
+      put(day, width: 2)
+      if !dateOnly {
+        put(UInt8(ascii: "T"))
+        put(hour, width: 2)
+        put(UInt8(ascii: ":"))
+        put(minute, width: 2)
+        put(UInt8(ascii: ":"))
+        put(second, width: 2)
+        if let offset = utcOffsetMinutes {
+          if offset == 0 {
+            put(UInt8(ascii: "Z"))
+          } else {
+            put(UInt8(ascii: offset < 0 ? "-" : "+"))
+            put(abs(offset) / 60, width: 2)
+            put(UInt8(ascii: ":"))
+            put(abs(offset) % 60, width: 2)
+          }
+        }
+      }
+      return body(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
     }
   }
 
