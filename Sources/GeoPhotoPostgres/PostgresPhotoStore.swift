@@ -181,11 +181,12 @@ public final class PostgresPhotoStore: PhotoStore {
     passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>
   ) throws -> [Photo] {
     var parameters: [StoreValue] = [.integer(id), .integer(last), .integer(Int64(limit))]
+    let selection = PhotoSelection(columns)
     let sql =
-      "SELECT \(PhotoColumn.photoList(reading: columns)) FROM photos"
+      "SELECT \(selection.list) FROM photos"
       + " WHERE latitude IS NOT NULL AND id > $1::bigint AND id <= $2::bigint"
       + PostgresSQL.conditions(filter, &parameters) + " ORDER BY id LIMIT $3::int"
-    return try query(sql, parameters) { rows in rows.map { Photo(row: $0) } }
+    return try query(sql, parameters) { rows in rows.map { Photo(row: selection.row($0)) } }
   }
 
   public func knownFiles(under root: String) throws -> [KnownFile] {

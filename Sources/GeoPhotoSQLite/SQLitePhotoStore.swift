@@ -159,10 +159,9 @@ public final class SQLitePhotoStore: PhotoStore {
   ) throws -> [Photo] {
     var photos: [Photo] = []
     photos.reserveCapacity(min(limit, 10_000))
-    try forEachMatch(
-      of: filter, columns: PhotoColumn.photoList(reading: columns), after: id, through: last, limit: limit
-    ) {
-      photos.append(Photo(row: $0))
+    let selection = PhotoSelection(columns)
+    try forEachMatch(of: filter, columns: selection.list, after: id, through: last, limit: limit) {
+      photos.append(Photo(row: selection.row($0)))
     }
     return photos
   }

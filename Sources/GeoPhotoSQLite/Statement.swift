@@ -72,15 +72,18 @@ public final class Statement {
 
   public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-  public func text(_ column: Int32) -> String {
-    guard let p = sqlite3_column_text(handle, column) else { return "" }
-    return String(cString: p)
-  }
+  public func text(_ column: Int32) -> String { optionalText(column) ?? "" }
 
   public func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
   public func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(int64(column)) }
   public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
-  public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+  /// The text, nil for NULL: `sqlite3_column_text` answers NULL for it (asking the type
+  /// first would cost a call per column of every row), and its length comes with it.
+  public func optionalText(_ column: Int32) -> String? {
+    guard let p = sqlite3_column_text(handle, column) else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+  }
 }
 
 /// The current row, as the stores' row model reads it.

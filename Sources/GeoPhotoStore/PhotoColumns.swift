@@ -81,12 +81,6 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     .duration,
   ]
 
-  /// A SELECT list in the positions of `photo` that reads only `columns` (NULL for the rest),
-  /// so `Photo(row:)` decodes it unchanged.
-  public static func photoList(reading columns: Set<PhotoColumn>) -> String {
-    photo.map { columns.contains($0) ? $0.name : "NULL" }.joined(separator: ", ")
-  }
-
   /// `id, source, source_id, …` for a SELECT of `photo`.
   public static let photoList = photo.map(\.name).joined(separator: ", ")
   /// The same for `record`.
@@ -109,6 +103,43 @@ extension PhotoRow {
   @inlinable public func double(_ column: PhotoColumn) -> Double? { double(at: column.rawValue) }
   @inlinable public func text(_ column: PhotoColumn) -> String? { text(at: column.rawValue) }
   @inlinable public func bool(_ column: PhotoColumn) -> Bool? { bool(at: column.rawValue) }
+}
+
+/// A SELECT of some of a photo's columns (an export reads only those it writes), and its rows
+/// read as rows of every photo column: a column not selected reads as NULL, without asking the
+/// driver, so `Photo(row:)` decodes them unchanged.
+public struct PhotoSelection: Sendable {
+  /// The selected columns' names, in the order of `PhotoColumn.photo`.
+  public let list: String
+  /// Per column of `PhotoColumn.photo`: its position in the SELECT, or -1.
+  @usableFromInline let positions: [Int]
+
+  public init(_ columns: Set<PhotoColumn>) {
+    let selected = PhotoColumn.photo.filter(columns.contains)
+    list = selected.map(\.name).joined(separator: ", ")
+    positions = PhotoColumn.photo.map { selected.firstIndex(of: $0) ?? -1 }
+  }
+
+  /// `row` (a row of `list`) read by photo column.
+  @inlinable public func row<Base: PhotoRow>(_ row: Base) -> Row<Base> { Row(base: row, positions: positions) }
+
+  public struct Row<Base: PhotoRow>: PhotoRow {
+    @usableFromInline let base: Base
+    @usableFromInline let positions: [Int]
+
+    @inlinable init(base: Base, positions: [Int]) {
+      self.base = base
+      self.positions = positions
+    }
+
+    @inlinable func position(_ index: Int) -> Int? {
+      index < positions.count && positions[index] >= 0 ? positions[index] : nil
+    }
+    @inlinable public func int64(at index: Int) -> Int64? { position(index).flatMap(base.int64(at:)) }
+    @inlinable public func double(at index: Int) -> Double? { position(index).flatMap(base.double(at:)) }
+    @inlinable public func text(at index: Int) -> String? { position(index).flatMap(base.text(at:)) }
+    @inlinable public func bool(at index: Int) -> Bool? { position(index).flatMap(base.bool(at:)) }
+  }
 }
 
 extension Photo {
