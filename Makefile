@@ -22,7 +22,7 @@ PREFIX ?= /usr/local
 BIN_DIR = $(DESTDIR)$(PREFIX)/bin
 SHARE_DIR = $(DESTDIR)$(PREFIX)/share
 INSTALLED = $(BIN_DIR)/geophoto \
-	$(SHARE_DIR)/geophoto/places-cities1000.gaz \
+	$(SHARE_DIR)/geophoto/places-cities500.gaz \
 	$(SHARE_DIR)/man/man1/geophoto.1 \
 	$(SHARE_DIR)/bash-completion/completions/geophoto \
 	$(SHARE_DIR)/zsh/site-functions/_geophoto \
@@ -34,7 +34,7 @@ INSTALLED = $(BIN_DIR)/geophoto \
 
 install: build
 	install -Dm755 .build/release/geophoto $(BIN_DIR)/geophoto
-	install -Dm644 Sources/GeoPhotoPlaces/Resources/places-cities1000.gaz $(SHARE_DIR)/geophoto/places-cities1000.gaz
+	install -Dm644 Sources/GeoPhotoPlaces/Resources/places-cities500.gaz $(SHARE_DIR)/geophoto/places-cities500.gaz
 	install -Dm644 man/geophoto.1 $(SHARE_DIR)/man/man1/geophoto.1
 	install -d $(SHARE_DIR)/bash-completion/completions $(SHARE_DIR)/zsh/site-functions \
 		$(SHARE_DIR)/fish/vendor_completions.d
@@ -97,10 +97,10 @@ man:
 	$(SWIFT) build --product geophoto
 	.build/debug/geophoto --generate-manual > man/geophoto.1
 
-## Regenerates the shipped gazetteer from the GeoNames extract in ../shared/data.
+## Regenerates the shipped gazetteer from the GeoNames extract and country outlines in ../shared/data/places.
 gazetteer:
 	$(SWIFT) build --product geophoto-fixtures
-	.build/debug/geophoto-fixtures gazetteer Sources/GeoPhotoPlaces/Resources/places-cities1000.gaz ../shared/data/geonames-cities1000.csv
+	.build/debug/geophoto-fixtures gazetteer Sources/GeoPhotoPlaces/Resources/places-cities500.gaz ../shared/data/places
 
 clean:
 	rm -rf .build

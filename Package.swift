@@ -76,7 +76,7 @@ let package = Package(
     .target(
       name: "GeoPhotoPlaces",
       dependencies: ["GeoPhotoCore"],
-      resources: [.copy("Resources/places-cities1000.gaz")],
+      resources: [.copy("Resources/places-cities500.gaz")],
       swiftSettings: strict
     ),
     .target(name: "GeoPhotoHTTP", dependencies: ["GeoPhotoCore", "CGeoPhotoCurl"], swiftSettings: strict),

@@ -8,7 +8,7 @@ work=$(mktemp -d /tmp/geophoto-use.XXXXXX)
 trap 'rm -rf "$root" "$work"' EXIT
 make --no-print-directory install DESTDIR="$root" PREFIX=/usr >/dev/null
 geophoto="$root/usr/bin/geophoto"
-for f in usr/bin/geophoto usr/share/geophoto/places-cities1000.gaz usr/share/man/man1/geophoto.1 \
+for f in usr/bin/geophoto usr/share/geophoto/places-cities500.gaz usr/share/man/man1/geophoto.1 \
   usr/share/bash-completion/completions/geophoto usr/share/zsh/site-functions/_geophoto \
   usr/share/fish/vendor_completions.d/geophoto.fish usr/share/doc/geophoto/geophoto.conf.example; do
   [[ -s "$root/$f" ]] || { echo "check-install: make install did not install $f" >&2; exit 1; }

@@ -59,9 +59,11 @@ enum PlaceNames {
         // Say where the search is: a name is a guess until the user sees which place it took.
         context.console.err("\(context.command): \(first.label) (\(shown))\n")
       } else {
+        // The most populous, and the next few it could have meant (a qualifier picks one).
+        let others = matches.dropFirst().prefix(3).map(\.label).joined(separator: "; ")
         context.console.err(
-          "note: '\(text)' matches \(matches.count) places; using \(first.label) (\(String(format: "%.4f,%.4f", first.coordinate.latitude, first.coordinate.longitude)))\n"
-        )
+          "note: '\(text)' matches \(matches.count) places; using the most populous, \(first.label) (\(shown)); "
+            + "others: \(others)\(matches.count > 4 ? "; …" : "")\n")
       }
       return first.coordinate
     }

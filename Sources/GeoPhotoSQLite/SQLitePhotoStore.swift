@@ -384,18 +384,12 @@ public final class SQLitePhotoStore: PhotoStore {
       WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?)
       """, [.integer(namer.identity)]
     ) { pending.append(($0.int64(0), Coordinate(latitude: $0.double(1), longitude: $0.double(2)))) }
+    let sets = PhotoWrite.placeColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
     for (id, c) in pending {
       let p = try namer.place(for: c)
       try database.execute(
-        """
-        UPDATE photos SET place_name = ?, place_admin1 = ?, place_admin2 = ?, place_cc = ?, place_distance = ?,
-          place_text = ?, place_gazetteer = ? WHERE id = ?
-        """,
-        [
-          StoreValue(p?.name), StoreValue(p?.admin1), StoreValue(p?.admin2), StoreValue(p?.countryCode),
-          StoreValue(p?.distance), .text(SearchText.placeText(of: p)),
-          .integer(namer.identity), .integer(id),
-        ])
+        "UPDATE photos SET \(sets), place_gazetteer = ? WHERE id = ?",
+        PhotoWrite.placeColumns.map { PhotoWrite.value($0, of: p) } + [.integer(namer.identity), .integer(id)])
       noteChange(positions: false)
     }
     return pending.count

@@ -170,13 +170,24 @@ enum Schema {
         END;
         INSERT INTO photo_text (photo_text) VALUES ('rebuild');
         """),
+    .init(
+      "place details",
+      sql: """
+        -- What the gazetteer knows of a photo's place (PlaceName); filled when places are named
+        -- again with the gazetteer that has them.
+        ALTER TABLE photos ADD COLUMN place_population INTEGER;
+        ALTER TABLE photos ADD COLUMN place_time_zone TEXT;
+        ALTER TABLE photos ADD COLUMN place_geoname_id INTEGER;
+        ALTER TABLE photos ADD COLUMN place_is_country INTEGER;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).
   @Sendable static func fillSearchText(_ database: Database) throws {
     var texts: [(Int64, String, String)] = []
-    try database.forEachRow("SELECT \(PhotoColumn.photoList) FROM photos") { row in
-      let photo = Photo(row: row)
+    let selection = PhotoSelection(PhotoColumn.beforePlaceDetails)
+    try database.forEachRow("SELECT \(selection.list) FROM photos") { row in
+      let photo = Photo(row: selection.row(row))
       texts.append((photo.id, SearchText.photoText(of: photo), SearchText.placeText(of: photo.place)))
     }
     for (id, text, place) in texts {

@@ -10,6 +10,8 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   case placeName, placeAdmin1, placeAdmin2, placeCountryCode, placeDistance, mediaType, duration
   /// A description, and the keywords one per line (NULL when there are none).
   case description, keywords
+  /// The place's population, time zone and GeoNames id, and whether it names only the country.
+  case placePopulation, placeTimeZone, placeGeonameID, placeIsCountry
   // A record's file state follows the photo's columns, then what the store derives.
   case fileSize, changedNanoseconds, contentHash, problem, placeGazetteer
   /// The capture time as a UTC instant (seconds since 1970), NULL for a floating time: the
@@ -55,6 +57,10 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .duration: return "duration"
     case .description: return "description"
     case .keywords: return "keywords"
+    case .placePopulation: return "place_population"
+    case .placeTimeZone: return "place_time_zone"
+    case .placeGeonameID: return "place_geoname_id"
+    case .placeIsCountry: return "place_is_country"
     case .fileSize: return "file_size"
     case .changedNanoseconds: return "modified_ns"
     case .contentHash: return "content_hash"
@@ -78,8 +84,13 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   public static let annotation: Set<PhotoColumn> = [
     .id, .source, .path, .latitude, .longitude, .altitude, .takenAt, .title, .url, .thumbnailURL, .attribution,
     .locationEstimated, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .mediaType,
-    .duration,
+    .duration, .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry,
   ]
+
+  /// A photo's columns before the "place details" migration: what earlier migrations read.
+  public static let beforePlaceDetails = Set(photo).subtracting([
+    .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry,
+  ])
 
   /// `id, source, source_id, …` for a SELECT of `photo`.
   public static let photoList = photo.map(\.name).joined(separator: ", ")
@@ -160,9 +171,13 @@ extension Photo {
       thumbnailURL: row.text(.thumbnailURL), attribution: row.text(.attribution), license: row.text(.license),
       locationEstimated: row.bool(.locationEstimated) ?? false,
       place: row.text(.placeName).map {
-        PlaceName(
+        var place = PlaceName(
           name: $0, admin1: row.text(.placeAdmin1) ?? "", admin2: row.text(.placeAdmin2) ?? "",
-          countryCode: row.text(.placeCountryCode) ?? "", distance: row.double(.placeDistance) ?? 0)
+          countryCode: row.text(.placeCountryCode) ?? "", distance: row.double(.placeDistance) ?? 0,
+          population: row.int64(.placePopulation).map { Int($0) }, timeZone: row.text(.placeTimeZone),
+          geonameID: row.int64(.placeGeonameID).map { Int($0) })
+        place.isCountry = row.bool(.placeIsCountry) ?? false
+        return place
       }, mediaType: row.text(.mediaType).flatMap(MediaType.init(rawValue:)) ?? .photo, duration: row.double(.duration))
     description = row.text(.description)
     keywords = row.text(.keywords).map { $0.split(separator: "\n").map(String.init) } ?? []

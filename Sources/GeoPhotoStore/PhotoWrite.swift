@@ -23,13 +23,32 @@ public enum PhotoWrite {
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
     .attribution, .license, .takenUTC, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
     .placeGazetteer, .mediaType, .duration, .contentID, .takenLocal, .description, .keywords, .searchText, .placeText,
+    .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry,
   ]
 
   /// The columns of a photo's place: written when the record was named (`PhotoRecord.name`),
-  /// kept otherwise.
-  static let placeColumns: [PhotoColumn] = [
-    .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .placeText,
+  /// kept otherwise, and all of them when the index is named again (`assignPlaces`).
+  public static let placeColumns: [PhotoColumn] = [
+    .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .placeText, .placePopulation,
+    .placeTimeZone, .placeGeonameID, .placeIsCountry,
   ]
+
+  /// What a photo named `place` holds in `column`, one of `placeColumns`.
+  public static func value(_ column: PhotoColumn, of place: PlaceName?) -> StoreValue {
+    switch column {
+    case .placeName: return StoreValue(place?.name)
+    case .placeAdmin1: return StoreValue(place?.admin1)
+    case .placeAdmin2: return StoreValue(place?.admin2)
+    case .placeCountryCode: return StoreValue(place?.countryCode)
+    case .placeDistance: return StoreValue(place?.distance)
+    case .placePopulation: return StoreValue(place?.population)
+    case .placeTimeZone: return StoreValue(place?.timeZone)
+    case .placeGeonameID: return StoreValue(place?.geonameID)
+    case .placeIsCountry: return place.map { .bool($0.isCountry) } ?? .null
+    case .placeText: return .text(SearchText.placeText(of: place))
+    default: preconditionFailure("\(column) is not a place column")
+    }
+  }
 
   /// The record's values for `columns`.
   public static func values(_ record: PhotoRecord) -> [StoreValue] { columns.map { value($0, of: record) } }
@@ -63,11 +82,9 @@ public enum PhotoWrite {
     case .attribution: return StoreValue(p.attribution)
     case .license: return StoreValue(p.license)
     case .locationEstimated: return .bool(p.locationEstimated)
-    case .placeName: return StoreValue(p.place?.name)
-    case .placeAdmin1: return StoreValue(p.place?.admin1)
-    case .placeAdmin2: return StoreValue(p.place?.admin2)
-    case .placeCountryCode: return StoreValue(p.place?.countryCode)
-    case .placeDistance: return StoreValue(p.place?.distance)
+    case .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .placePopulation, .placeTimeZone,
+      .placeGeonameID, .placeIsCountry, .placeText:
+      return value(column, of: p.place)
     case .mediaType: return .text(p.mediaType.rawValue)
     case .duration: return StoreValue(p.duration)
     case .description: return StoreValue(p.description)
@@ -84,7 +101,6 @@ public enum PhotoWrite {
     case .contentID: return StoreValue(record.file?.contentID)
     case .takenLocal: return StoreValue(p.takenAt?.localSecondsSinceEpoch)
     case .searchText: return .text(SearchText.photoText(of: p))
-    case .placeText: return .text(SearchText.placeText(of: p.place))
     }
   }
 

@@ -6,7 +6,7 @@ import GeoPhotoPlaces
 // Developer tool: writes the bundled example photos or a synthetic folder for benchmarks.
 //   geophoto-fixtures examples DIR
 //   geophoto-fixtures synthetic DIR COUNT
-//   geophoto-fixtures gazetteer OUT.gaz CSV
+//   geophoto-fixtures gazetteer OUT.gaz PLACES-DIR
 
 let arguments = CommandLine.arguments.dropFirst()
 func fail(_ message: String) -> Never {
@@ -22,12 +22,19 @@ do {
     try ExamplePhotos.write(to: directory)
     print("wrote \(ExamplePhotos.all.count) example photos to \(directory.path)")
   case "gazetteer":
-    // geophoto-fixtures gazetteer OUT.gaz CSV: the shipped gazetteer from the GeoNames extract.
-    guard arguments.count == 3 else { fail("gazetteer needs OUT and CSV") }
-    let csv = try String(contentsOfFile: arguments[arguments.startIndex + 2], encoding: .utf8)
-    let bytes = try GazetteerBuilder.build(try GazetteerBuilder.placesFromCSV(csv))
+    // geophoto-fixtures gazetteer OUT.gaz DIR: the shipped gazetteer from the places extract in
+    // DIR (geonames-cities500.tsv, countries.tsv, countries-ne10m.tsv).
+    guard arguments.count == 3 else { fail("gazetteer needs OUT and the places folder") }
+    let folder = URL(fileURLWithPath: arguments[arguments.startIndex + 2])
+    func read(_ name: String) throws -> String {
+      try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    }
+    let places = try GazetteerBuilder.placesFromTSV(try read("geonames-cities500.tsv"))
+    let bytes = try GazetteerBuilder.build(
+      places, countries: try GazetteerBuilder.countriesFromTSV(try read("countries.tsv")),
+      rings: try GazetteerBuilder.ringsFromTSV(try read("countries-ne10m.tsv")))
     try Data(bytes).write(to: directory)
-    print("wrote \(bytes.count) bytes to \(directory.path)")
+    print("wrote \(places.count) places, \(bytes.count) bytes, to \(directory.path)")
   case "synthetic":
     guard arguments.count == 3, let count = Int(arguments[arguments.startIndex + 2]), count > 0 else {
       fail("synthetic needs a positive COUNT")

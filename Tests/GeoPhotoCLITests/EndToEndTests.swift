@@ -290,36 +290,62 @@ func json(_ text: String) throws -> [String: Any] {
   }
 }
 
-/// The label (`name, admin1, cc`) of the GeoNames row nearest to `c` within 25 km, found by
-/// scanning the shared CSV with its own little parser: an oracle independent of the gazetteer.
+/// The places extract and country outlines the shipped gazetteer is built from, read once.
+let placesExtract: (places: [[Substring]], rings: [(cc: Substring, points: [(Double, Double)])])? = {
+  let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/places")
+  guard let places = try? String(contentsOf: folder.appendingPathComponent("geonames-cities500.tsv"), encoding: .utf8),
+    let outlines = try? String(contentsOf: folder.appendingPathComponent("countries-ne10m.tsv"), encoding: .utf8)
+  else { return nil }
+  let rows = places.split(separator: "\n").dropFirst().map {
+    $0.split(separator: "\t", omittingEmptySubsequences: false)
+  }
+  let rings = outlines.split(separator: "\n").dropFirst().map { line in
+    let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+    let points = f[8].split(separator: " ").map { pair in
+      let p = pair.split(separator: ",")
+      return (Double(p[0]) ?? 0, Double(p[1]) ?? 0)
+    }
+    return (f[0], points)
+  }
+  return (rows, rings)
+}()
+
+/// The place geophoto's naming rule gives `c` (`Name, Admin1, CC`), applied by brute force to
+/// the extract: the country by the even-odd rule over every outline ring, every place within
+/// 25 km (those of that country when there are any), the largest population^0.2 / max(km,
+/// 0.2) (under 500 people counting as 3,000), ties to the nearer; nil for none.
 func bruteForcePlace(_ c: Coordinate) throws -> String? {
-  let csv = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-      "shared/data/geonames-cities1000.csv")
-  let text = try String(contentsOf: csv, encoding: .utf8)
-  var best: (Double, String)?
-  for line in text.split(whereSeparator: \.isNewline).dropFirst() {
-    var fields: [String] = []
-    var field = ""
-    var quoted = false
-    for ch in line {
-      if ch == "\"" {
-        quoted.toggle()
-      } else if ch == "," && !quoted {
-        fields.append(field)
-        field = ""
-      } else {
-        field.append(ch)
+  guard let extract = placesExtract else { throw ScratchError("the places extract in ../shared/data is missing") }
+  var parity: [Substring: Bool] = [:]
+  var order: [Substring] = []
+  for ring in extract.rings {
+    var odd = false
+    for i in ring.points.indices {
+      let a = ring.points[i]
+      let b = ring.points[(i + 1) % ring.points.count]
+      if (a.0 > c.latitude) != (b.0 > c.latitude),
+        c.longitude < (b.1 - a.1) * (c.latitude - a.0) / (b.0 - a.0) + a.1
+      {
+        odd.toggle()
       }
     }
-    fields.append(field)
-    guard fields.count == 6, let lat = Double(fields[0]), let lon = Double(fields[1]) else { continue }
-    let d = haversine(c, Coordinate(latitude: lat, longitude: lon))
-    if d <= 25_000 && (best == nil || d < best!.0) {
-      best = (d, [fields[2], fields[3], fields[5]].filter { !$0.isEmpty }.joined(separator: ", "))
-    }
+    guard odd else { continue }
+    if parity[ring.cc] == nil { order.append(ring.cc) }
+    parity[ring.cc] = !(parity[ring.cc] ?? false)
   }
-  return best?.1
+  let country = order.first { parity[$0] == true }
+  var candidates: [(score: Double, d: Double, cc: Substring, label: String)] = []
+  for f in extract.places {
+    guard let lat = Double(f[1]), let lon = Double(f[2]), let population = Int(f[8]) else { continue }
+    let d = haversine(c, Coordinate(latitude: lat, longitude: lon))
+    guard d <= 25_000 else { continue }
+    let weight = pow(Double(population >= 500 ? population : 3_000), 0.2)
+    let label = [f[3], f[6], f[4]].filter { !$0.isEmpty }.joined(separator: ", ")
+    candidates.append((weight / max(d / 1000, 0.2), d, f[4], label))
+  }
+  if let country, candidates.contains(where: { $0.cc == country }) { candidates.removeAll { $0.cc != country } }
+  return candidates.min { $0.score != $1.score ? $0.score > $1.score : $0.d < $1.d }?.label
 }
 
 /// Counts photo rows through a separate read-only look, as another process would.
@@ -459,6 +485,14 @@ func photoCount(_ db: URL) throws -> Int {
     let byName = try Binary.run(["near", "Tokyo", "-n", "3", "-f", "csv"], environment: w.env)
     #expect(byName.status == 0)
     #expect(byName.stdout.split(separator: "\r\n").count == 4)
+    // An ambiguous name takes the most populous match (from the extract: Springfield,
+    // Missouri, 170,188 people) and names the others it could have meant.
+    let ambiguous = try Binary.run(["near", "springfield", "-n", "1"], environment: w.env)
+    #expect(ambiguous.status == 0)
+    #expect(
+      ambiguous.stderr.contains("note: 'springfield' matches ")
+        && ambiguous.stderr.contains("; using the most populous, Springfield, Missouri, US (")
+        && ambiguous.stderr.contains("; others: Springfield, "), "\(ambiguous.stderr)")
     let qualified = try Binary.run(["near", "Kyoto, JP", "-n", "1"], environment: w.env)
     #expect(qualified.status == 0 && qualified.stdout.contains("km"))
     // It says where it searched: the place it took, with its coordinate.
@@ -473,7 +507,7 @@ func photoCount(_ db: URL) throws -> Int {
       unknown.stderr.hasPrefix("Error: 'Tokio' is neither a coordinate (LAT,LON) nor a known place; did you mean"))
     #expect(unknown.stderr.contains("'Tokyo'"))
     let version = try Binary.run(["--version"])
-    #expect(version.stdout.contains("GeoNames (geonames.org), CC BY 4.0"))
+    #expect(version.stdout.contains("Place names: GeoNames (https://www.geonames.org), licensed under CC BY 4.0"))
   }
 
   @Test func importingAGeoNamesDumpRenamesThePlaces() throws {
@@ -483,7 +517,7 @@ func photoCount(_ db: URL) throws -> Int {
     let admin1 = w.root.appendingPathComponent("admin1CodesASCII.txt")
     try "1\tMarunouchi\tMarunouchi\t\t35.6812\t139.7671\tP\tPPL\tJP\t\t40\t\t\t\t7000\t\t0\tAsia/Tokyo\t2024-01-01\n"
       .write(to: cities, atomically: true, encoding: .utf8)
-    try "JP.40\tTōkyō\tTokyo\t1850144\n".write(to: admin1, atomically: true, encoding: .utf8)
+    try "JP.40\tTokyo\tTokyo\t1850144\n".write(to: admin1, atomically: true, encoding: .utf8)
     let r = try Binary.run(["places", "import", cities.path, admin1.path], environment: w.env)
     #expect(r.status == 0 && r.stdout.hasPrefix("imported 1 places"))
     let near = try Binary.run(["near", "35.68,139.76", "-n", "1", "-f", "json"], environment: w.env)

@@ -229,7 +229,8 @@ struct PostgresStoreTests {
 
   /// The text migration computes the searched text of the photos already there.
   @Test func anOlderIndexGetsItsTextSearchable() throws {
-    let (url, old) = try Self.olderIndex(migrations: PostgresSchema.migrations.count - 1)
+    let before = try #require(PostgresSchema.migrations.firstIndex { $0.name == "text search" })
+    let (url, old) = try Self.olderIndex(migrations: before)
     try old.execute(
       """
       INSERT INTO photos (source, source_id, path, title, latitude, longitude, place_name, place_cc, keywords)

@@ -227,8 +227,9 @@ import Testing
   /// The text migration computes the searched text of the photos already there.
   @Test func anOlderIndexGetsItsTextSearchable() throws {
     let dir = try TemporaryDirectory()
-    // Before the text columns and their index (the last two migrations).
-    let url = try Self.olderIndex(migrations: Schema.migrator.migrations.count - 2, in: dir) { db in
+    // Before the text columns and their index.
+    let before = try #require(Schema.migrator.migrations.firstIndex { $0.name == "searched text" })
+    let url = try Self.olderIndex(migrations: before, in: dir) { db in
       try db.execute(
         """
         INSERT INTO photos (source, source_id, path, title, latitude, longitude, place_name, place_cc, keywords,

@@ -94,7 +94,7 @@ enum ManualPage {
       (place names imported with
       .BR "geophoto places import" ).
       .TP
-      .I share/geophoto/places\\-cities1000.gaz
+      .I share/geophoto/places\\-cities500.gaz
       The place names geophoto ships (GeoNames, CC BY 4.0), beside the installed binary's folder.
       .TP
       .I ~/.cache/geophoto/tiles

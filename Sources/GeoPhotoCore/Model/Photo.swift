@@ -1,24 +1,49 @@
-/// The populated place nearest to a photo, as the offline gazetteer names it.
+/// Where a photo is, as the offline gazetteer names it: a populated place (`PlaceRule` picks
+/// the one a local would name), or only the country when no place is near.
 public struct PlaceName: Hashable, Sendable {
   public var name: String
   public var admin1: String
   public var admin2: String
   public var countryCode: String
-  /// Metres from the photo to the place's centre.
+  /// Metres from the photo to the place's centre (0 for a country).
   public var distance: Double
+  /// The place's population, when the gazetteer lists one.
+  public var population: Int?
+  /// The place's IANA time zone (`Asia/Tokyo`).
+  public var timeZone: String?
+  /// The place's GeoNames id.
+  public var geonameID: Int?
+  /// Whether this names only the country (`name` is the country's name): nothing nearer was
+  /// within reach.
+  public var isCountry: Bool
 
-  public init(name: String, admin1: String, admin2: String, countryCode: String, distance: Double) {
+  public init(
+    name: String, admin1: String, admin2: String, countryCode: String, distance: Double, population: Int? = nil,
+    timeZone: String? = nil, geonameID: Int? = nil
+  ) {
     self.name = name
     self.admin1 = admin1
     self.admin2 = admin2
     self.countryCode = countryCode
     self.distance = distance
+    self.population = population
+    self.timeZone = timeZone
+    self.geonameID = geonameID
+    isCountry = false
   }
 
-  /// `Tokyo, Tokyo, JP`: name, first-level division, country; empty parts left out.
+  /// The country alone: `Antarctica` at McMurdo.
+  public init(country: String, code: String) {
+    self.init(name: country, admin1: "", admin2: "", countryCode: code, distance: 0)
+    isCountry = true
+  }
+
+  /// `Chūō, Tokyo, JP`: name, first-level division, country, empty parts left out; a country
+  /// alone is its name.
   public var label: String {
     // Appended rather than joined: every annotation of every answer asks for it.
     var label = name
+    guard !isCountry else { return label }
     func add(_ part: String) {
       guard !part.isEmpty else { return }
       if !label.isEmpty { label += ", " }

@@ -250,16 +250,8 @@ public struct SpatialIndex: Sendable {
                   }
                   continue
                 }
-                let diff = axis == 0 ? -dx : (axis == 1 ? -dy : -dz)
-                let farBound = max(rangeBound, diff * diff)
-                // Visit the near side first: push it last.
-                if diff < 0 {
-                  if m + 1 <= hi { stack.push(lo: m + 1, hi: hi, bound: farBound) }
-                  if lo <= m - 1 { stack.push(lo: lo, hi: m - 1, bound: rangeBound) }
-                } else {
-                  if lo <= m - 1 { stack.push(lo: lo, hi: m - 1, bound: farBound) }
-                  if m + 1 <= hi { stack.push(lo: m + 1, hi: hi, bound: rangeBound) }
-                }
+                stack.pushHalves(
+                  lo: lo, hi: hi, split: m, diff: axis == 0 ? -dx : (axis == 1 ? -dy : -dz), bound: rangeBound)
               }
             }
           }
@@ -387,14 +379,29 @@ private struct BoundedMaxHeap {
 }
 
 /// The pending ranges of a tree walk; reserved once so a walk rarely allocates.
-private struct SearchStack {
-  private var items: [(Int, Int, Double)] = []
+@usableFromInline struct SearchStack {
+  @usableFromInline var items: [(Int, Int, Double)] = []
 
-  init() { items.reserveCapacity(64) }
+  @inlinable init() { items.reserveCapacity(64) }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func push(lo: Int, hi: Int, bound: Double) { items.append((lo, hi, bound)) }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func pop() -> (Int, Int, Double)? { items.popLast() }
+
+  /// The halves of the range `lo...hi` split at `m` along an axis where the query lies `diff`
+  /// from the split point: the far half with the larger bound `diff²`, the near one pushed last
+  /// so it is visited first.
+  @inlinable @inline(__always)
+  mutating func pushHalves(lo: Int, hi: Int, split m: Int, diff: Double, bound: Double) {
+    let farBound = max(bound, diff * diff)
+    if diff < 0 {
+      if m + 1 <= hi { push(lo: m + 1, hi: hi, bound: farBound) }
+      if lo <= m - 1 { push(lo: lo, hi: m - 1, bound: bound) }
+    } else {
+      if lo <= m - 1 { push(lo: lo, hi: m - 1, bound: farBound) }
+      if m + 1 <= hi { push(lo: m + 1, hi: hi, bound: bound) }
+    }
+  }
 }

@@ -194,7 +194,10 @@ enum OpenAPI {
             "place",
             .object(properties: [
               ("name", .string), ("admin1", .string), ("admin2", .string), ("countryCode", .string),
-              ("distance", .number),
+              ("distance", .number), ("population", .integer),
+              ("timeZone", .described(.string, "The place's IANA time zone")),
+              ("geonameId", .described(.integer, "The place's GeoNames id")),
+              ("countryOnly", .described(.boolean, "No place was near: the name is the country's")),
             ])
           ),
           ("estimated", .described(.boolean, "The position was estimated from a GPS track")),

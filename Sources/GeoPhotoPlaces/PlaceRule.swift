@@ -1,0 +1,104 @@
+public import Foundation
+public import GeoPhotoCore
+
+/// The rule that names a position as a local would (measured on landmarks and on reported
+/// wrong answers of nearest-centre naming):
+///
+/// 1. (0, 0) and out-of-range positions are no location.
+/// 2. The country the position lies in, by the outlines (none at sea).
+/// 3. The candidates are the places within `radius` (25 km); when the position is in a country
+///    and some candidate is in it, only those (a point in Windsor, Ontario is not named after a
+///    suburb of Detroit).
+/// 4. The candidate with the largest `weight / max(km, 0.2)`, `weight` = population^0.2 (a place
+///    listed with fewer than 500 people — a seat of a division — counts as 3,000); ties to the
+///    nearer, then to the place listed first. Neighbourhoods stay candidates: Tokyo's wards and
+///    Sydney's suburbs are coded that way.
+/// 5. No candidate but a country: the country's name alone; otherwise no place.
+public enum PlaceRule {
+  /// Distances below this count as this, in kilometres: a photo at a place's centre does not
+  /// outweigh every city around.
+  public static let nearest = 0.2
+  /// The population a place listed with fewer than `listedPopulation` people counts as.
+  public static let seatPopulation = 3_000
+  public static let listedPopulation = 500
+
+  /// A place's weight: its population (as the rule counts it) to the power 0.2.
+  public static func weight(population: Int) -> Double {
+    pow(Double(population >= listedPopulation ? population : seatPopulation), 0.2)
+  }
+
+  /// How strongly a place of `weight` at `distance` metres names a position.
+  @inline(__always)
+  public static func score(weight: Double, distance: Double) -> Double { weight / max(distance / 1000, nearest) }
+}
+
+/// What the rule names a position after.
+public enum PlaceMatch: Hashable, Sendable {
+  /// A place (its position in the gazetteer) at `distance` metres.
+  case place(Int, distance: Double)
+  /// No place near enough, but a country (its index).
+  case country(Int)
+}
+
+extension Gazetteer {
+  /// What `PlaceRule` names `c` after, with candidates within `radius` metres.
+  public func match(at c: Coordinate, within radius: Double = 25_000) -> PlaceMatch? {
+    guard c.isPlausiblePhotoLocation else { return nil }
+    let country = outlines.country(at: c).map(UInt16.init)
+    var best: (position: Int, score: Double, d2: Double)?
+    var bestInCountry: (position: Int, score: Double, d2: Double)?
+    func better(_ a: (position: Int, score: Double, d2: Double), than b: (position: Int, score: Double, d2: Double)?)
+      -> Bool
+    {
+      guard let b else { return true }
+      if a.score != b.score { return a.score > b.score }
+      if a.d2 != b.d2 { return a.d2 < b.d2 }
+      return a.position < b.position
+    }
+    // The score that decides: the best in the country once there is one (or the best of all
+    // when the position is in none). A range whose heaviest place, as near as the range can
+    // be, scores less cannot change the answer.
+    func decidingScore() -> Double? { (country == nil ? best : bestInCountry)?.score }
+    func cannotWin(_ split: Int, _ d2: Double) -> Bool {
+      guard let score = decidingScore() else { return false }
+      return heaviest[split] / max(d2.squareRoot() * GreatCircle.earthRadius / 1000, PlaceRule.nearest) < score
+    }
+    index.forEach(within: radius, of: c, skip: cannotWin) { position, d2, bound in
+      // The chord is shorter than the arc, so this bounds the score from above: a place that
+      // cannot reach the best scores so far is passed without its exact distance.
+      let most = weights[position] / max(d2.squareRoot() * GreatCircle.earthRadius / 1000, PlaceRule.nearest)
+      if let best, most < best.score,
+        country == nil || countries[position] != country || most < (bestInCountry?.score ?? -1)
+      {
+        return
+      }
+      let candidate = (
+        position, PlaceRule.score(weight: weights[position], distance: GreatCircle.distance(squaredChord: d2)), d2
+      )
+      if better(candidate, than: best) { best = candidate }
+      if let country, countries[position] == country, better(candidate, than: bestInCountry) {
+        bestInCountry = candidate
+      }
+    }
+    if let chosen = bestInCountry ?? best {
+      return .place(chosen.position, distance: GreatCircle.distance(squaredChord: chosen.d2))
+    }
+    return country.map { .country(Int($0)) }
+  }
+
+  /// The place name `PlaceRule` gives `c`, as photos carry it.
+  public func placeName(at c: Coordinate, within radius: Double = 25_000) -> PlaceName? {
+    switch match(at: c, within: radius) {
+    case .place(let i, let distance):
+      let p = place(i)
+      return PlaceName(
+        name: p.name, admin1: p.admin1, admin2: p.admin2, countryCode: p.countryCode, distance: distance,
+        population: p.population, timeZone: p.timeZone.isEmpty ? nil : p.timeZone,
+        geonameID: p.geonameID == 0 ? nil : p.geonameID)
+    case .country(let k):
+      let (code, name) = country(k)
+      return PlaceName(country: name, code: code)
+    case nil: return nil
+    }
+  }
+}
