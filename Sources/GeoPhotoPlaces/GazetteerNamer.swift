@@ -35,7 +35,8 @@ public final class GazetteerFileNamer: PlaceNamer {
   }
 
   public func place(for coordinate: Coordinate) throws -> PlaceName? {
-    try loaded.withLock { namer in
+    // Loaded under the lock, once; named outside it, so threads name places side by side.
+    let namer = try loaded.withLock { namer in
       if namer == nil {
         do {
           namer = LoadedNamer(gazetteer: try Gazetteer(contentsOf: url), radius: radius)
@@ -43,7 +44,8 @@ public final class GazetteerFileNamer: PlaceNamer {
           throw Gazetteer.FormatError(description: "the place-name file \(url.path) is damaged: \(error)")
         }
       }
-      return namer?.place(for: coordinate)
+      return namer
     }
+    return namer?.place(for: coordinate)
   }
 }
