@@ -3,8 +3,8 @@ import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoHTTPD
 import GeoPhotoPlaces
-import GeoPhotoServer
 import GeoPhotoSQLite
+import GeoPhotoServer
 
 /// Runs wrk against `url` and returns (requests/s, p99 in ms).
 func wrk(_ url: String, script: String? = nil, header: String? = nil, seconds: Int = 8) throws -> (Double, Double) {
