@@ -147,6 +147,18 @@ public struct AnnotationMembers: JSONWritable {
     if let d = annotation.distance { w.metres(d) } else { w.null() }
     w.key("takenAt")
     w.date(annotation.takenAt)
+    if let zone = annotation.timeZone {
+      w.key("timeZone")
+      w.string(zone)
+    }
+    if let source = annotation.offsetSource {
+      w.key("offsetSource")
+      w.string(source.rawValue)
+    }
+    if let ambiguity = annotation.offsetAmbiguity {
+      w.key("offsetAmbiguity")
+      w.string(ambiguity.rawValue)
+    }
     w.media(annotation.mediaType, duration: annotation.duration)
     w.files(annotation.files, paths: options.includePaths)
     if let place = annotation.place { w.member("place", PlaceMembers(place: place)) }

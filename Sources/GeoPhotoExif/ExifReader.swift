@@ -194,7 +194,7 @@ private struct Block {
       m.width = w
       m.height = h
     }
-    m.takenAt = captureDate()
+    (m.takenAt, m.offsetFromGPS) = captureDate()
     m.contentIdentifier = appleMediaGroup()
     m.description = userComment()
     return m
@@ -272,7 +272,8 @@ private struct Block {
     return text.isEmpty ? nil : text
   }
 
-  func captureDate() -> CaptureDate? {
+  /// The capture time, and whether its offset was worked out from the GPS time.
+  func captureDate() -> (CaptureDate?, fromGPS: Bool) {
     var date: CaptureDate?
     if let text = ascii(EXIF_IFD_EXIF, Tag.dateTimeOriginal), var d = CaptureDate(exif: text) {
       d.utcOffsetMinutes = ascii(EXIF_IFD_EXIF, Tag.offsetTimeOriginal).flatMap(
@@ -285,16 +286,17 @@ private struct Block {
         CaptureDate.parseOffset)
       date = d
     }
-    guard var result = date else { return nil }
+    guard var result = date else { return (nil, false) }
     if result.utcOffsetMinutes == nil, let utc = gpsDate() {
       // The GPS fix lags the shutter by seconds to minutes: round to 15-minute zones.
       let difference = result.localSecondsSinceEpoch - utc
       let quarters = (Double(difference) / 900).rounded()
       if abs(quarters) <= 14 * 4, abs(Double(difference) - quarters * 900) <= 600 {
         result.utcOffsetMinutes = Int(quarters) * 15
+        return (result, true)
       }
     }
-    return result
+    return (result, false)
   }
 
   /// The GPS fix time in seconds since the epoch (UTC).

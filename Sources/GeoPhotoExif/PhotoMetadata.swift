@@ -9,6 +9,8 @@ public struct PhotoMetadata: Equatable, Sendable {
   /// `DateTimeOriginal` with `OffsetTimeOriginal`, or with an offset inferred from the GPS
   /// time, or floating when neither is there.
   public var takenAt: CaptureDate?
+  /// Whether `takenAt`'s offset was worked out from the GPS time (else it was recorded).
+  public var offsetFromGPS = false
   /// `ImageDescription`, else `XPTitle`; `nil` when neither holds real text.
   public var title: String?
   public var cameraMake: String?
@@ -38,7 +40,10 @@ extension PhotoMetadata {
       altitude = xmp.altitude ?? (overriding ? nil : altitude)
     }
     if let t = xmp.title, overriding || title == nil { title = t }
-    if let d = xmp.takenAt, overriding || takenAt == nil { takenAt = d }
+    if let d = xmp.takenAt, overriding || takenAt == nil {
+      takenAt = d
+      offsetFromGPS = false
+    }
     if let d = xmp.description, overriding || description == nil { description = d }
     if !xmp.keywords.isEmpty {
       keywords = overriding ? xmp.keywords : keywords + xmp.keywords.filter { !keywords.contains($0) }

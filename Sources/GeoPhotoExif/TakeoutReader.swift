@@ -72,7 +72,10 @@ extension PhotoMetadata {
       coordinate = c
       altitude = takeout.altitude
     }
-    if takenAt == nil { takenAt = takeout.takenAt }
+    if takenAt == nil {
+      takenAt = takeout.takenAt
+      offsetFromGPS = false
+    }
     if description == nil { description = takeout.description }
     if title == nil {
       title =

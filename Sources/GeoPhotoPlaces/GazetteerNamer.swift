@@ -15,6 +15,10 @@ struct LoadedNamer: PlaceNamer {
   var identity: Int64 { Int64(gazetteer.identity) }
 
   func place(for coordinate: Coordinate) -> PlaceName? { gazetteer.placeName(at: coordinate, within: radius) }
+
+  func timeZone(for coordinate: Coordinate, named place: PlaceName?) -> (identifier: String, source: OffsetSource)? {
+    gazetteer.timeZone(at: coordinate, named: place)
+  }
 }
 
 /// A namer over the gazetteer file at `url` that loads it the first time a place is asked
@@ -34,9 +38,18 @@ public final class GazetteerFileNamer: PlaceNamer {
     self.radius = radius
   }
 
-  public func place(for coordinate: Coordinate) throws -> PlaceName? {
-    // Loaded under the lock, once; named outside it, so threads name places side by side.
-    let namer = try loaded.withLock { namer in
+  public func place(for coordinate: Coordinate) throws -> PlaceName? { try namer()?.place(for: coordinate) }
+
+  public func timeZone(for coordinate: Coordinate, named place: PlaceName?) throws -> (
+    identifier: String, source: OffsetSource
+  )? {
+    try namer()?.timeZone(for: coordinate, named: place)
+  }
+
+  /// The loaded gazetteer's namer: loaded under the lock, once; used outside it, so threads
+  /// name places side by side.
+  private func namer() throws -> LoadedNamer? {
+    try loaded.withLock { namer in
       if namer == nil {
         do {
           namer = LoadedNamer(gazetteer: try Gazetteer(contentsOf: url), radius: radius)
@@ -46,6 +59,5 @@ public final class GazetteerFileNamer: PlaceNamer {
       }
       return namer
     }
-    return namer?.place(for: coordinate)
   }
 }

@@ -102,3 +102,21 @@ extension Gazetteer {
     }
   }
 }
+
+extension Gazetteer {
+  /// How far the nearest place's zone reaches for a position no place names.
+  public static let zoneReach = 100_000.0
+
+  /// The time zone a local time taken at `c` (named `place`) is read in: the named place's;
+  /// with no place near, the nearest place's within `zoneReach`; else the nautical zone of
+  /// the longitude (at sea).
+  public func timeZone(at c: Coordinate, named place: PlaceName?) -> (identifier: String, source: OffsetSource)? {
+    guard c.isPlausiblePhotoLocation else { return nil }
+    if let zone = place?.timeZone, !zone.isEmpty { return (zone, .place) }
+    if let hit = index.nearest(to: c, limit: 1, maximumDistance: Self.zoneReach).first {
+      let zone = string(at: timeZoneNames[Int(timeZones[Int(hit.id)])])
+      if !zone.isEmpty { return (zone, .place) }
+    }
+    return (CaptureDate.nauticalZone(longitude: c.longitude), .sea)
+  }
+}

@@ -125,28 +125,31 @@ extension PostgresPhotoStore {
   public func assignPlaces(with namer: any PlaceNamer) throws -> Int {
     precondition(transaction != nil, "places are named inside write(_:)")
     let identity = namer.identity
-    let pending: [(Int64, Coordinate)] = try query(
+    let pending: [(Int64, Coordinate, CaptureDate?, OffsetSource?)] = try query(
       """
-      SELECT id, latitude, longitude FROM photos
+      SELECT \(PhotoWrite.renamingList) FROM photos
       WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != $1::bigint)
       """, [.integer(identity)]
     ) { rows in
       rows.compactMap { r in
         guard let id = r.int64(at: 0), let lat = r.double(at: 1), let lon = r.double(at: 2) else { return nil }
-        return (id, Coordinate(latitude: lat, longitude: lon))
+        return (
+          id, Coordinate(latitude: lat, longitude: lon), r.text(at: 3).flatMap(CaptureDate.init(iso8601:)),
+          r.text(at: 4).flatMap(OffsetSource.init)
+        )
       }
     }
-    let columns = PhotoWrite.placeColumns
+    let columns = PhotoWrite.renamedColumns
     let sets = columns.map { "\($0.name) = v.\($0.name)" }.joined(separator: ", ")
     for start in stride(from: 0, to: pending.count, by: Self.rowsPerStatement) {
       var tuples: [String] = []
       var parameters: [StoreValue] = [.integer(identity)]
-      for (id, c) in pending[start..<min(pending.count, start + Self.rowsPerStatement)] {
-        let p = try namer.place(for: c)
+      for (id, c, taken, source) in pending[start..<min(pending.count, start + Self.rowsPerStatement)] {
         let n = parameters.count
         let casts = columns.indices.map { "$\(n + 2 + $0)::\(PostgresSQL.type(columns[$0]))" }
         tuples.append("($\(n + 1)::bigint," + casts.joined(separator: ",") + ")")
-        parameters += [.integer(id)] + columns.map { PhotoWrite.value($0, of: p) }
+        parameters +=
+          [.integer(id)] + (try PhotoWrite.renamed(at: c, takenAt: taken, offsetSource: source, with: namer))
       }
       _ = try change(
         """

@@ -15,7 +15,8 @@ enum PostgresSQL {
     case .locationEstimated, .placeIsCountry: return "boolean"
     case .source, .sourceID, .path, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
       .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType,
-      .contentID, .description, .keywords, .searchText, .placeText, .placeTimeZone:
+      .contentID, .description, .keywords, .searchText, .placeText, .placeTimeZone, .offsetSource, .timeZone,
+      .offsetAmbiguity:
       return "text"
     }
   }

@@ -377,19 +377,26 @@ public final class SQLitePhotoStore: PhotoStore {
 
   public func assignPlaces(with namer: any PlaceNamer) throws -> Int {
     precondition(inWrite, "places are named inside write(_:)")
-    var pending: [(Int64, Coordinate)] = []
+    var pending: [(Int64, Coordinate, CaptureDate?, OffsetSource?)] = []
     try database.forEachRow(
       """
-      SELECT id, latitude, longitude FROM photos
+      SELECT \(PhotoWrite.renamingList) FROM photos
       WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?)
       """, [.integer(namer.identity)]
-    ) { pending.append(($0.int64(0), Coordinate(latitude: $0.double(1), longitude: $0.double(2)))) }
-    let sets = PhotoWrite.placeColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
-    for (id, c) in pending {
-      let p = try namer.place(for: c)
-      try database.execute(
-        "UPDATE photos SET \(sets), place_gazetteer = ? WHERE id = ?",
-        PhotoWrite.placeColumns.map { PhotoWrite.value($0, of: p) } + [.integer(namer.identity), .integer(id)])
+    ) {
+      pending.append(
+        (
+          $0.int64(0), Coordinate(latitude: $0.double(1), longitude: $0.double(2)),
+          $0.optionalText(3).flatMap(CaptureDate.init(iso8601:)), $0.optionalText(4).flatMap(OffsetSource.init)
+        ))
+    }
+    let sets = PhotoWrite.renamedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
+    let statement = try database.cachedStatement("UPDATE photos SET \(sets), place_gazetteer = ? WHERE id = ?")
+    for (id, c, taken, source) in pending {
+      let values = try PhotoWrite.renamed(at: c, takenAt: taken, offsetSource: source, with: namer)
+      try statement.bind(values + [.integer(namer.identity), .integer(id)])
+      defer { statement.reset() }
+      while try statement.step() {}
       noteChange(positions: false)
     }
     return pending.count

@@ -180,6 +180,18 @@ enum Schema {
         ALTER TABLE photos ADD COLUMN place_geoname_id INTEGER;
         ALTER TABLE photos ADD COLUMN place_is_country INTEGER;
         """),
+    .init(
+      "capture time zones",
+      sql: """
+        -- Where a capture time's offset comes from (camera, gps, place, sea; NULL when floating),
+        -- the zone a local time was read in, and a skipped or doubled local time (gap, fold).
+        ALTER TABLE photos ADD COLUMN offset_source TEXT;
+        ALTER TABLE photos ADD COLUMN time_zone TEXT;
+        ALTER TABLE photos ADD COLUMN offset_ambiguity TEXT;
+        UPDATE photos SET offset_source = 'camera' WHERE taken_utc IS NOT NULL;
+        -- Floating times are read in their place's zone when places are named again.
+        UPDATE photos SET place_gazetteer = NULL WHERE taken_at IS NOT NULL AND taken_utc IS NULL;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

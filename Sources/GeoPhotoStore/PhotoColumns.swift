@@ -12,6 +12,9 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   case description, keywords
   /// The place's population, time zone and GeoNames id, and whether it names only the country.
   case placePopulation, placeTimeZone, placeGeonameID, placeIsCountry
+  /// Where the capture time's offset comes from, the zone it was read in, and whether that
+  /// zone skips or doubles the local time.
+  case offsetSource, timeZone, offsetAmbiguity
   // A record's file state follows the photo's columns, then what the store derives.
   case fileSize, changedNanoseconds, contentHash, problem, placeGazetteer
   /// The capture time as a UTC instant (seconds since 1970), NULL for a floating time: the
@@ -61,6 +64,9 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .placeTimeZone: return "place_time_zone"
     case .placeGeonameID: return "place_geoname_id"
     case .placeIsCountry: return "place_is_country"
+    case .offsetSource: return "offset_source"
+    case .timeZone: return "time_zone"
+    case .offsetAmbiguity: return "offset_ambiguity"
     case .fileSize: return "file_size"
     case .changedNanoseconds: return "modified_ns"
     case .contentHash: return "content_hash"
@@ -84,12 +90,13 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   public static let annotation: Set<PhotoColumn> = [
     .id, .source, .path, .latitude, .longitude, .altitude, .takenAt, .title, .url, .thumbnailURL, .attribution,
     .locationEstimated, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .mediaType,
-    .duration, .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry,
+    .duration, .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry, .offsetSource, .timeZone,
+    .offsetAmbiguity,
   ]
 
   /// A photo's columns before the "place details" migration: what earlier migrations read.
   public static let beforePlaceDetails = Set(photo).subtracting([
-    .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry,
+    .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry, .offsetSource, .timeZone, .offsetAmbiguity,
   ])
 
   /// `id, source, source_id, …` for a SELECT of `photo`.
@@ -179,6 +186,9 @@ extension Photo {
         place.isCountry = row.bool(.placeIsCountry) ?? false
         return place
       }, mediaType: row.text(.mediaType).flatMap(MediaType.init(rawValue:)) ?? .photo, duration: row.double(.duration))
+    offsetSource = row.text(.offsetSource).flatMap(OffsetSource.init(rawValue:))
+    timeZone = row.text(.timeZone)
+    offsetAmbiguity = row.text(.offsetAmbiguity).flatMap(LocalTimeAmbiguity.init(rawValue:))
     description = row.text(.description)
     keywords = row.text(.keywords).map { $0.split(separator: "\n").map(String.init) } ?? []
   }

@@ -23,7 +23,12 @@ public enum PhotoWrite {
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
     .attribution, .license, .takenUTC, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
     .placeGazetteer, .mediaType, .duration, .contentID, .takenLocal, .description, .keywords, .searchText, .placeText,
-    .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry,
+    .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry, .offsetSource, .timeZone, .offsetAmbiguity,
+  ]
+
+  /// The columns of a capture time as naming the place may change it (`placeCaptureTime`).
+  public static let capturedColumns: [PhotoColumn] = [
+    .takenAt, .takenUTC, .offsetSource, .timeZone, .offsetAmbiguity,
   ]
 
   /// The columns of a photo's place: written when the record was named (`PhotoRecord.name`),
@@ -32,6 +37,24 @@ public enum PhotoWrite {
     .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .placeText, .placePopulation,
     .placeTimeZone, .placeGeonameID, .placeIsCountry,
   ]
+
+  /// What naming the index again writes: the place's columns, then the capture time's.
+  public static let renamedColumns = placeColumns + capturedColumns
+  /// What it reads of each photo to do so (after the id): its position and capture time.
+  public static let renamingList = "id, latitude, longitude, taken_at, offset_source"
+
+  /// The values of `renamedColumns` for a photo at `c` taken at `takenAt` (its offset from
+  /// `offsetSource`), named with `namer`.
+  public static func renamed(
+    at c: Coordinate, takenAt: CaptureDate?, offsetSource: OffsetSource?, with namer: any PlaceNamer
+  ) throws -> [StoreValue] {
+    var photo = Photo(id: 0, source: .local, sourceID: "", coordinate: c, takenAt: takenAt, title: "")
+    photo.offsetSource = offsetSource
+    photo.place = try namer.place(for: c)
+    photo.placeCaptureTime(in: try namer.timeZone(for: c, named: photo.place))
+    let record = PhotoRecord(photo: photo)
+    return renamedColumns.map { value($0, of: record) }
+  }
 
   /// What a photo named `place` holds in `column`, one of `placeColumns`.
   public static func value(_ column: PhotoColumn, of place: PlaceName?) -> StoreValue {
@@ -98,6 +121,9 @@ public enum PhotoWrite {
     case .problem: return StoreValue(record.problem)
     case .placeGazetteer: return StoreValue(record.placedWith)
     case .takenUTC: return StoreValue(p.takenAt?.instant)
+    case .offsetSource: return StoreValue(p.offsetSource?.rawValue)
+    case .timeZone: return StoreValue(p.timeZone)
+    case .offsetAmbiguity: return StoreValue(p.offsetAmbiguity?.rawValue)
     case .contentID: return StoreValue(record.file?.contentID)
     case .takenLocal: return StoreValue(p.takenAt?.localSecondsSinceEpoch)
     case .searchText: return .text(SearchText.photoText(of: p))
@@ -139,6 +165,7 @@ extension PhotoRecord {
   public mutating func name(with namer: (any PlaceNamer)?) throws {
     guard let namer, let c = photo.coordinate else { return }
     photo.place = try namer.place(for: c)
+    photo.placeCaptureTime(in: try namer.timeZone(for: c, named: photo.place))
     placedWith = namer.identity
   }
 }

@@ -88,6 +88,7 @@ enum PhotoFileReader {
       photo.coordinate = m.coordinate
       photo.altitude = m.altitude
       photo.takenAt = m.takenAt
+      photo.offsetSource = m.takenAt?.utcOffsetMinutes == nil ? nil : (m.offsetFromGPS ? .gps : .camera)
       if let title = m.title { photo.title = title }
       photo.cameraMake = m.cameraMake
       photo.cameraModel = m.cameraModel

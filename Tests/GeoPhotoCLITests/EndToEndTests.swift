@@ -66,6 +66,39 @@ func json(_ text: String) throws -> [String: Any] {
     #expect(!FileManager.default.fileExists(atPath: w.db.path))  // a query creates no index
   }
 
+  /// A camera's local time is read in its place's zone (Tokyo: +09:00, no daylight saving); an
+  /// offset the camera recorded stays the camera's. Both through sync and through naming the
+  /// index again with an imported gazetteer.
+  @Test(arguments: StoreKind.available)
+  func localTimesAreReadInTheirPlacesZone(kind: StoreKind) throws {
+    let w = try ExampleWorkspace(kind)
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    func photo(at c: String) throws -> [String: Any] {
+      let r = try Binary.run(["near", c, "-n", "1", "-f", "json"], environment: w.env)
+      return try #require((try json(r.stdout)["annotations"] as? [[String: Any]])?.first, "\(r.stderr)")
+    }
+    // 09-akihabara.jpg: 11:00 on 4 May 2024 with no offset.
+    let floating = try photo(at: "35.69840,139.77310")
+    #expect(floating["takenAt"] as? String == "2024-05-04T11:00:00+09:00")
+    #expect(floating["timeZone"] as? String == "Asia/Tokyo" && floating["offsetSource"] as? String == "place")
+    // 01-tokyo-station.jpg carries OffsetTimeOriginal +09:00.
+    let recorded = try photo(at: "35.68124,139.76712")
+    #expect(recorded["takenAt"] as? String == "2024-05-03T09:12:00+09:00")
+    #expect(recorded["offsetSource"] as? String == "camera" && recorded["timeZone"] == nil)
+    // Named again from a gazetteer that puts the only place in another zone: read again there.
+    let cities = w.root.appendingPathComponent("cities500.txt")
+    let admin1 = w.root.appendingPathComponent("admin1CodesASCII.txt")
+    try "1\tAkiba\tAkiba\t\t35.6984\t139.7731\tP\tPPL\tJP\t\t40\t\t\t\t7000\t\t0\tAsia/Kathmandu\t2024-01-01\n"
+      .write(to: cities, atomically: true, encoding: .utf8)
+    try "JP.40\tTokyo\tTokyo\t1850144\n".write(to: admin1, atomically: true, encoding: .utf8)
+    let imported = try Binary.run(["places", "import", cities.path, admin1.path], environment: w.env)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let moved = try photo(at: "35.69840,139.77310")
+    #expect(moved["takenAt"] as? String == "2024-05-04T11:00:00+05:45")
+    #expect(moved["timeZone"] as? String == "Asia/Kathmandu")
+    #expect(try photo(at: "35.68124,139.76712")["takenAt"] as? String == "2024-05-03T09:12:00+09:00")
+  }
+
   @Test(arguments: StoreKind.available)
   func syncThenNearAsJSON(kind: StoreKind) throws {
     let w = try ExampleWorkspace(kind)

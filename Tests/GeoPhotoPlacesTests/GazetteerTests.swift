@@ -64,6 +64,18 @@ struct ShippedGazetteerTests {
     #expect(g.placeName(at: c)?.countryCode == country, "\(lat),\(lon)")
   }
 
+  @Test func timeZonesOfPositions() throws {
+    let tokyo = Coordinate(latitude: 35.6812, longitude: 139.7671)
+    #expect(g.timeZone(at: tokyo, named: g.placeName(at: tokyo))! == ("Asia/Tokyo", .place))
+    // A ship mid-Pacific: no place within 100 km, the nautical zone.
+    #expect(g.timeZone(at: Coordinate(latitude: 0, longitude: -150), named: nil)! == ("Etc/GMT+10", .sea))
+    // No place within 25 km but one within 100 km (the Laugar test point, 81.75 km from it).
+    let laugar = Coordinate(latitude: 65.0555778, longitude: -16.6257028)
+    let named = g.placeName(at: laugar)
+    #expect(named == nil || named?.isCountry == true)
+    #expect(g.timeZone(at: laugar, named: named)! == ("Atlantic/Reykjavik", .place))
+  }
+
   @Test func everyTimeZoneResolves() {
     let zones = Set((0..<g.count).map { g.place($0).timeZone })
     #expect(zones.count > 300)

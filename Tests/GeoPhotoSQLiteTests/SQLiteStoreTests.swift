@@ -210,6 +210,32 @@ import Testing
     return url
   }
 
+  /// The time-zone migration: recorded offsets are the camera's; local times only are named
+  /// again, so that they are read in their places' zones.
+  @Test func anOlderIndexMarksItsCaptureTimes() throws {
+    let dir = try TemporaryDirectory()
+    let before = try #require(Schema.migrator.migrations.firstIndex { $0.name == "capture time zones" })
+    let url = try Self.olderIndex(migrations: before, in: dir) { db in
+      for (path, taken, utc) in [
+        ("/p/a.jpg", "2024-05-03T09:12:00+09:00", "1714695120"), ("/p/b.jpg", "2024-05-04T11:00:00", "NULL"),
+      ] {
+        try db.execute(
+          """
+          INSERT INTO photos (source, source_id, path, title, latitude, longitude, taken_at, taken_utc, place_gazetteer,
+            first_seen, updated)
+          VALUES ('local', '\(path)', '\(path)', 't', 35, 135, '\(taken)', \(utc), 7, 'n', 'n')
+          """, [])
+      }
+    }
+    let store = try SQLitePhotoStore(url: url, mode: .readWrite)
+    var rows: [String: (String?, Int64?)] = [:]
+    try store.database.forEachRow("SELECT source_id, offset_source, place_gazetteer FROM photos") {
+      rows[$0.text(0)] = ($0.optionalText(1), $0.optionalInt64(2))
+    }
+    #expect(rows["/p/a.jpg"]! == ("camera", 7))
+    #expect(rows["/p/b.jpg"]! == (nil, nil))
+  }
+
   @Test func anOlderIndexGetsItsUTCTimesFilledIn() throws {
     let dir = try TemporaryDirectory()
     let url = try Self.olderIndex(migrations: 4, in: dir) { db in

@@ -9,6 +9,11 @@ public struct Annotation: Hashable, Sendable {
   /// Metres from the query point, when the annotation answers a query.
   public var distance: Double?
   public var takenAt: CaptureDate?
+  /// Where the capture time's offset comes from, the zone it was read in, and whether that
+  /// zone skips or doubles the local time (see `Photo`).
+  public var offsetSource: OffsetSource?
+  public var timeZone: String?
+  public var offsetAmbiguity: LocalTimeAmbiguity?
   /// The file path, for local photos only.
   public var path: String?
   /// The photo's page at its provider, for remote photos.
@@ -79,6 +84,9 @@ public struct Annotation: Hashable, Sendable {
     place = photo.place
     mediaType = photo.mediaType
     duration = photo.duration
+    offsetSource = photo.offsetSource
+    timeZone = photo.timeZone
+    offsetAmbiguity = photo.offsetAmbiguity
   }
 }
 

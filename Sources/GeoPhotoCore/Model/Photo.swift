@@ -74,6 +74,12 @@ public struct Photo: Hashable, Sendable {
   /// Metres above sea level (negative below).
   public var altitude: Double?
   public var takenAt: CaptureDate?
+  /// Where `takenAt`'s offset comes from (nil for a floating time).
+  public var offsetSource: OffsetSource?
+  /// The IANA time zone the offset was taken from, when it came from the position.
+  public var timeZone: String?
+  /// Whether the local time was skipped or doubled in that zone (the earlier instant taken).
+  public var offsetAmbiguity: LocalTimeAmbiguity?
   public var title: String
   public var cameraMake: String?
   public var cameraModel: String?

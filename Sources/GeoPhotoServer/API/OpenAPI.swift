@@ -189,6 +189,19 @@ enum OpenAPI {
           ("coordinate", .reference("Coordinate")), ("title", .string), ("subtitle", .string),
           ("distance", .described(.nullable(.number), "Metres from the query point")),
           ("takenAt", .described(.nullable(.string), "ISO 8601, with the UTC offset when known")),
+          ("timeZone", .described(.string, "The IANA zone a local capture time was read in, from the position")),
+          (
+            "offsetSource",
+            .annotated(
+              .described(.string, "Where the offset comes from; absent for a floating time"),
+              [("enum", .array(OffsetSource.allCases.map { .string($0.rawValue) }))])
+          ),
+          (
+            "offsetAmbiguity",
+            .annotated(
+              .described(.string, "The zone skips (gap) or doubles (fold) the local time; the earlier instant is used"),
+              [("enum", .array(LocalTimeAmbiguity.allCases.map { .string($0.rawValue) }))])
+          ),
           mediaTypeSchema, durationSchema, filesSchema,
           (
             "place",
