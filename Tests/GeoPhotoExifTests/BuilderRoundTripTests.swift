@@ -60,7 +60,14 @@ import Testing
         b.takenAt = local
         b.gpsTime = utc
       })
-    #expect(m.takenAt?.utcOffsetMinutes == 120)
+    #expect(m.takenAt?.utcOffsetMinutes == 120 && m.offsetFromGPS)
+    // A recorded offset is the camera's, GPS or not.
+    let recorded = try read(
+      SampleJPEG.make { b in
+        b.takenAt = CaptureDate(year: 2023, month: 10, day: 6, hour: 22, minute: 53, second: 51, utcOffsetMinutes: 60)
+        b.gpsTime = utc
+      })
+    #expect(recorded.takenAt?.utcOffsetMinutes == 60 && !recorded.offsetFromGPS)
     // Across midnight: 00:30 local on the 7th, 22:31 UTC on the 6th.
     let late = try read(
       SampleJPEG.make { b in
