@@ -72,9 +72,12 @@ func json(_ text: String) throws -> [String: Any] {
   @Test(arguments: StoreKind.available)
   func localTimesAreReadInTheirPlacesZone(kind: StoreKind) throws {
     let w = try ExampleWorkspace(kind)
-    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    // A home of its own: the gazetteer it imports goes beside a PostgreSQL index's local
+    // folder, which is under the home.
+    let env = w.env.merging(["HOME": w.root.path]) { $1 }
+    _ = try Binary.run(["sync", w.photos.path], environment: env)
     func photo(at c: String) throws -> [String: Any] {
-      let r = try Binary.run(["near", c, "-n", "1", "-f", "json"], environment: w.env)
+      let r = try Binary.run(["near", c, "-n", "1", "-f", "json"], environment: env)
       return try #require((try json(r.stdout)["annotations"] as? [[String: Any]])?.first, "\(r.stderr)")
     }
     // 09-akihabara.jpg: 11:00 on 4 May 2024 with no offset.
@@ -91,7 +94,7 @@ func json(_ text: String) throws -> [String: Any] {
     try "1\tAkiba\tAkiba\t\t35.6984\t139.7731\tP\tPPL\tJP\t\t40\t\t\t\t7000\t\t0\tAsia/Kathmandu\t2024-01-01\n"
       .write(to: cities, atomically: true, encoding: .utf8)
     try "JP.40\tTokyo\tTokyo\t1850144\n".write(to: admin1, atomically: true, encoding: .utf8)
-    let imported = try Binary.run(["places", "import", cities.path, admin1.path], environment: w.env)
+    let imported = try Binary.run(["places", "import", cities.path, admin1.path], environment: env)
     #expect(imported.status == 0, "\(imported.stderr)")
     let moved = try photo(at: "35.69840,139.77310")
     #expect(moved["takenAt"] as? String == "2024-05-04T11:00:00+05:45")
