@@ -24,7 +24,7 @@ cp -r Examples/tokyo "$work/photos"
   [[ "$(command -v geophoto)" == /usr/bin/geophoto ]]
   geophoto --version | grep -q "GeoNames"
   geophoto sync photos --db "$work/index.sqlite" >/dev/null
-  geophoto near 35.68,139.76 --limit 1 --db "$work/index.sqlite" | grep -q "Tokyo, Tokyo, JP"
+  geophoto near 35.68,139.76 --limit 1 --db "$work/index.sqlite" | grep -q "Ginza, Tokyo, JP"
   warnings=$(LANG=C MANWIDTH=80 man geophoto 2>&1 >/dev/null)
   [[ -z "$warnings" ]] || { echo "check-deb: man geophoto: $warnings" >&2; exit 1; }
   LANG=C MANWIDTH=80 man geophoto | grep -q "EXIT STATUS"

@@ -21,7 +21,7 @@ cp -r Examples/tokyo "$work/photos"
   geophoto --version | grep -q "GeoNames"
   geophoto sync photos --db "$work/index.sqlite" >/dev/null
   out=$(geophoto near 35.68,139.76 --limit 1 --db "$work/index.sqlite")
-  grep -q "Tokyo, Tokyo, JP" <<<"$out" || { echo "check-install: no place names from $geophoto: $out" >&2; exit 1; }
+  grep -q "Ginza, Tokyo, JP" <<<"$out" || { echo "check-install: no place names from $geophoto: $out" >&2; exit 1; }
 )
 bash -n "$root/usr/share/bash-completion/completions/geophoto"
 make --no-print-directory uninstall DESTDIR="$root" PREFIX=/usr >/dev/null
