@@ -27,6 +27,13 @@ public enum PlaceRule {
     pow(Double(population >= listedPopulation ? population : seatPopulation), 0.2)
   }
 
+  /// The most a place of `weight` can score at `squaredChord` (on the unit sphere) or farther:
+  /// the chord is shorter than the arc, so no `asin` is needed to rule a place out.
+  @inline(__always)
+  public static func most(weight: Double, squaredChord: Double) -> Double {
+    weight / max(squaredChord.squareRoot() * GreatCircle.earthRadius / 1000, nearest)
+  }
+
   /// How strongly a place of `weight` at `distance` metres names a position.
   @inline(__always)
   public static func score(weight: Double, distance: Double) -> Double { weight / max(distance / 1000, nearest) }
@@ -61,12 +68,11 @@ extension Gazetteer {
     func decidingScore() -> Double? { (country == nil ? best : bestInCountry)?.score }
     func cannotWin(_ split: Int, _ d2: Double) -> Bool {
       guard let score = decidingScore() else { return false }
-      return heaviest[split] / max(d2.squareRoot() * GreatCircle.earthRadius / 1000, PlaceRule.nearest) < score
+      return PlaceRule.most(weight: heaviest[split], squaredChord: d2) < score
     }
-    index.forEach(within: radius, of: c, skip: cannotWin) { position, d2, bound in
-      // The chord is shorter than the arc, so this bounds the score from above: a place that
-      // cannot reach the best scores so far is passed without its exact distance.
-      let most = weights[position] / max(d2.squareRoot() * GreatCircle.earthRadius / 1000, PlaceRule.nearest)
+    index.forEach(within: radius, of: c, skip: cannotWin) { position, d2 in
+      // A place that cannot reach the best scores so far is passed without its exact distance.
+      let most = PlaceRule.most(weight: weights[position], squaredChord: d2)
       if let best, most < best.score,
         country == nil || countries[position] != country || most < (bestInCountry?.score ?? -1)
       {

@@ -394,9 +394,7 @@ public final class SQLitePhotoStore: PhotoStore {
     let statement = try database.cachedStatement("UPDATE photos SET \(sets), place_gazetteer = ? WHERE id = ?")
     for (id, c, taken, source) in pending {
       let values = try PhotoWrite.renamed(at: c, takenAt: taken, offsetSource: source, with: namer)
-      try statement.bind(values + [.integer(namer.identity), .integer(id)])
-      defer { statement.reset() }
-      while try statement.step() {}
+      try statement.execute(values + [.integer(namer.identity), .integer(id)])
       noteChange(positions: false)
     }
     return pending.count

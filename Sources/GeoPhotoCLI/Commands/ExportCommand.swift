@@ -105,7 +105,7 @@ enum ExportCommand: Subcommand {
           let jobs = Int((ids.upperBound - ids.lowerBound) / windowSize) + 1
           let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, jobs))
           let stores = [store] + (try (1..<threads).map { _ in try store.reopened() })
-          let window = Window(filter: filter, area: area, writer: writer, includePaths: includePaths)
+          let window = Window(filter: filter, area: area, writer: writer)
           let parts = OrderedWork(jobs: jobs, contexts: stores, ahead: 2 * threads) { store, job in
             let after = ids.lowerBound - 1 + Int64(job) * windowSize
             return try window.part(of: store, after: after, through: min(after + windowSize, ids.upperBound))
@@ -142,7 +142,6 @@ enum ExportCommand: Subcommand {
     let filter: PhotoFilter
     let area: Area
     let writer: ExportWriter
-    let includePaths: Bool
 
     /// The encoded photos of the window, and where each one's bytes end.
     struct Part {
@@ -152,7 +151,7 @@ enum ExportCommand: Subcommand {
 
     func part(of store: any PhotoStore, after: Int64, through last: Int64) throws -> Part {
       // Paths are long strings, and read only when they are written.
-      let columns = includePaths ? PhotoColumn.annotation : PhotoColumn.annotation.subtracting([.path])
+      let columns = writer.includePaths ? PhotoColumn.annotation : PhotoColumn.annotation.subtracting([.path])
       let photos = try store.locatedPhotos(
         passing: filter, after: after, through: last, limit: Int(last - after), reading: columns)
       var part = Part()

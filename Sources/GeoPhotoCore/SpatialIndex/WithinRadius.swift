@@ -2,19 +2,18 @@ extension SpatialIndex {
   /// Calls `body` with the tree position and squared chord of every point within `radius`
   /// metres of `center`, nearer parts of the tree first, without collecting them: for callers
   /// that weigh every point near a position (the gazetteer's naming rule), where sorting a list
-  /// of them would cost more than the weighing. `body` may lower `bound` (a squared chord) once
-  /// it knows that nothing farther can matter; the walk then skips what lies beyond it, and
-  /// every range `skip` turns down (asked with the range's split position — see `forEachRange`
-  /// — and a lower bound of the squared chord to anything in it).
+  /// of them would cost more than the weighing. The walk passes over every range `skip` turns
+  /// down (asked with the range's split position — see `forEachRange` — and a lower bound of
+  /// the squared chord to anything in it).
   @inlinable
   public func forEach(
     within radius: Double, of center: Coordinate,
     skip: (_ split: Int, _ squaredChord: Double) -> Bool = { _, _ in false },
-    _ body: (_ position: Int, _ squaredChord: Double, _ bound: inout Double) -> Void
+    _ body: (_ position: Int, _ squaredChord: Double) -> Void
   ) {
     guard !ids.isEmpty else { return }
     let q = GreatCircle.unitVector(center)
-    var bound = GreatCircle.squaredChord(forDistance: radius)
+    let bound = GreatCircle.squaredChord(forDistance: radius)
     vectors.withUnsafeBufferPointer { v in
       axes.withUnsafeBufferPointer { axes in
         var stack = SearchStack()
@@ -27,7 +26,7 @@ extension SpatialIndex {
               let dy = v[3 * i + 1] - q.y
               let dz = v[3 * i + 2] - q.z
               let d2 = dx * dx + dy * dy + dz * dz
-              if d2 <= bound { body(i, d2, &bound) }
+              if d2 <= bound { body(i, d2) }
             }
             continue
           }
@@ -36,7 +35,7 @@ extension SpatialIndex {
           let dy = v[3 * m + 1] - q.y
           let dz = v[3 * m + 2] - q.z
           let d2 = dx * dx + dy * dy + dz * dz
-          if d2 <= bound { body(m, d2, &bound) }
+          if d2 <= bound { body(m, d2) }
           let axis = Int(axes[m])
           guard axis != Int(SpatialIndex.timeAxis) else {
             // A split by time says nothing about position: both sides may hold near points.
