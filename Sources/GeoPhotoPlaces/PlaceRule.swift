@@ -52,41 +52,9 @@ extension Gazetteer {
   public func match(at c: Coordinate, within radius: Double = 25_000) -> PlaceMatch? {
     guard c.isPlausiblePhotoLocation else { return nil }
     let country = outlines.country(at: c).map(UInt16.init)
-    var best: (position: Int, score: Double, d2: Double)?
-    var bestInCountry: (position: Int, score: Double, d2: Double)?
-    func better(_ a: (position: Int, score: Double, d2: Double), than b: (position: Int, score: Double, d2: Double)?)
-      -> Bool
-    {
-      guard let b else { return true }
-      if a.score != b.score { return a.score > b.score }
-      if a.d2 != b.d2 { return a.d2 < b.d2 }
-      return a.position < b.position
-    }
-    // The score that decides: the best in the country once there is one (or the best of all
-    // when the position is in none). A range whose heaviest place, as near as the range can
-    // be, scores less cannot change the answer.
-    func decidingScore() -> Double? { (country == nil ? best : bestInCountry)?.score }
-    func cannotWin(_ split: Int, _ d2: Double) -> Bool {
-      guard let score = decidingScore() else { return false }
-      return PlaceRule.most(weight: heaviest[split], squaredChord: d2) < score
-    }
-    index.forEach(within: radius, of: c, skip: cannotWin) { position, d2 in
-      // A place that cannot reach the best scores so far is passed without its exact distance.
-      let most = PlaceRule.most(weight: weights[position], squaredChord: d2)
-      if let best, most < best.score,
-        country == nil || countries[position] != country || most < (bestInCountry?.score ?? -1)
-      {
-        return
-      }
-      let candidate = (
-        position, PlaceRule.score(weight: weights[position], distance: GreatCircle.distance(squaredChord: d2)), d2
-      )
-      if better(candidate, than: best) { best = candidate }
-      if let country, countries[position] == country, better(candidate, than: bestInCountry) {
-        bestInCountry = candidate
-      }
-    }
-    if let chosen = bestInCountry ?? best {
+    var walk = RuleWalk(weights: weights, heaviest: heaviest, countries: countries, country: country)
+    index.visit(within: radius, of: c, &walk)
+    if let chosen = walk.bestInCountry ?? walk.best {
       return .place(chosen.position, distance: GreatCircle.distance(squaredChord: chosen.d2))
     }
     return country.map { .country(Int($0)) }
@@ -124,5 +92,48 @@ extension Gazetteer {
       if !zone.isEmpty { return (zone, .place) }
     }
     return (CaptureDate.nauticalZone(longitude: c.longitude), .sea)
+  }
+}
+
+/// The naming rule's walk over the places within the radius: the best candidate of all, and
+/// the best in the position's country.
+struct RuleWalk: RadiusVisitor {
+  typealias Candidate = (position: Int, score: Double, d2: Double)
+  let weights: [Double]
+  let heaviest: [Double]
+  let countries: [UInt16]
+  /// The position's country, nil at sea.
+  let country: UInt16?
+  var best: Candidate?
+  var bestInCountry: Candidate?
+
+  /// The score that decides: the best in the country once there is one (or the best of all
+  /// when the position is in none).
+  var decidingScore: Double? { (country == nil ? best : bestInCountry)?.score }
+
+  /// A range whose heaviest place, as near as the range can be, scores less than the deciding
+  /// score cannot change the answer.
+  func skips(split: Int, squaredChord: Double) -> Bool {
+    guard let score = decidingScore else { return false }
+    return PlaceRule.most(weight: heaviest[split], squaredChord: squaredChord) < score
+  }
+
+  mutating func visit(position: Int, squaredChord d2: Double) {
+    // A place that cannot reach the best scores so far is passed without its exact distance.
+    let weight = weights[position]
+    let most = PlaceRule.most(weight: weight, squaredChord: d2)
+    let inCountry = country != nil && countries[position] == country
+    if let best, most < best.score, !inCountry || most < (bestInCountry?.score ?? -1) { return }
+    let candidate = (position, PlaceRule.score(weight: weight, distance: GreatCircle.distance(squaredChord: d2)), d2)
+    if Self.better(candidate, than: best) { best = candidate }
+    if inCountry, Self.better(candidate, than: bestInCountry) { bestInCountry = candidate }
+  }
+
+  /// Higher scores win, then the nearer, then the place listed first.
+  static func better(_ a: Candidate, than b: Candidate?) -> Bool {
+    guard let b else { return true }
+    if a.score != b.score { return a.score > b.score }
+    if a.d2 != b.d2 { return a.d2 < b.d2 }
+    return a.position < b.position
   }
 }
