@@ -114,51 +114,59 @@ extension PostgresPhotoStore {
 
   public func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool {
     try query(
-      """
-      SELECT EXISTS (SELECT 1 FROM photos WHERE latitude IS NOT NULL
-        AND (place_gazetteer IS NULL OR place_gazetteer != $1::bigint))
-      """, [.integer(identity)]
+      "SELECT EXISTS (SELECT 1 FROM photos WHERE \(PlaceRenaming.unnamed(by: "$1::bigint")))", [.integer(identity)]
     ) { $0.first?.bool(at: 0) ?? false }
   }
 
-  /// Places are written 1,000 photos a statement.
+  /// Changed places are written 1,000 photos a statement.
   public func assignPlaces(with namer: any PlaceNamer) throws -> Int {
     precondition(transaction != nil, "places are named inside write(_:)")
-    let identity = namer.identity
-    let pending: [(Int64, Coordinate, CaptureDate?, OffsetSource?)] = try query(
-      """
-      SELECT \(PhotoWrite.renamingList) FROM photos
-      WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != $1::bigint)
-      """, [.integer(identity)]
-    ) { rows in
-      rows.compactMap { r in
-        guard let id = r.int64(at: 0), let lat = r.double(at: 1), let lon = r.double(at: 2) else { return nil }
-        return (
-          id, Coordinate(latitude: lat, longitude: lon), r.text(at: 3).flatMap(CaptureDate.init(iso8601:)),
-          r.text(at: 4).flatMap(OffsetSource.init)
-        )
-      }
-    }
+    let identity = StoreValue.integer(namer.identity)
     let columns = PhotoWrite.renamedColumns
     let sets = columns.map { "\($0.name) = v.\($0.name)" }.joined(separator: ", ")
-    for start in stride(from: 0, to: pending.count, by: Self.rowsPerStatement) {
-      var tuples: [String] = []
-      var parameters: [StoreValue] = [.integer(identity)]
-      for (id, c, taken, source) in pending[start..<min(pending.count, start + Self.rowsPerStatement)] {
-        let n = parameters.count
-        let casts = columns.indices.map { "$\(n + 2 + $0)::\(PostgresSQL.type(columns[$0]))" }
-        tuples.append("($\(n + 1)::bigint," + casts.joined(separator: ",") + ")")
-        parameters +=
-          [.integer(id)] + (try PhotoWrite.renamed(at: c, takenAt: taken, offsetSource: source, with: namer))
-      }
-      _ = try change(
+    var named = 0
+    var after: Int64 = 0
+    var keptStamps: Set<Int64> = []
+    while true {
+      let candidates = try query(
         """
-        UPDATE photos AS p SET \(sets), place_gazetteer = $1::bigint
-        FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, \(columns.map(\.name).joined(separator: ", ")))
-        WHERE p.id = v.id
-        """, parameters)
+        SELECT \(PlaceRenaming.list) FROM photos WHERE \(PlaceRenaming.unnamed(by: "$1::bigint")) AND id > $2::bigint
+        ORDER BY id LIMIT \(PlaceRenaming.batchSize)
+        """, [identity, .integer(after)]
+      ) { rows in rows.map { PlaceRenaming.Candidate(row: $0) } }
+      guard let last = candidates.last else { break }
+      after = last.photo.id
+      named += candidates.count
+      let outcome = try PlaceRenaming.rename(candidates, with: namer)
+      for start in stride(from: 0, to: outcome.changed.count, by: Self.rowsPerStatement) {
+        var tuples: [String] = []
+        var parameters: [StoreValue] = [identity]
+        for (id, values) in outcome.changed[start..<min(outcome.changed.count, start + Self.rowsPerStatement)] {
+          let n = parameters.count
+          let casts = columns.indices.map { "$\(n + 2 + $0)::\(PostgresSQL.type(columns[$0]))" }
+          tuples.append("($\(n + 1)::bigint," + casts.joined(separator: ",") + ")")
+          parameters += [.integer(id)] + values
+        }
+        _ = try change(
+          """
+          UPDATE photos AS p SET \(sets), place_gazetteer = $1::bigint
+          FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, \(columns.map(\.name).joined(separator: ", ")))
+          WHERE p.id = v.id
+          """, parameters)
+      }
+      if !outcome.unmarked.isEmpty {
+        _ = try change(
+          "UPDATE photos SET place_gazetteer = $1::bigint WHERE id = ANY($2::bigint[])",
+          [identity, .text("{" + outcome.unmarked.map(String.init).joined(separator: ",") + "}")])
+      }
+      keptStamps.formUnion(outcome.keptStamps)
     }
-    return pending.count
+    for stamp in keptStamps where stamp != namer.identity {
+      try run(
+        "INSERT INTO place_stamps (gazetteer, stamp) VALUES ($1::bigint, $2::bigint) ON CONFLICT DO NOTHING",
+        [identity, .integer(stamp)])
+    }
+    return named
   }
 }
 

@@ -179,6 +179,18 @@ enum PostgresSchema {
       UPDATE photos SET place_gazetteer = NULL WHERE taken_at IS NOT NULL AND taken_utc IS NULL;
       """
     ),
+    Migration(
+      "place stamps",
+      """
+      -- Photos marked `stamp` (place_gazetteer) hold what `gazetteer` names them: naming them
+      -- again with it changed nothing (PlaceRenaming), so their rows were left as they were.
+      CREATE TABLE place_stamps (
+        gazetteer BIGINT NOT NULL,
+        stamp BIGINT NOT NULL,
+        PRIMARY KEY (gazetteer, stamp)
+      );
+      """
+    ),
   ]
 
   /// Computes both text columns of every photo already indexed, a page at a time.

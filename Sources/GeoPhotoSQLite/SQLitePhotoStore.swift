@@ -370,34 +370,40 @@ public final class SQLitePhotoStore: PhotoStore {
 
   public func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool {
     try database.queryInt64(
-      """
-      SELECT EXISTS (SELECT 1 FROM photos WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?))
-      """, [.integer(identity)]) == 1
+      "SELECT EXISTS (SELECT 1 FROM photos WHERE \(PlaceRenaming.unnamed(by: "?1")))", [.integer(identity)]) == 1
   }
 
   public func assignPlaces(with namer: any PlaceNamer) throws -> Int {
     precondition(inWrite, "places are named inside write(_:)")
-    var pending: [(Int64, Coordinate, CaptureDate?, OffsetSource?)] = []
-    try database.forEachRow(
+    let identity = StoreValue.integer(namer.identity)
+    let batch = try database.cachedStatement(
       """
-      SELECT \(PhotoWrite.renamingList) FROM photos
-      WHERE latitude IS NOT NULL AND (place_gazetteer IS NULL OR place_gazetteer != ?)
-      """, [.integer(namer.identity)]
-    ) {
-      pending.append(
-        (
-          $0.int64(0), Coordinate(latitude: $0.double(1), longitude: $0.double(2)),
-          $0.optionalText(3).flatMap(CaptureDate.init(iso8601:)), $0.optionalText(4).flatMap(OffsetSource.init)
-        ))
-    }
+      SELECT \(PlaceRenaming.list) FROM photos WHERE \(PlaceRenaming.unnamed(by: "?1")) AND id > ?2
+      ORDER BY id LIMIT \(PlaceRenaming.batchSize)
+      """)
     let sets = PhotoWrite.renamedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
-    let statement = try database.cachedStatement("UPDATE photos SET \(sets), place_gazetteer = ? WHERE id = ?")
-    for (id, c, taken, source) in pending {
-      let values = try PhotoWrite.renamed(at: c, takenAt: taken, offsetSource: source, with: namer)
-      try statement.execute(values + [.integer(namer.identity), .integer(id)])
-      noteChange(positions: false)
+    let update = try database.cachedStatement("UPDATE photos SET \(sets), place_gazetteer = ? WHERE id = ?")
+    let mark = try database.cachedStatement("UPDATE photos SET place_gazetteer = ? WHERE id = ?")
+    var named = 0
+    var after: Int64 = 0
+    var keptStamps: Set<Int64> = []
+    while true {
+      var candidates: [PlaceRenaming.Candidate] = []
+      try batch.bind([identity, .integer(after)])
+      while try batch.step() { candidates.append(PlaceRenaming.Candidate(row: batch)) }
+      batch.reset()
+      guard let last = candidates.last else { break }
+      after = last.photo.id
+      named += candidates.count
+      let outcome = try PlaceRenaming.rename(candidates, with: namer)
+      for (id, values) in outcome.changed { try update.execute(values + [identity, .integer(id)]) }
+      for id in outcome.unmarked { try mark.execute([identity, .integer(id)]) }
+      keptStamps.formUnion(outcome.keptStamps)
+      if !outcome.changed.isEmpty { photosChanged = true }
     }
-    return pending.count
+    let keep = try database.cachedStatement("INSERT OR IGNORE INTO place_stamps (gazetteer, stamp) VALUES (?, ?)")
+    for stamp in keptStamps where stamp != namer.identity { try keep.execute([identity, .integer(stamp)]) }
+    return named
   }
 
   public func photosToGeotag(under root: String?) throws -> [Photo] {

@@ -192,6 +192,17 @@ enum Schema {
         -- Floating times are read in their place's zone when places are named again.
         UPDATE photos SET place_gazetteer = NULL WHERE taken_at IS NOT NULL AND taken_utc IS NULL;
         """),
+    .init(
+      "place stamps",
+      sql: """
+        -- Photos marked `stamp` (place_gazetteer) hold what `gazetteer` names them: naming them
+        -- again with it changed nothing (PlaceRenaming), so their rows were left as they were.
+        CREATE TABLE place_stamps (
+          gazetteer INTEGER NOT NULL,
+          stamp INTEGER NOT NULL,
+          PRIMARY KEY (gazetteer, stamp)
+        ) WITHOUT ROWID;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

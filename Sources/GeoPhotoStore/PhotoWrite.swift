@@ -40,21 +40,6 @@ public enum PhotoWrite {
 
   /// What naming the index again writes: the place's columns, then the capture time's.
   public static let renamedColumns = placeColumns + capturedColumns
-  /// What it reads of each photo to do so (after the id): its position and capture time.
-  public static let renamingList = "id, latitude, longitude, taken_at, offset_source"
-
-  /// The values of `renamedColumns` for a photo at `c` taken at `takenAt` (its offset from
-  /// `offsetSource`), named with `namer`.
-  public static func renamed(
-    at c: Coordinate, takenAt: CaptureDate?, offsetSource: OffsetSource?, with namer: any PlaceNamer
-  ) throws -> [StoreValue] {
-    var photo = Photo(id: 0, source: .local, sourceID: "", coordinate: c, takenAt: takenAt, title: "")
-    photo.offsetSource = offsetSource
-    photo.place = try namer.place(for: c)
-    photo.placeCaptureTime(in: try namer.timeZone(for: c, named: photo.place))
-    let record = PhotoRecord(photo: photo)
-    return renamedColumns.map { value($0, of: record) }
-  }
 
   /// What a photo named `place` holds in `column`, one of `placeColumns`.
   public static func value(_ column: PhotoColumn, of place: PlaceName?) -> StoreValue {
@@ -165,7 +150,7 @@ extension PhotoRecord {
   public mutating func name(with namer: (any PlaceNamer)?) throws {
     guard let namer, let c = photo.coordinate else { return }
     photo.place = try namer.place(for: c)
-    photo.placeCaptureTime(in: try namer.timeZone(for: c, named: photo.place))
+    if photo.takesZoneFromPlace { photo.placeCaptureTime(in: try namer.timeZone(for: c, named: photo.place)) }
     placedWith = namer.identity
   }
 }

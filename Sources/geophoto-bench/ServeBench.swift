@@ -213,25 +213,43 @@ func benchPlaces(points: [Coordinate]) throws {
     "  brute force: every place and ring, p50 (anchor)", String(format: "%.0f µs", Percentiles(brute).p50),
     String(format: "%.0f× slower", Percentiles(brute).p50 / p.p50))
 
-  // Naming every photo of the 1M text index again, as the first sync with a new gazetteer
-  // does: a copy of the index, and a namer that says it is another gazetteer.
+  // Naming every photo of the 1M text index: first as a sync with the gazetteer does (every
+  // row and its text written), then again with another edition of the gazetteer that renames
+  // one place in 50, as upgrading geophoto does.
   let (source, _) = try textIndex(points: points)
   let copy = workDirectory.appendingPathComponent("rename-1m.sqlite")
   try? FileManager.default.removeItem(at: copy)
   try FileManager.default.copyItem(at: source, to: copy)
   defer { try? FileManager.default.removeItem(at: copy) }
   let store = try SQLitePhotoStore(url: copy, mode: .readWrite)
-  let renamer = AnotherGazetteer(base: g.namer(within: 25_000))
-  let (named, wall) = try timed { try store.write { try store.assignPlaces(with: renamer) } }
+  let namer = g.namer(within: 25_000)
+  let (first, firstWall) = try timed { try store.write { try store.assignPlaces(with: namer) } }
+  let edition = AnotherEdition(base: namer)
+  let (named, wall) = try timed { try store.write { try store.assignPlaces(with: edition) } }
+  let changed =
+    try store.database.queryInt64(
+      "SELECT count(*) FROM photos WHERE place_gazetteer = ?", [.integer(edition.identity)]) ?? 0
   row(
     "naming all \(named) photos of the 1M index again", format(milliseconds(wall), "ms"),
-    String(format: "goal ≤ 5 s; %.0f photos/s", Double(named) / Double(wall) * 1e9))
+    String(
+      format: "goal ≤ 5 s; another edition, 1 place in 50 renamed: %lld photos written; %.0f photos/s", changed,
+      Double(named) / Double(wall) * 1e9))
+  row(
+    "  first naming (all rows and text written)", format(milliseconds(firstWall), "ms"),
+    String(format: "%.0f photos/s", Double(first) / Double(firstWall) * 1e9))
 }
 
-/// A namer that names places as `base` does but says it is another gazetteer, so every photo
-/// is named again.
-struct AnotherGazetteer<Base: PlaceNamer>: PlaceNamer {
+/// Another edition of `base`'s gazetteer: it says it is another gazetteer, so every photo is
+/// named again, and it renames one place in 50 (by GeoNames id).
+struct AnotherEdition<Base: PlaceNamer>: PlaceNamer {
   let base: Base
   var identity: Int64 { base.identity ^ 0x5A5A }
-  func place(for coordinate: Coordinate) throws -> PlaceName? { try base.place(for: coordinate) }
+  func place(for coordinate: Coordinate) throws -> PlaceName? {
+    guard var place = try base.place(for: coordinate) else { return nil }
+    if let id = place.geonameID, id % 50 == 0 { place.name += " (renamed)" }
+    return place
+  }
+  func timeZone(for coordinate: Coordinate, named place: PlaceName?) throws -> (
+    identifier: String, source: OffsetSource
+  )? { try base.timeZone(for: coordinate, named: place) }
 }

@@ -181,6 +181,59 @@ import Testing
     #expect(try store.write { try store.assignPlaces(with: TestNamer(identity: 8)) } == 2)
   }
 
+  /// Naming again with another edition of the gazetteer looks at every photo but writes only
+  /// those it names differently; the rest keep their mark, which stands for both editions.
+  @Test(arguments: StoreKind.available)
+  func anotherEditionWritesOnlyThePhotosItRenames(kind: StoreKind) throws {
+    let dir = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: dir.url)
+    var rng = SeededGenerator(seed: 1_512)
+    var records: [PhotoRecord] = []
+    for i in 0..<(PlaceRenaming.batchSize / 40 + 300) {
+      var r = record(
+        "/p/\(i).jpg", Double.random(in: 30...39.99, using: &rng), Double.random(in: 130...139.99, using: &rng),
+        hash: "h\(i)")
+      // Every third photo has a floating capture time, read in its place's zone.
+      if i % 3 == 0 { r.photo.takenAt = CaptureDate(year: 2024, month: 7, day: 1, hour: 12) }
+      records.append(r)
+    }
+    records.append(record("/p/none.jpg", nil, nil, hash: "hn"))
+    let located = records.count - 1
+    try store.write { _ = try store.upsert(records, now: Self.now) }
+    let first = CellNamer(identity: 21, renamed: [])
+    let renamedCells: Set<Int> = [31_131, 35_135, 39_139, 33_137]
+    let second = CellNamer(identity: 22, renamed: renamedCells)
+    #expect(try store.write { try store.assignPlaces(with: first) } == located)
+    let generation = try store.generation()
+    #expect(try store.write { try store.assignPlaces(with: second) } == located)
+    #expect(try store.generation() == generation + 1)
+    #expect(try !store.hasPhotosToPlace(gazetteer: 22) && store.hasPhotosToPlace(gazetteer: 21))
+    #expect(try store.write { try store.assignPlaces(with: second) } == 0)
+    let inRenamedCells = records.filter {
+      $0.photo.coordinate.map { renamedCells.contains(CellNamer.cell($0)) } ?? false
+    }
+    #expect(!inRenamedCells.isEmpty)
+    let written = try store.records(after: 0, limit: records.count + 1)
+    // Exactly the photos in renamed cells carry the new mark, and every photo its new name.
+    #expect(written.filter { $0.record.placedWith == 22 }.count == inRenamedCells.count)
+    for (_, r) in written {
+      guard let c = r.photo.coordinate else {
+        #expect(r.photo.place == nil && r.placedWith == nil)
+        continue
+      }
+      #expect(r.photo.place == second.place(for: c))
+      if r.photo.takenAt != nil {
+        #expect(r.photo.takenAt?.utcOffsetMinutes == 9 * 60 && r.photo.timeZone == "Asia/Tokyo")
+      }
+    }
+    // Back to the first edition: only what the second changed is named again.
+    #expect(try store.write { try store.assignPlaces(with: first) } == inRenamedCells.count)
+    for (_, r) in try store.records(after: 0, limit: records.count + 1) {
+      if let c = r.photo.coordinate { #expect(r.photo.place == first.place(for: c)) }
+    }
+    #expect(try !store.hasPhotosToPlace(gazetteer: 21))
+  }
+
   /// A record named before it is written carries its place in: nothing is left to name.
   @Test(arguments: StoreKind.available)
   func aNamedRecordIsWrittenWithItsPlace(kind: StoreKind) throws {
@@ -414,6 +467,22 @@ import Testing
     }
     let store = try factory.open(path, mode: .create)
     #expect(try store.counts().photos == 0 && store.location == path)
+  }
+}
+
+/// Names a position after its one-degree cell, in Tokyo's zone; `renamed` cells get another
+/// name (another edition of the gazetteer).
+struct CellNamer: PlaceNamer {
+  var identity: Int64
+  var renamed: Set<Int>
+
+  static func cell(_ c: Coordinate) -> Int { Int(c.latitude.rounded(.down)) * 1_000 + Int(c.longitude.rounded(.down)) }
+
+  func place(for c: Coordinate) -> PlaceName? {
+    let cell = Self.cell(c)
+    return PlaceName(
+      name: renamed.contains(cell) ? "Cell \(cell) (renamed)" : "Cell \(cell)", admin1: "Tokyo", admin2: "",
+      countryCode: "JP", distance: Double(cell % 97), population: 1_000, timeZone: "Asia/Tokyo", geonameID: cell)
   }
 }
 

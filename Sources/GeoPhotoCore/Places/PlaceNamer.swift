@@ -25,14 +25,20 @@ extension PlaceNamer {
 }
 
 extension Photo {
+  /// Whether the capture time is read in the zone of where the photo is: a local time the
+  /// camera recorded without an offset, or one given an offset from an earlier position. (A
+  /// namer is asked for the zone only then.)
+  public var takesZoneFromPlace: Bool {
+    guard let taken = takenAt else { return false }
+    return offsetSource == nil ? taken.utcOffsetMinutes == nil : (offsetSource == .place || offsetSource == .sea)
+  }
+
   /// Reads a capture time the camera recorded without an offset (or one given an offset from
   /// an earlier position) in the zone of where the photo is: the offset, the zone and where it
   /// came from are set, and a local time the zone skips or has twice is flagged. A recorded
   /// offset is left alone.
   public mutating func placeCaptureTime(in zone: (identifier: String, source: OffsetSource)?) {
-    guard let taken = takenAt,
-      offsetSource == nil ? taken.utcOffsetMinutes == nil : (offsetSource == .place || offsetSource == .sea)
-    else { return }
+    guard takesZoneFromPlace, let taken = takenAt else { return }
     guard let zone, let timeZone = TimeZone(identifier: zone.identifier) else {
       // No zone known any more: back to the floating time the camera recorded.
       if offsetSource != nil { takenAt?.utcOffsetMinutes = nil }
