@@ -4,31 +4,36 @@ public import GeoPhotoCore
 /// Offline place names: populated places (with their divisions, population, time zone and
 /// GeoNames id), the countries with their outlines, and a kd-tree over the places, read from
 /// one file (`GazetteerFile`) with a copy per column and no parsing.
-public final class Gazetteer: Sendable {
+///
+/// The per-place columns and the strings are read where the file is mapped, never copied
+/// (`MappedBytes`): the gazetteer is immutable, so its views are safe to share across threads.
+public final class Gazetteer: @unchecked Sendable {
   public let count: Int
   /// A fingerprint of the data: photos named with another gazetteer are named again.
   public let identity: UInt32
-  let latitudes: [Int32]
-  let longitudes: [Int32]
-  let names: [UInt32]
-  let foldedNames: [UInt32]
-  let populations: [UInt32]
-  let geonameIDs: [UInt32]
-  let admin1: [UInt32]
-  let admin2: [UInt32]
-  let countries: [UInt16]
-  let timeZones: [UInt16]
+  /// The file's bytes, which every column below views.
+  let storage: MappedBytes
+  let latitudes: UnsafeBufferPointer<Int32>
+  let longitudes: UnsafeBufferPointer<Int32>
+  let names: UnsafeBufferPointer<UInt32>
+  let foldedNames: UnsafeBufferPointer<UInt32>
+  let populations: UnsafeBufferPointer<UInt32>
+  let geonameIDs: UnsafeBufferPointer<UInt32>
+  let admin1: UnsafeBufferPointer<UInt32>
+  let admin2: UnsafeBufferPointer<UInt32>
+  let countries: UnsafeBufferPointer<UInt16>
+  let timeZones: UnsafeBufferPointer<UInt16>
   /// Each place's weight in the naming rule (`PlaceRule.weight(population:)`).
-  let weights: [Double]
+  let weights: UnsafeBufferPointer<Double>
   /// Per range of the place tree (at its split position): the largest weight in it, so the
   /// naming rule passes over ranges that cannot outweigh the best candidate so far.
   let heaviest: [Double]
-  let adminNames: [UInt32]
-  let countryCodes: [UInt8]
-  let countryNames: [UInt32]
-  let timeZoneNames: [UInt32]
+  let adminNames: UnsafeBufferPointer<UInt32>
+  let countryCodes: UnsafeBufferPointer<UInt8>
+  let countryNames: UnsafeBufferPointer<UInt32>
+  let timeZoneNames: UnsafeBufferPointer<UInt32>
   let outlines: CountryOutlines
-  let strings: [UInt8]
+  let strings: UnsafeBufferPointer<UInt8>
   let index: SpatialIndex
 
   public struct FormatError: Error, CustomStringConvertible {
@@ -38,30 +43,35 @@ public final class Gazetteer: Sendable {
   // MARK: - Loading
 
   public convenience init(contentsOf url: URL) throws {
-    try self.init(data: try Data(contentsOf: url, options: .alwaysMapped), name: url.path)
+    try self.init(storage: try MappedBytes(contentsOf: url), name: url.path)
   }
 
-  public init(data: Data, name: String = "gazetteer") throws {
+  public convenience init(data: Data, name: String = "gazetteer") throws {
+    try self.init(storage: MappedBytes(data), name: name)
+  }
+
+  init(storage: MappedBytes, name: String) throws {
     func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
     let file: GazetteerFile.Reader
     do {
-      file = try GazetteerFile.Reader(data, name: name)
+      file = try GazetteerFile.Reader(storage, name: name)
     } catch let error as GazetteerFile.FormatError {
       throw FormatError(description: error.description)
     }
     identity = file.identity
     guard let vectors = file.doubles(.vectors), let axes = file.array(.axes, of: UInt8.self),
-      let latitudes = file.array(.latitudes, of: Int32.self), let longitudes = file.array(.longitudes, of: Int32.self),
-      let names = file.array(.names, of: UInt32.self), let populations = file.array(.populations, of: UInt32.self),
-      let geonameIDs = file.array(.geonameIDs, of: UInt32.self), let admin1 = file.array(.admin1, of: UInt32.self),
-      let admin2 = file.array(.admin2, of: UInt32.self), let countries = file.array(.countries, of: UInt16.self),
-      let timeZones = file.array(.timeZones, of: UInt16.self), let weights = file.doubles(.weights),
-      let foldedNames = file.array(.foldedNames, of: UInt32.self),
-      let adminNames = file.array(.adminNames, of: UInt32.self),
-      let countryCodes = file.array(.countryCodes, of: UInt8.self),
-      let countryNames = file.array(.countryNames, of: UInt32.self),
-      let timeZoneNames = file.array(.timeZoneNames, of: UInt32.self),
-      let strings = file.array(.strings, of: UInt8.self)
+      let latitudes = file.column(.latitudes, of: Int32.self),
+      let longitudes = file.column(.longitudes, of: Int32.self),
+      let names = file.column(.names, of: UInt32.self), let populations = file.column(.populations, of: UInt32.self),
+      let geonameIDs = file.column(.geonameIDs, of: UInt32.self), let admin1 = file.column(.admin1, of: UInt32.self),
+      let admin2 = file.column(.admin2, of: UInt32.self), let countries = file.column(.countries, of: UInt16.self),
+      let timeZones = file.column(.timeZones, of: UInt16.self), let weights = file.column(.weights, of: Double.self),
+      let foldedNames = file.column(.foldedNames, of: UInt32.self),
+      let adminNames = file.column(.adminNames, of: UInt32.self),
+      let countryCodes = file.column(.countryCodes, of: UInt8.self),
+      let countryNames = file.column(.countryNames, of: UInt32.self),
+      let timeZoneNames = file.column(.timeZoneNames, of: UInt32.self),
+      let strings = file.column(.strings, of: UInt8.self)
     else { throw fail("damaged (a section is cut short)") }
     let n = latitudes.count
     let places =
@@ -71,16 +81,21 @@ public final class Gazetteer: Sendable {
       countryCodes.count == 2 * countryNames.count, !countryNames.isEmpty, !timeZoneNames.isEmpty,
       strings.last == 0
     else { throw fail("damaged (its sections do not add up)") }
+    // Whole passes without early exits (largest values), which the compiler vectorises.
+    func largest<T: FixedWidthInteger>(_ a: UnsafeBufferPointer<T>) -> T.Magnitude {
+      a.reduce(0) { Swift.max($0, $1.magnitude) }
+    }
     let stringCount = UInt32(strings.count)
     let offsetsFit = [names, foldedNames, adminNames, countryNames, timeZoneNames].allSatisfy {
-      $0.allSatisfy { $0 < stringCount }
+      $0.isEmpty || largest($0) < stringCount
     }
     let indexesFit =
-      admin1.allSatisfy { Int($0) < adminNames.count } && admin2.allSatisfy { Int($0) < adminNames.count }
-      && countries.allSatisfy { Int($0) < countryNames.count }
-      && timeZones.allSatisfy { Int($0) < timeZoneNames.count }
-      && latitudes.allSatisfy { abs($0) <= 90_000_000 } && longitudes.allSatisfy { abs($0) <= 180_000_000 }
-      && weights.allSatisfy { $0.isFinite && $0 >= 0 }
+      (n == 0
+        || largest(admin1) < adminNames.count && largest(admin2) < adminNames.count
+          && largest(countries) < countryNames.count && largest(timeZones) < timeZoneNames.count)
+      && largest(latitudes) <= 90_000_000 && largest(longitudes) <= 180_000_000
+      // NaN fails both comparisons, so it is counted too.
+      && weights.reduce(0, { $0 + ($1 >= 0 && $1 < .infinity ? 0 : 1) }) == 0
     guard offsetsFit, indexesFit else { throw fail("damaged (a place points outside its tables)") }
     guard let bandHeight = file.array(.bandHeight, of: Int32.self), bandHeight.count == 1,
       let ringCountries = file.array(.ringCountries, of: UInt16.self),
@@ -106,6 +121,7 @@ public final class Gazetteer: Sendable {
       throw fail("damaged (its place tree: \(error))")
     }
     count = n
+    self.storage = storage
     self.latitudes = latitudes
     self.longitudes = longitudes
     self.names = names
@@ -243,7 +259,7 @@ public final class Gazetteer: Sendable {
       .prefix(limit).map(\.name)
   }
 
-  static func equals(_ strings: [UInt8], _ start: Int, _ wanted: [UInt8]) -> Bool {
+  static func equals(_ strings: UnsafeBufferPointer<UInt8>, _ start: Int, _ wanted: [UInt8]) -> Bool {
     guard start + wanted.count < strings.count, strings[start + wanted.count] == 0 else { return false }
     for (k, w) in wanted.enumerated() where strings[start + k] != w { return false }
     return true

@@ -73,19 +73,20 @@ enum GazetteerFile {
 
   /// A file's sections, checked to lie inside it.
   struct Reader {
-    let data: Data
+    let storage: MappedBytes
     let identity: UInt32
     private let ranges: [Range<Int>]
 
-    init(_ data: Data, name: String) throws {
+    init(_ storage: MappedBytes, name: String) throws {
       func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
+      let data = storage.bytes
       guard data.count >= headSize, Array(data.prefix(8)) == magic else {
         if data.count >= 8, Array(data.prefix(7)) == Array("GPPLACE".utf8) {
           throw fail("a gazetteer of an older geophoto (import it again with 'geophoto places import')")
         }
         throw fail("not a geophoto gazetteer")
       }
-      self.data = data
+      self.storage = storage
       let count = Int(Self.u32(data, 8))
       identity = Self.u32(data, 12)
       guard count == Section.allCases.count, data.count >= headSize + 8 * count else {
@@ -102,31 +103,22 @@ enum GazetteerFile {
       self.ranges = ranges
     }
 
-    static func u32(_ data: Data, _ at: Int) -> UInt32 {
-      data.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+    static func u32(_ data: Data, _ at: Int) -> UInt32 { data.withUnsafeBytes { u32($0, at) } }
+
+    static func u32(_ data: UnsafeRawBufferPointer, _ at: Int) -> UInt32 {
+      UInt32(littleEndian: data.loadUnaligned(fromByteOffset: at, as: UInt32.self))
     }
 
-    /// The section as an array of `T`, copied at once; nil when its length is not a whole
-    /// number of them.
-    func array<T: FixedWidthInteger>(_ section: Section, of: T.Type = T.self) -> [T]? {
-      let range = ranges[section.rawValue]
-      let size = MemoryLayout<T>.size
-      guard range.count % size == 0 else { return nil }
-      let count = range.count / size
-      return data.withUnsafeBytes { raw in
-        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-          if count > 0, let base = raw.baseAddress, let target = buffer.baseAddress {
-            memcpy(target, base + range.lowerBound, range.count)
-          }
-          if T.self != UInt8.self && UInt32(1).littleEndian != UInt32(1) {
-            for i in 0..<count { buffer[i] = T(littleEndian: buffer[i]) }
-          }
-          initialized = count
-        }
-      }
+    /// The section as a view of `T`s into the file (no copy); nil when its length is not a
+    /// whole number of them.
+    func column<T: BitwiseCopyable>(_ section: Section, of: T.Type = T.self) -> UnsafeBufferPointer<T>? {
+      storage.column(ranges[section.rawValue], of: T.self)
     }
 
-    func doubles(_ section: Section) -> [Double]? { array(section, of: UInt64.self)?.map(Double.init(bitPattern:)) }
-    func floats(_ section: Section) -> [Float]? { array(section, of: UInt32.self)?.map(Float.init(bitPattern:)) }
+    /// The section as an array of `T`, copied at once (for what must be an array: the place
+    /// tree and the outlines); nil when its length is not a whole number of them.
+    func array<T: BitwiseCopyable>(_ section: Section, of: T.Type = T.self) -> [T]? { column(section).map(Array.init) }
+
+    func doubles(_ section: Section) -> [Double]? { array(section, of: Double.self) }
   }
 }

@@ -99,9 +99,9 @@ extension Gazetteer {
 /// the best in the position's country.
 struct RuleWalk: RadiusVisitor {
   typealias Candidate = (position: Int, score: Double, d2: Double)
-  let weights: [Double]
+  let weights: UnsafeBufferPointer<Double>
   let heaviest: [Double]
-  let countries: [UInt16]
+  let countries: UnsafeBufferPointer<UInt16>
   /// The position's country, nil at sea.
   let country: UInt16?
   var best: Candidate?

@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A gazetteer file's bytes for as long as a gazetteer reads them: the file mapped read-only
+/// and its pages populated in one go (MAP_POPULATE: no fault per page on the first lookups),
+/// or a copy of bytes already in memory. Columns are typed views into it, never copies.
+final class MappedBytes: @unchecked Sendable {
+  let base: UnsafeRawPointer
+  let count: Int
+  private let mapped: Bool
+
+  /// The file at `url`, mapped.
+  init(contentsOf url: URL) throws {
+    let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
+    }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+    count = Int(status.st_size)
+    guard count > 0 else {
+      base = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8))
+      mapped = false
+      return
+    }
+    let address = mmap(nil, count, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)
+    guard let address, address != MAP_FAILED else {
+      throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
+    }
+    base = UnsafeRawPointer(address)
+    mapped = true
+  }
+
+  /// A copy of `data`, aligned for every column type.
+  init(_ data: Data) {
+    let n = data.count
+    let copy = UnsafeMutableRawPointer.allocate(byteCount: max(n, 8), alignment: 8)
+    data.withUnsafeBytes { if let source = $0.baseAddress { copy.copyMemory(from: source, byteCount: n) } }
+    count = n
+    base = UnsafeRawPointer(copy)
+    mapped = false
+  }
+
+  deinit {
+    if mapped {
+      munmap(UnsafeMutableRawPointer(mutating: base), count)
+    } else {
+      UnsafeMutableRawPointer(mutating: base).deallocate()
+    }
+  }
+
+  var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+  /// The bytes of `range` as `T`s (little-endian, as the file is written, which every Linux
+  /// platform Swift runs on reads as is); nil when the range is not a whole number of them or
+  /// not aligned for them.
+  func column<T: BitwiseCopyable>(_ range: Range<Int>, of: T.Type = T.self) -> UnsafeBufferPointer<T>? {
+    let size = MemoryLayout<T>.stride
+    guard range.lowerBound >= 0, range.upperBound <= count, range.count % size == 0,
+      range.lowerBound % MemoryLayout<T>.alignment == 0
+    else { return nil }
+    return UnsafeBufferPointer(
+      start: (base + range.lowerBound).assumingMemoryBound(to: T.self), count: range.count / size)
+  }
+}
