@@ -64,14 +64,12 @@ public struct ExportWriter: Sendable {
     switch format {
     case .geojson:
       if count > 0 { out += separator }
-      // Written straight after what `out` holds: the writer takes the buffer and gives it back.
-      var w = JSONWriter(pretty: false, capacity: 0)
-      swap(&w.bytes, &out)
+      var w = JSONWriter(pretty: false, capacity: 1024)
       let options = AnnotationDocument.Options(includePaths: includePaths)
       GeoJSON.writeFeature(id: a.id, geometry: GeoJSON.Point(a.coordinate), to: &w) {
         AnnotationMembers.write(a, options: options, coordinate: false, to: &$0)
       }
-      swap(&w.bytes, &out)
+      w.append(to: &out)
     case .kml:
       var description = a.subtitle
       if let thumbnail = a.thumbnailURL, a.source != .local { description += "\n" + thumbnail }

@@ -37,18 +37,28 @@ public indirect enum JSONValue: Equatable, Sendable {
 
   /// `value` rounded to `places` decimals, as a fixed-point JSON number (null if not finite).
   public static func rounded(_ value: Double, places: Int) -> JSONValue {
-    let scale = pow10[places]
-    let scaled = (value * scale).rounded()
-    guard scaled.isFinite, abs(scaled) < 9e18 else { return .null }
-    return .fixed(Int64(scaled), places: places)
+    scaled(value, places: places).map { .fixed($0, places: places) } ?? .null
   }
 
-  static let pow10: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+  /// `value` times 10^`places` (0–9), rounded to an integer; nil when not finite or too large.
+  @inline(__always)
+  static func scaled(_ value: Double, places: Int) -> Int64? {
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let scaled = (value * scale).rounded()
+    guard scaled.isFinite, abs(scaled) < 9e18 else { return nil }
+    return Int64(scaled)
+  }
 
   static func appendFixed(_ value: Int64, places: Int, into out: inout [UInt8]) {
+    withFixed(value, places: places) { out.append(contentsOf: $0) }
+  }
+
+  /// The text of a scaled integer (see `fixed`) for `body`: written backwards into a buffer on
+  /// the stack, from the last decimal (trailing zeros dropped) to the sign, without allocating.
+  @inline(__always)
+  static func withFixed(_ value: Int64, places: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
     precondition((0...24).contains(places), "at most 24 decimals")
-    // Written backwards into a buffer on the stack, from the last decimal (trailing zeros
-    // dropped) to the sign, then appended at once: no allocation, one copy.
     var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &scratch) { buffer in
       var magnitude = value.magnitude
@@ -77,7 +87,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         start -= 1
         buffer[start] = UInt8(ascii: "-")
       }
-      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+      body(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
     }
   }
 
@@ -88,37 +98,4 @@ public indirect enum JSONValue: Equatable, Sendable {
     return "\(d)"
   }
 
-  /// Appends `s` as a JSON string; text without quotes, backslashes or control characters
-  /// (almost all of it) is copied as it is.
-  static func quote(_ s: String, into out: inout [UInt8]) {
-    var s = s
-    s.withUTF8 { quote(utf8: $0, into: &out) }
-  }
-
-  static func quote(_ s: Substring, into out: inout [UInt8]) {
-    var s = s
-    s.withUTF8 { quote(utf8: $0, into: &out) }
-  }
-
-  static func quote(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-      out.append(contentsOf: bytes)
-    } else {
-      for byte in bytes {
-        switch byte {
-        case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-        case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-        case 0x0A: out.append(contentsOf: "\\n".utf8)
-        case 0x0D: out.append(contentsOf: "\\r".utf8)
-        case 0x09: out.append(contentsOf: "\\t".utf8)
-        case 0..<0x20:
-          let hex = String(byte, radix: 16)
-          out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-        default: out.append(byte)
-        }
-      }
-    }
-    out.append(UInt8(ascii: "\""))
-  }
 }

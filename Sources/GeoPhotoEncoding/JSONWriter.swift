@@ -1,12 +1,22 @@
 public import GeoPhotoCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Writes JSON straight into bytes, for answers that are encoded on every request.
 ///
 /// Commas, colons and (with `pretty`) indentation are placed by the writer; the caller only
 /// says what comes next. `JSONValue` documents are written through it too, so there is one
 /// definition of the output format.
-public struct JSONWriter {
-  public internal(set) var bytes: [UInt8] = []
+///
+/// The bytes grow in a buffer the writer owns (a store and a count per byte, a `memcpy` per
+/// run of them, where an array would check its capacity and uniqueness on every append). A
+/// writer is not copyable: it is passed `inout`, and its bytes are taken at the end.
+public struct JSONWriter: ~Copyable {
+  private var storage: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
   private let pretty: Bool
   /// How many containers are open, and per open container whether it has a member yet: bit 0
   /// for the innermost, up to 64 levels (every answer's depth), the outer ones beyond that in
@@ -18,8 +28,57 @@ public struct JSONWriter {
 
   public init(pretty: Bool = false, capacity: Int = 1024) {
     self.pretty = pretty
-    bytes.reserveCapacity(capacity)
+    self.capacity = max(capacity, 64)
+    storage = .allocate(capacity: self.capacity)
   }
+
+  deinit { storage.deallocate() }
+
+  /// The JSON written so far.
+  public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+
+  /// How many bytes have been written.
+  public var byteCount: Int { count }
+
+  /// Appends the JSON written so far to `out`, in one copy.
+  public func append(to out: inout [UInt8]) {
+    out.append(contentsOf: UnsafeBufferPointer(start: storage, count: count))
+  }
+
+  // MARK: - Bytes
+
+  @inline(__always)
+  private mutating func reserve(_ n: Int) {
+    if count + n > capacity { grow(to: count + n) }
+  }
+
+  private mutating func grow(to needed: Int) {
+    let larger = max(needed, 2 * capacity)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+    moved.update(from: storage, count: count)
+    storage.deallocate()
+    storage = moved
+    capacity = larger
+  }
+
+  @inline(__always)
+  private mutating func write(_ byte: UInt8) {
+    reserve(1)
+    storage[count] = byte
+    count += 1
+  }
+
+  @inline(__always)
+  private mutating func write(_ run: UnsafeRawBufferPointer) {
+    guard let base = run.baseAddress, !run.isEmpty else { return }
+    reserve(run.count)
+    memcpy(storage + count, base, run.count)
+    count += run.count
+  }
+
+  private mutating func write(_ text: StaticString) { text.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) } }
+
+  // MARK: - Structure
 
   private mutating func beforeValue() {
     if afterKey {
@@ -27,19 +86,20 @@ public struct JSONWriter {
       return
     }
     guard depth > 0 else { return }
-    if hasMember & 1 != 0 { bytes.append(UInt8(ascii: ",")) }
+    if hasMember & 1 != 0 { write(UInt8(ascii: ",")) }
     hasMember |= 1
     if pretty { newline() }
   }
 
   private mutating func newline() {
-    bytes.append(UInt8(ascii: "\n"))
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    write(UInt8(ascii: "\n"))
+    reserve(2 * depth)
+    for _ in 0..<(2 * depth) { write(UInt8(ascii: " ")) }
   }
 
   public mutating func beginObject() {
     beforeValue()
-    bytes.append(UInt8(ascii: "{"))
+    write(UInt8(ascii: "{"))
     open()
   }
 
@@ -47,7 +107,7 @@ public struct JSONWriter {
 
   public mutating func beginArray() {
     beforeValue()
-    bytes.append(UInt8(ascii: "["))
+    write(UInt8(ascii: "["))
     open()
   }
 
@@ -65,39 +125,42 @@ public struct JSONWriter {
     depth -= 1
     if depth >= 64, outerLevels.removeLast() { hasMember |= 1 << 63 }
     if pretty && had { newline() }
-    bytes.append(byte)
+    write(byte)
   }
+
+  // MARK: - Members and values
 
   /// The name of the next object member.
   /// A member name written in the source: plain ASCII, appended as it is (no escaping to
   /// look for; every answer writes a dozen of them per photo).
   public mutating func key(_ name: StaticString) {
     beforeValue()
-    bytes.append(UInt8(ascii: "\""))
-    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
-    if pretty { bytes.append(UInt8(ascii: " ")) }
+    write(UInt8(ascii: "\""))
+    write(name)
+    write(UInt8(ascii: "\""))
+    write(UInt8(ascii: ":"))
+    if pretty { write(UInt8(ascii: " ")) }
     afterKey = true
   }
 
   /// A member name made at run time, escaped as JSON asks.
   public mutating func key(named name: String) {
     beforeValue()
-    JSONValue.quote(name, into: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    if pretty { bytes.append(UInt8(ascii: " ")) }
+    quote(name)
+    write(UInt8(ascii: ":"))
+    if pretty { write(UInt8(ascii: " ")) }
     afterKey = true
   }
 
   public mutating func string(_ value: String) {
     beforeValue()
-    JSONValue.quote(value, into: &bytes)
+    quote(value)
   }
 
   public mutating func string(_ value: Substring) {
     beforeValue()
-    JSONValue.quote(value, into: &bytes)
+    var value = value
+    value.withUTF8 { quote(utf8: $0) }
   }
 
   public mutating func string(_ value: String?) {
@@ -110,41 +173,42 @@ public struct JSONWriter {
   public mutating func date(_ value: CaptureDate?) {
     guard let value else { return null() }
     beforeValue()
-    bytes.append(UInt8(ascii: "\""))
-    value.appendISO8601(to: &bytes)
-    bytes.append(UInt8(ascii: "\""))
+    write(UInt8(ascii: "\""))
+    value.withISO8601 { write($0) }
+    write(UInt8(ascii: "\""))
   }
 
   public mutating func integer(_ value: Int64) {
     beforeValue()
-    JSONValue.appendFixed(value, places: 0, into: &bytes)
+    JSONValue.withFixed(value, places: 0) { write($0) }
   }
 
   /// A decimal given as a scaled integer (see `JSONValue.fixed`).
   public mutating func fixed(_ value: Int64, places: Int) {
     beforeValue()
-    JSONValue.appendFixed(value, places: places, into: &bytes)
+    JSONValue.withFixed(value, places: places) { write($0) }
   }
 
   /// `value` rounded to `places` decimals.
   public mutating func rounded(_ value: Double, places: Int) {
-    guard case .fixed(let v, let p) = JSONValue.rounded(value, places: places) else { return null() }
-    fixed(v, places: p)
+    guard let scaled = JSONValue.scaled(value, places: places) else { return null() }
+    fixed(scaled, places: places)
   }
 
   public mutating func number(_ value: Double) {
     beforeValue()
-    bytes.append(contentsOf: JSONValue.format(value).utf8)
+    var text = JSONValue.format(value)
+    text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
   }
 
   public mutating func bool(_ value: Bool) {
     beforeValue()
-    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    write(value ? "true" : "false")
   }
 
   public mutating func null() {
     beforeValue()
-    bytes.append(contentsOf: "null".utf8)
+    write("null")
   }
 
   public mutating func value(_ value: JSONValue) {
@@ -167,5 +231,38 @@ public struct JSONWriter {
       }
       endObject()
     }
+  }
+
+  // MARK: - Strings
+
+  /// `s` as a JSON string; text without quotes, backslashes or control characters (almost all
+  /// of it) is copied as it is.
+  private mutating func quote(_ s: String) {
+    var s = s
+    s.withUTF8 { quote(utf8: $0) }
+  }
+
+  private mutating func quote(utf8 text: UnsafeBufferPointer<UInt8>) {
+    write(UInt8(ascii: "\""))
+    if !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      write(UnsafeRawBufferPointer(text))
+    } else {
+      for byte in text {
+        switch byte {
+        case UInt8(ascii: "\""): write("\\\"")
+        case UInt8(ascii: "\\"): write("\\\\")
+        case 0x0A: write("\\n")
+        case 0x0D: write("\\r")
+        case 0x09: write("\\t")
+        case 0..<0x20:
+          let hex = Array(String(byte, radix: 16).utf8)
+          write("\\u")
+          for _ in hex.count..<4 { write(UInt8(ascii: "0")) }
+          hex.withUnsafeBytes { write($0) }
+        default: write(byte)
+        }
+      }
+    }
+    write(UInt8(ascii: "\""))
   }
 }

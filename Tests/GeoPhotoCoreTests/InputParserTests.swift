@@ -88,9 +88,7 @@ import Testing
       }
       #expect(d.dateString == day)
       #expect(d.iso8601 == day + String(format: "T%02d:%02d:%02d", d.hour, d.minute, d.second) + zone)
-      var bytes: [UInt8] = Array("x".utf8)
-      d.appendISO8601(to: &bytes)
-      #expect(bytes == Array(("x" + d.iso8601).utf8))
+      #expect(d.withISO8601 { Array($0) } == Array(d.iso8601.utf8))
     }
   }
 

@@ -24,6 +24,28 @@ func text(_ build: (inout JSONWriter) -> Void, pretty: Bool = false) -> String {
     #expect(parsed as? String == nasty)
   }
 
+  /// A writer that starts with almost no room grows as it writes and loses no byte: what a
+  /// JSON parser reads back is what went in, and appending the bytes to an array adds them.
+  @Test func aWriterGrowsAndKeepsEveryByte() throws {
+    let alphabet = Array("abc \"\\\n\t東京é📷/\u{1}")
+    var members: [String: String] = [:]
+    for i in 0..<2_000 {
+      members["k\(i)"] = String((0..<(i % 41)).map { alphabet[(i * 31 + $0 * 7) % alphabet.count] })
+    }
+    var w = JSONWriter(pretty: false, capacity: 0)
+    w.beginObject()
+    for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+      w.key(named: name)
+      w.string(value)
+    }
+    w.endObject()
+    let parsed = try JSONSerialization.jsonObject(with: Data(w.bytes)) as? [String: String]
+    #expect(parsed == members)
+    var out = Array("prefix".utf8)
+    w.append(to: &out)
+    #expect(out == Array("prefix".utf8) + w.bytes && w.byteCount == w.bytes.count)
+  }
+
   @Test func fixedDecimalsDropBinaryNoise() {
     #expect(text { $0.degrees(35.681239999999995) } == "35.68124")
     #expect(text { $0.degrees(139.7) } == "139.7")

@@ -176,10 +176,9 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
   /// ISO 8601: `2024-05-03T14:05:09+09:00`, or without an offset when the zone is unknown.
   public var iso8601: String { withText(dateOnly: false) { String(decoding: $0, as: UTF8.self) } }
 
-  /// `iso8601`'s bytes appended to `bytes` (digits and `-:T+Z` only: nothing to escape).
-  public func appendISO8601(to bytes: inout [UInt8]) {
-    withText(dateOnly: false) { bytes.append(contentsOf: $0) }
-  }
+  /// `iso8601`'s bytes (digits and `-:T+Z` only: nothing to escape) for `body`, without
+  /// making a string.
+  public func withISO8601<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { withText(dateOnly: false, body) }
 
   /// The text of `iso8601` (of `dateString` when `dateOnly`), made in a buffer on the stack
   /// without string formatting, for `body`: every answer writes one or two per photo.
