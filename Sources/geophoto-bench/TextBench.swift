@@ -124,7 +124,11 @@ func textIndex(points: [Coordinate]) throws -> (URL, [(String, [Int64])]) {
     }
   }
   let markers = words.map { word in (word, carriers.filter { $0.value == word }.map { Int64($0.key + 1) }.sorted()) }
-  if FileManager.default.fileExists(atPath: marker.path) { return (db, markers) }
+  if FileManager.default.fileExists(atPath: marker.path) {
+    // One left by an earlier geophoto-bench is upgraded in place (the parts open it read-only).
+    _ = try SQLitePhotoStore(url: db, mode: .readWrite)
+    return (db, markers)
+  }
   try? FileManager.default.removeItem(at: db.deletingLastPathComponent())
   let store = try SQLitePhotoStore(url: db, create: true)
   let start = CaptureDate(year: 2015, month: 1, day: 1).localSecondsSinceEpoch
