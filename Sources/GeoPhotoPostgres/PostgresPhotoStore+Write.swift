@@ -124,43 +124,44 @@ extension PostgresPhotoStore {
     let identity = StoreValue.integer(namer.identity)
     let columns = PhotoWrite.renamedColumns
     let sets = columns.map { "\($0.name) = v.\($0.name)" }.joined(separator: ", ")
-    var named = 0
     var after: Int64 = 0
     var keptStamps: Set<Int64> = []
-    while true {
-      let candidates = try query(
-        """
-        SELECT \(PlaceRenaming.list) FROM photos WHERE \(PlaceRenaming.unnamed(by: "$1::bigint")) AND id > $2::bigint
-        ORDER BY id LIMIT \(PlaceRenaming.batchSize)
-        """, [identity, .integer(after)]
-      ) { rows in rows.map { PlaceRenaming.Candidate(row: $0) } }
-      guard let last = candidates.last else { break }
-      after = last.photo.id
-      named += candidates.count
-      let outcome = try PlaceRenaming.rename(candidates, with: namer)
-      for start in stride(from: 0, to: outcome.changed.count, by: Self.rowsPerStatement) {
-        var tuples: [String] = []
-        var parameters: [StoreValue] = [identity]
-        for (id, values) in outcome.changed[start..<min(outcome.changed.count, start + Self.rowsPerStatement)] {
-          let n = parameters.count
-          let casts = columns.indices.map { "$\(n + 2 + $0)::\(PostgresSQL.type(columns[$0]))" }
-          tuples.append("($\(n + 1)::bigint," + casts.joined(separator: ",") + ")")
-          parameters += [.integer(id)] + values
-        }
-        _ = try change(
+    let named = try PlaceRenaming.run(
+      with: namer,
+      read: {
+        let candidates = try query(
           """
-          UPDATE photos AS p SET \(sets), place_gazetteer = $1::bigint
-          FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, \(columns.map(\.name).joined(separator: ", ")))
-          WHERE p.id = v.id
-          """, parameters)
-      }
-      if !outcome.unmarked.isEmpty {
-        _ = try change(
-          "UPDATE photos SET place_gazetteer = $1::bigint WHERE id = ANY($2::bigint[])",
-          [identity, .text("{" + outcome.unmarked.map(String.init).joined(separator: ",") + "}")])
-      }
-      keptStamps.formUnion(outcome.keptStamps)
-    }
+          SELECT \(PlaceRenaming.list) FROM photos WHERE \(PlaceRenaming.unnamed(by: "$1::bigint")) AND id > $2::bigint
+          ORDER BY id LIMIT \(PlaceRenaming.batchSize)
+          """, [identity, .integer(after)]
+        ) { rows in rows.map { PlaceRenaming.Candidate(row: $0) } }
+        after = candidates.last?.photo.id ?? after
+        return candidates
+      },
+      write: { outcome in
+        for start in stride(from: 0, to: outcome.changed.count, by: Self.rowsPerStatement) {
+          var tuples: [String] = []
+          var parameters: [StoreValue] = [identity]
+          for (id, values) in outcome.changed[start..<min(outcome.changed.count, start + Self.rowsPerStatement)] {
+            let n = parameters.count
+            let casts = columns.indices.map { "$\(n + 2 + $0)::\(PostgresSQL.type(columns[$0]))" }
+            tuples.append("($\(n + 1)::bigint," + casts.joined(separator: ",") + ")")
+            parameters += [.integer(id)] + values
+          }
+          _ = try change(
+            """
+            UPDATE photos AS p SET \(sets), place_gazetteer = $1::bigint
+            FROM (VALUES \(tuples.joined(separator: ","))) AS v(id, \(columns.map(\.name).joined(separator: ", ")))
+            WHERE p.id = v.id
+            """, parameters)
+        }
+        if !outcome.unmarked.isEmpty {
+          _ = try change(
+            "UPDATE photos SET place_gazetteer = $1::bigint WHERE id = ANY($2::bigint[])",
+            [identity, .text("{" + outcome.unmarked.map(String.init).joined(separator: ",") + "}")])
+        }
+        keptStamps.formUnion(outcome.keptStamps)
+      })
     for stamp in keptStamps where stamp != namer.identity {
       try run(
         "INSERT INTO place_stamps (gazetteer, stamp) VALUES ($1::bigint, $2::bigint) ON CONFLICT DO NOTHING",

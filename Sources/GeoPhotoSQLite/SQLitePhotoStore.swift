@@ -384,23 +384,24 @@ public final class SQLitePhotoStore: PhotoStore {
     let sets = PhotoWrite.renamedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
     let update = try database.cachedStatement("UPDATE photos SET \(sets), place_gazetteer = ? WHERE id = ?")
     let mark = try database.cachedStatement("UPDATE photos SET place_gazetteer = ? WHERE id = ?")
-    var named = 0
     var after: Int64 = 0
     var keptStamps: Set<Int64> = []
-    while true {
-      var candidates: [PlaceRenaming.Candidate] = []
-      try batch.bind([identity, .integer(after)])
-      while try batch.step() { candidates.append(PlaceRenaming.Candidate(row: batch)) }
-      batch.reset()
-      guard let last = candidates.last else { break }
-      after = last.photo.id
-      named += candidates.count
-      let outcome = try PlaceRenaming.rename(candidates, with: namer)
-      for (id, values) in outcome.changed { try update.execute(values + [identity, .integer(id)]) }
-      for id in outcome.unmarked { try mark.execute([identity, .integer(id)]) }
-      keptStamps.formUnion(outcome.keptStamps)
-      if !outcome.changed.isEmpty { photosChanged = true }
-    }
+    let named = try PlaceRenaming.run(
+      with: namer,
+      read: {
+        var candidates: [PlaceRenaming.Candidate] = []
+        try batch.bind([identity, .integer(after)])
+        while try batch.step() { candidates.append(PlaceRenaming.Candidate(row: batch)) }
+        batch.reset()
+        after = candidates.last?.photo.id ?? after
+        return candidates
+      },
+      write: { outcome in
+        for (id, values) in outcome.changed { try update.execute(values + [identity, .integer(id)]) }
+        for id in outcome.unmarked { try mark.execute([identity, .integer(id)]) }
+        keptStamps.formUnion(outcome.keptStamps)
+        if !outcome.changed.isEmpty { photosChanged = true }
+      })
     let keep = try database.cachedStatement("INSERT OR IGNORE INTO place_stamps (gazetteer, stamp) VALUES (?, ?)")
     for stamp in keptStamps where stamp != namer.identity { try keep.execute([identity, .integer(stamp)]) }
     return named

@@ -57,6 +57,38 @@ public enum PlaceRenaming {
     public var keptStamps: Set<Int64> = []
   }
 
+  /// Names every batch `read` gives (until an empty one) and hands each outcome to `write`, in
+  /// order: the store reads the next batch while the cores name the one before. Returns how
+  /// many photos were named.
+  public static func run(
+    with namer: any PlaceNamer, read: () throws -> [Candidate], write: (Outcome) throws -> Void
+  ) throws -> Int {
+    var named = 0
+    var naming: (DispatchGroup, ResultBox)?
+    while true {
+      let batch = try read()
+      if let (group, box) = naming {
+        group.wait()
+        naming = nil
+        try write(box.result.withLock { $0 }!.get())
+      }
+      guard !batch.isEmpty else { return named }
+      named += batch.count
+      let group = DispatchGroup()
+      let box = ResultBox()
+      DispatchQueue.global().async(group: group) {
+        let result = Result { try rename(batch, with: namer) }
+        box.result.withLock { $0 = result }
+      }
+      naming = (group, box)
+    }
+  }
+
+  /// A batch's outcome, handed from the thread that named it.
+  final class ResultBox: Sendable {
+    let result = Mutex<Result<Outcome, any Error>?>(nil)
+  }
+
   /// Names `batch` with `namer`, spread over the cores.
   public static func rename(_ batch: [Candidate], with namer: any PlaceNamer) throws -> Outcome {
     let slices = min(ProcessInfo.processInfo.activeProcessorCount, max(1, batch.count / 1_000))

@@ -189,7 +189,8 @@ import Testing
     let store = try makeScratchStore(kind, in: dir.url)
     var rng = SeededGenerator(seed: 1_512)
     var records: [PhotoRecord] = []
-    for i in 0..<(PlaceRenaming.batchSize / 40 + 300) {
+    // More than one batch, so naming one overlaps reading the next.
+    for i in 0..<(PlaceRenaming.batchSize + 300) {
       var r = record(
         "/p/\(i).jpg", Double.random(in: 30...39.99, using: &rng), Double.random(in: 130...139.99, using: &rng),
         hash: "h\(i)")
