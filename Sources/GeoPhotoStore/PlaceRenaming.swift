@@ -70,7 +70,9 @@ public enum PlaceRenaming {
       if let (group, box) = naming {
         group.wait()
         naming = nil
-        try write(box.result.withLock { $0 }!.get())
+        // The group is done, so its result is there.
+        guard let result = box.result.withLock({ $0 }) else { preconditionFailure("a batch named without a result") }
+        try write(result.get())
       }
       guard !batch.isEmpty else { return named }
       named += batch.count
