@@ -16,7 +16,9 @@ final class MappedBytes: @unchecked Sendable {
   init(contentsOf url: URL) throws {
     let fd = open(url.path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
+      let code: CocoaError.Code =
+        errno == ENOENT ? .fileReadNoSuchFile : errno == EACCES ? .fileReadNoPermission : .fileReadUnknown
+      throw CocoaError(code, userInfo: [NSFilePathErrorKey: url.path])
     }
     defer { close(fd) }
     var status = stat()

@@ -274,6 +274,28 @@ extension Coordinate {
       ).identity == g.identity)
   }
 
+  /// A gazetteer file is read where it is mapped: it answers as the same bytes in memory do,
+  /// and outlives the file's being replaced (as an import does, by renaming).
+  @Test func aMappedFileAnswersAsItsBytesDo() throws {
+    let bytes = try GazetteerBuilder.build(
+      Self.places, countries: [("AA", "Aland"), ("BB", "Bland")], rings: Self.rings)
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gaz-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent("places.gaz")
+    try Data(bytes).write(to: url)
+    let mapped = try Gazetteer(contentsOf: url)
+    let copied = try Gazetteer(data: Data(bytes))
+    try Data("replaced".utf8).write(to: url, options: .atomic)
+    #expect(mapped.identity == copied.identity && mapped.count == copied.count)
+    #expect(Set((0..<mapped.count).map(mapped.place)) == Set(Self.places))
+    for c in [Coordinate(latitude: 10.01, longitude: 20), Coordinate(latitude: 9.1, longitude: 22.9)] {
+      #expect(mapped.placeName(at: c) == copied.placeName(at: c))
+    }
+    #expect(throws: CocoaError.self) { try Gazetteer(contentsOf: dir.appendingPathComponent("missing.gaz")) }
+    #expect(throws: Gazetteer.FormatError.self) { try Gazetteer(contentsOf: url) }
+  }
+
   @Test func damagedFilesAreRefusedNotRead() throws {
     let bytes = try GazetteerBuilder.build(Self.places, countries: [("AA", "Aland")], rings: Self.rings)
     #expect(throws: Gazetteer.FormatError.self) { try Gazetteer(data: Data(bytes.dropLast())) }
