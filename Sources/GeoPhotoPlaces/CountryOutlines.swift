@@ -42,6 +42,24 @@ struct CountryOutlines: Sendable {
     return row * 360 + column
   }
 
+  /// What the outlines can say of `c` without testing a ring: whether its 1° cell meets no
+  /// outline (it lies in no country), the outlines of one country only (it lies in that one
+  /// or in none), or those of several.
+  enum CellCountries: Equatable {
+    case none
+    case one(UInt16)
+    case several
+  }
+
+  func countries(near c: Coordinate) -> CellCountries {
+    let cell = Self.cell(latitude: c.latitude, longitude: c.longitude)
+    let rings = Int(cellStarts[cell])..<Int(cellStarts[cell + 1])
+    guard let first = rings.first else { return .none }
+    let country = ringCountries[Int(cellRings[first])]
+    for k in rings.dropFirst() where ringCountries[Int(cellRings[k])] != country { return .several }
+    return .one(country)
+  }
+
   /// The country `c` lies in (an index into the gazetteer's countries), or nil at sea or on a
   /// shore the outlines miss. Where outlines overlap, the country of the first ring listed.
   func country(at c: Coordinate) -> Int? {

@@ -51,6 +51,19 @@ extension Gazetteer {
   /// What `PlaceRule` names `c` after, with candidates within `radius` metres.
   public func match(at c: Coordinate, within radius: Double = 25_000) -> PlaceMatch? {
     guard c.isPlausiblePhotoLocation else { return nil }
+    // Where the position's 1° cell meets the outlines of one country at most, the position
+    // lies in that country or in none, so the best place of all is the answer whenever it is
+    // in that country (or the cell meets none): no ring needs testing. Near borders and
+    // coasts of two countries, and with no place near, the rule runs whole.
+    let near = outlines.countries(near: c)
+    if near != .several {
+      var walk = RuleWalk(weights: weights, heaviest: heaviest, countries: countries, country: nil)
+      index.visit(within: radius, of: c, &walk)
+      if let best = walk.best, near == .none || near == .one(countries[best.position]) {
+        return .place(best.position, distance: GreatCircle.distance(squaredChord: best.d2))
+      }
+      if walk.best == nil && near == .none { return nil }
+    }
     let country = outlines.country(at: c).map(UInt16.init)
     var walk = RuleWalk(weights: weights, heaviest: heaviest, countries: countries, country: country)
     index.visit(within: radius, of: c, &walk)
