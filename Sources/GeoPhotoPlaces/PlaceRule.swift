@@ -53,18 +53,25 @@ extension Gazetteer {
     guard c.isPlausiblePhotoLocation else { return nil }
     // Where the position's 1° cell meets the outlines of one country at most, the position
     // lies in that country or in none, so the best place of all is the answer whenever it is
-    // in that country (or the cell meets none): no ring needs testing. Near borders and
-    // coasts of two countries, and with no place near, the rule runs whole.
+    // in that country (or the cell meets none): no ring needs testing. Otherwise the ring test
+    // says which country the position is in, and only when it is in one that the best place
+    // is not in does the walk run again for the best place in it.
     let near = outlines.countries(near: c)
-    if near != .several {
+    let country: UInt16?
+    if near == .several {
+      country = outlines.country(at: c).map(UInt16.init)
+    } else {
       var walk = RuleWalk(weights: weights, heaviest: heaviest, countries: countries, country: nil)
       index.visit(within: radius, of: c, &walk)
-      if let best = walk.best, near == .none || near == .one(countries[best.position]) {
-        return .place(best.position, distance: GreatCircle.distance(squaredChord: best.d2))
+      guard let best = walk.best else {
+        // No place near: the country alone, when the position is in one.
+        return near == .none ? nil : outlines.country(at: c).map { .country($0) }
       }
-      if walk.best == nil && near == .none { return nil }
+      let found = PlaceMatch.place(best.position, distance: GreatCircle.distance(squaredChord: best.d2))
+      if near == .none || near == .one(countries[best.position]) { return found }
+      guard let k = outlines.country(at: c).map(UInt16.init) else { return found }
+      country = k
     }
-    let country = outlines.country(at: c).map(UInt16.init)
     var walk = RuleWalk(weights: weights, heaviest: heaviest, countries: countries, country: country)
     index.visit(within: radius, of: c, &walk)
     if let chosen = walk.bestInCountry ?? walk.best {
