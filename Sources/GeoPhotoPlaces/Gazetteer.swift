@@ -59,7 +59,7 @@ public final class Gazetteer: @unchecked Sendable {
       throw FormatError(description: error.description)
     }
     identity = file.identity
-    guard let vectors = file.doubles(.vectors), let axes = file.array(.axes, of: UInt8.self),
+    guard let vectors = file.array(.vectors, of: Double.self), let axes = file.array(.axes, of: UInt8.self),
       let latitudes = file.column(.latitudes, of: Int32.self),
       let longitudes = file.column(.longitudes, of: Int32.self),
       let names = file.column(.names, of: UInt32.self), let populations = file.column(.populations, of: UInt32.self),

@@ -118,7 +118,5 @@ enum GazetteerFile {
     /// The section as an array of `T`, copied at once (for what must be an array: the place
     /// tree and the outlines); nil when its length is not a whole number of them.
     func array<T: BitwiseCopyable>(_ section: Section, of: T.Type = T.self) -> [T]? { column(section).map(Array.init) }
-
-    func doubles(_ section: Section) -> [Double]? { array(section, of: Double.self) }
   }
 }

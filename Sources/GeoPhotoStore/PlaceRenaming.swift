@@ -15,13 +15,13 @@ public enum PlaceRenaming {
   public static let batchSize = 20_000
 
   /// What a batch reads of each photo: its position, capture time and place.
-  public static let selection = PhotoSelection(
-    Set([.id, .latitude, .longitude] + PhotoWrite.renamedColumns).subtracting([.placeText]))
+  static let columns = Set([.id, .latitude, .longitude] + PhotoWrite.renamedColumns).subtracting([.placeText])
+  public static let selection = PhotoSelection(columns)
 
   /// The columns a batch reads: `selection`'s, then the gazetteer mark.
   public static let list = selection.list + ", place_gazetteer"
   /// The position of the gazetteer mark in `list`.
-  public static let stampPosition = selection.list.split(separator: ",").count
+  public static let stampPosition = PhotoColumn.photo.filter(columns.contains).count
 
   /// The photos that `gazetteer` (a placeholder for its identity, such as `?1` or `$1::bigint`)
   /// has not named: located, with no mark, or a mark the gazetteer has not taken over.
