@@ -177,16 +177,19 @@ public final class PostgresPhotoStore: PhotoStore {
     }
   }
 
-  public func locatedPhotos(
-    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>
-  ) throws -> [Photo] {
+  public func forEachLocatedPhoto(
+    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>,
+    _ body: (borrowing Photo) throws -> Void
+  ) throws {
     var parameters: [StoreValue] = [.integer(id), .integer(last), .integer(Int64(limit))]
     let selection = PhotoSelection(columns)
     let sql =
       "SELECT \(selection.list) FROM photos"
       + " WHERE latitude IS NOT NULL AND id > $1::bigint AND id <= $2::bigint"
       + PostgresSQL.conditions(filter, &parameters) + " ORDER BY id LIMIT $3::int"
-    return try query(sql, parameters) { rows in rows.map { Photo(row: selection.row($0)) } }
+    try query(sql, parameters) { rows in
+      for row in rows { try body(Photo(row: selection.row(row))) }
+    }
   }
 
   public func knownFiles(under root: String) throws -> [KnownFile] {

@@ -148,22 +148,22 @@ public final class SQLitePhotoStore: PhotoStore {
 
   public func idRange() throws -> ClosedRange<Int64>? {
     var range: ClosedRange<Int64>?
-    try database.forEachRow("SELECT min(id), max(id) FROM photos") { row in
+    // Apart: SQLite answers a lone min() or max() of the key from the tree's ends, but both in
+    // one SELECT by reading every row.
+    try database.forEachRow("SELECT (SELECT min(id) FROM photos), (SELECT max(id) FROM photos)") { row in
       if let first = row.optionalInt64(0), let last = row.optionalInt64(1) { range = first...last }
     }
     return range
   }
 
-  public func locatedPhotos(
-    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>
-  ) throws -> [Photo] {
-    var photos: [Photo] = []
-    photos.reserveCapacity(min(limit, 10_000))
+  public func forEachLocatedPhoto(
+    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>,
+    _ body: (borrowing Photo) throws -> Void
+  ) throws {
     let selection = PhotoSelection(columns)
     try forEachMatch(of: filter, columns: selection.list, after: id, through: last, limit: limit) {
-      photos.append(Photo(row: selection.row($0)))
+      try body(Photo(row: selection.row($0)))
     }
-    return photos
   }
 
   /// One statement for all of them: the ids go in as one JSON array, read by `json_each`.

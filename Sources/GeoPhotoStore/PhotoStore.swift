@@ -38,11 +38,13 @@ public protocol PhotoStore: AnyObject {
   /// the span an export divides into windows of ids.
   func idRange() throws -> ClosedRange<Int64>?
   /// Up to `limit` located photos that pass `filter`, by ascending id from after `id` up to
-  /// and including `last`: a page or a window of an export, filtered by the store's indexes.
-  /// Only `columns` are read (the others are left empty).
-  func locatedPhotos(
-    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>
-  ) throws -> [Photo]
+  /// and including `last`, each lent to `body` as it is read: a page or a window of an
+  /// export, filtered by the store's indexes. Only `columns` are read (the others are left
+  /// empty).
+  func forEachLocatedPhoto(
+    passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>,
+    _ body: (borrowing Photo) throws -> Void
+  ) throws
   /// Every local file the index knows under `root` (an absolute, normalised directory path):
   /// photos' primary files and their other files, sidecars left out.
   func knownFiles(under root: String) throws -> [KnownFile]
@@ -166,10 +168,14 @@ public struct Upserted: Equatable, Sendable {
 }
 
 extension PhotoStore {
-  /// `locatedPhotos(passing:after:through:limit:reading:)` with every column of a photo, to
-  /// the last id.
+  /// The photos `forEachLocatedPhoto(passing:after:through:limit:reading:_:)` lends, with
+  /// every column of a photo, to the last id.
   public func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo] {
-    try locatedPhotos(passing: filter, after: id, through: .max, limit: limit, reading: Set(PhotoColumn.photo))
+    var photos: [Photo] = []
+    try forEachLocatedPhoto(
+      passing: filter, after: id, through: .max, limit: limit, reading: Set(PhotoColumn.photo)
+    ) { photos.append(copy $0) }
+    return photos
   }
 }
 

@@ -152,21 +152,21 @@ enum ExportCommand: Subcommand {
     func part(of store: any PhotoStore, after: Int64, through last: Int64) throws -> Part {
       // Paths are long strings, and read only when they are written.
       let columns = writer.includePaths ? PhotoColumn.annotation : PhotoColumn.annotation.subtracting([.path])
-      let photos = try store.locatedPhotos(
-        passing: filter, after: after, through: last, limit: Int(last - after), reading: columns)
       var part = Part()
-      part.bytes.reserveCapacity(photos.count * 320)
-      part.ends.reserveCapacity(photos.count)
       var writer = self.writer
-      // Each photo borrowed where it lies (a `for` over the array copies every one).
-      photos.withUnsafeBufferPointer { photos in
-        for i in photos.indices {
-          guard let c = photos[i].coordinate, let distance = area.admits(c),
-            let annotation = Annotation(photo: photos[i], distance: distance)
-          else { continue }
-          writer.write(annotation, altitude: photos[i].altitude, into: &part.bytes)
-          part.ends.append(part.bytes.count)
+      // Each photo encoded as it is read, where the store lends it.
+      try store.forEachLocatedPhoto(
+        passing: filter, after: after, through: last, limit: Int(last - after), reading: columns
+      ) { photo in
+        guard let c = photo.coordinate, let distance = area.admits(c),
+          let annotation = Annotation(photo: photo, distance: distance)
+        else { return }
+        if part.ends.isEmpty {
+          part.bytes.reserveCapacity(Int(last - after) * 320)
+          part.ends.reserveCapacity(Int(last - after))
         }
+        writer.write(annotation, altitude: photo.altitude, into: &part.bytes)
+        part.ends.append(part.bytes.count)
       }
       return part
     }
