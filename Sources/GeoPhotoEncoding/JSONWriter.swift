@@ -76,10 +76,17 @@ public struct JSONWriter: ~Copyable {
     count += run.count
   }
 
-  private mutating func write(_ text: StaticString) { text.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) } }
+  @inline(__always)
+  private mutating func write(_ text: StaticString) {
+    guard text.hasPointerRepresentation else {
+      return text.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
+    }
+    write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
 
   // MARK: - Structure
 
+  @inline(__always)
   private mutating func beforeValue() {
     if afterKey {
       afterKey = false
@@ -135,11 +142,23 @@ public struct JSONWriter: ~Copyable {
   /// look for; every answer writes a dozen of them per photo).
   public mutating func key(_ name: StaticString) {
     beforeValue()
-    write(UInt8(ascii: "\""))
-    write(name)
-    write(UInt8(ascii: "\""))
-    write(UInt8(ascii: ":"))
-    if pretty { write(UInt8(ascii: " ")) }
+    guard name.hasPointerRepresentation, !pretty else {
+      write(UInt8(ascii: "\""))
+      write(name)
+      write(UInt8(ascii: "\""))
+      write(UInt8(ascii: ":"))
+      if pretty { write(UInt8(ascii: " ")) }
+      afterKey = true
+      return
+    }
+    // `"name":` in one reserve: the quotes and colon around one copy of the name.
+    let n = name.utf8CodeUnitCount
+    reserve(n + 3)
+    storage[count] = UInt8(ascii: "\"")
+    memcpy(storage + count + 1, name.utf8Start, n)
+    storage[count + n + 1] = UInt8(ascii: "\"")
+    storage[count + n + 2] = UInt8(ascii: ":")
+    count += n + 3
     afterKey = true
   }
 
@@ -238,6 +257,9 @@ public struct JSONWriter: ~Copyable {
   /// `s` as a JSON string; text without quotes, backslashes or control characters (almost all
   /// of it) is copied as it is.
   private mutating func quote(_ s: String) {
+    // Read where the string keeps its bytes (a copy of `s` to call `withUTF8` on costs a
+    // retain and a release); only bridged strings, which have none, are copied.
+    if let done: Void = s.utf8.withContiguousStorageIfAvailable({ quote(utf8: $0) }) { return done }
     var s = s
     s.withUTF8 { quote(utf8: $0) }
   }

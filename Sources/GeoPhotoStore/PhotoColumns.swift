@@ -185,12 +185,11 @@ extension Photo {
           geonameID: row.int64(.placeGeonameID).map { Int($0) })
         place.isCountry = row.bool(.placeIsCountry) ?? false
         return place
-      }, mediaType: row.text(.mediaType).flatMap(MediaType.init(rawValue:)) ?? .photo, duration: row.double(.duration))
-    offsetSource = row.text(.offsetSource).flatMap(OffsetSource.init(rawValue:))
-    timeZone = row.text(.timeZone)
-    offsetAmbiguity = row.text(.offsetAmbiguity).flatMap(LocalTimeAmbiguity.init(rawValue:))
-    description = row.text(.description)
-    keywords = row.text(.keywords).map { $0.split(separator: "\n").map(String.init) } ?? []
+      }, mediaType: row.text(.mediaType).flatMap(MediaType.init(rawValue:)) ?? .photo, duration: row.double(.duration),
+      offsetSource: row.text(.offsetSource).flatMap(OffsetSource.init(rawValue:)), timeZone: row.text(.timeZone),
+      offsetAmbiguity: row.text(.offsetAmbiguity).flatMap(LocalTimeAmbiguity.init(rawValue:)),
+      description: row.text(.description),
+      keywords: row.text(.keywords).map { $0.split(separator: "\n").map(String.init) } ?? [])
   }
 }
 

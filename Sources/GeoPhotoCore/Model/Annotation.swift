@@ -77,9 +77,18 @@ public struct Annotation: Hashable, Sendable {
       add(photo.place?.label)
       add(photo.takenAt?.dateString)
     }
-    self.init(
-      id: photo.id, source: photo.source, coordinate: coordinate, title: photo.title, subtitle: subtitle,
-      distance: distance, takenAt: photo.takenAt, path: photo.path, url: photo.url, thumbnailURL: photo.thumbnailURL)
+    // Each member set where it lies (a delegating init would build the annotation and then
+    // copy it).
+    id = photo.id
+    source = photo.source
+    self.coordinate = coordinate
+    title = photo.title
+    self.subtitle = subtitle
+    self.distance = distance
+    takenAt = photo.takenAt
+    path = photo.path
+    url = photo.url
+    thumbnailURL = photo.thumbnailURL
     estimated = photo.locationEstimated
     place = photo.place
     mediaType = photo.mediaType

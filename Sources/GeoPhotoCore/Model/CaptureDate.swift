@@ -193,6 +193,21 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
       }
       // Zero-padded to `width`, the lowest 6 digits at most.
       func put(_ value: Int, width: Int) {
+        // Every field of a real date: two or four digits, written without a loop.
+        if width == 2, UInt(bitPattern: value) < 100 {
+          buffer[n] = UInt8(ascii: "0") + UInt8(value / 10)
+          buffer[n + 1] = UInt8(ascii: "0") + UInt8(value % 10)
+          n += 2
+          return
+        }
+        if width == 4, UInt(bitPattern: value) < 10_000 {
+          buffer[n] = UInt8(ascii: "0") + UInt8(value / 1000)
+          buffer[n + 1] = UInt8(ascii: "0") + UInt8(value / 100 % 10)
+          buffer[n + 2] = UInt8(ascii: "0") + UInt8(value / 10 % 10)
+          buffer[n + 3] = UInt8(ascii: "0") + UInt8(value % 10)
+          n += 4
+          return
+        }
         if value < 0 { put(UInt8(ascii: "-")) }
         var v = value.magnitude
         var digits = 1

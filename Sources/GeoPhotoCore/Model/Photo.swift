@@ -17,6 +17,7 @@ public struct PlaceName: Hashable, Sendable {
   /// within reach.
   public var isCountry: Bool
 
+  @inlinable
   public init(
     name: String, admin1: String, admin2: String, countryCode: String, distance: Double, population: Int? = nil,
     timeZone: String? = nil, geonameID: Int? = nil
@@ -107,13 +108,16 @@ public struct Photo: Hashable, Sendable {
   /// Keywords and tags, in order.
   public var keywords: [String] = []
 
+  @inlinable
   public init(
     id: Int64, source: PhotoSource, sourceID: String, path: String? = nil,
     coordinate: Coordinate? = nil, altitude: Double? = nil, takenAt: CaptureDate? = nil,
     title: String, cameraMake: String? = nil, cameraModel: String? = nil, width: Int? = nil,
     height: Int? = nil, orientation: Int? = nil, url: String? = nil, thumbnailURL: String? = nil,
     attribution: String? = nil, license: String? = nil, locationEstimated: Bool = false, place: PlaceName? = nil,
-    mediaType: MediaType = .photo, duration: Double? = nil
+    mediaType: MediaType = .photo, duration: Double? = nil, offsetSource: OffsetSource? = nil,
+    timeZone: String? = nil, offsetAmbiguity: LocalTimeAmbiguity? = nil, description: String? = nil,
+    keywords: [String] = []
   ) {
     self.id = id
     self.source = source
@@ -136,5 +140,10 @@ public struct Photo: Hashable, Sendable {
     self.place = place
     self.mediaType = mediaType
     self.duration = duration
+    self.offsetSource = offsetSource
+    self.timeZone = timeZone
+    self.offsetAmbiguity = offsetAmbiguity
+    self.description = description
+    self.keywords = keywords
   }
 }
