@@ -92,6 +92,10 @@ extension Statement: PhotoRow {
   public func double(at index: Int) -> Double? { optionalDouble(Int32(index)) }
   public func text(at index: Int) -> String? { optionalText(Int32(index)) }
   public func bool(at index: Int) -> Bool? { optionalInt64(Int32(index)).map { $0 != 0 } }
+  public func withUTF8<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    guard let p = sqlite3_column_text(handle, Int32(index)) else { return nil }
+    return body(UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, Int32(index)))))
+  }
 }
 
 @available(*, unavailable)

@@ -112,6 +112,17 @@ public protocol PhotoRow {
   func double(at index: Int) -> Double?
   func text(at index: Int) -> String?
   func bool(at index: Int) -> Bool?
+  /// The text's UTF-8 bytes lent to `body`, nil for NULL: for columns read as something
+  /// other than a string (a capture time, a media type), where making the string is waste.
+  func withUTF8<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R?
+}
+
+extension PhotoRow {
+  /// The bytes of `text(at:)`, for drivers that hand out strings only.
+  @inlinable public func withUTF8<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    guard var text = text(at: index) else { return nil }
+    return text.withUTF8(body)
+  }
 }
 
 // Inlinable, so each store's row type gets a decoding of its own (no generic dispatch per
@@ -121,6 +132,15 @@ extension PhotoRow {
   @inlinable public func double(_ column: PhotoColumn) -> Double? { double(at: column.rawValue) }
   @inlinable public func text(_ column: PhotoColumn) -> String? { text(at: column.rawValue) }
   @inlinable public func bool(_ column: PhotoColumn) -> Bool? { bool(at: column.rawValue) }
+  @inlinable public func withUTF8<R>(_ column: PhotoColumn, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    withUTF8(at: column.rawValue, body)
+  }
+  /// The case of `T` the column names by its raw value, read from the bytes; nil for NULL and
+  /// for a name `T` does not have.
+  @inlinable public func named<T: CaseIterable & RawRepresentable>(_ column: PhotoColumn, as type: T.Type) -> T?
+  where T.RawValue == String {
+    withUTF8(column) { bytes in T.allCases.first { $0.rawValue.utf8.elementsEqual(bytes) } } ?? nil
+  }
 }
 
 /// A SELECT of some of a photo's columns (an export reads only those it writes), and its rows
@@ -157,6 +177,10 @@ public struct PhotoSelection: Sendable {
     @inlinable public func double(at index: Int) -> Double? { position(index).flatMap(base.double(at:)) }
     @inlinable public func text(at index: Int) -> String? { position(index).flatMap(base.text(at:)) }
     @inlinable public func bool(at index: Int) -> Bool? { position(index).flatMap(base.bool(at:)) }
+    @inlinable public func withUTF8<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+      guard let position = position(index) else { return nil }
+      return base.withUTF8(at: position, body)
+    }
   }
 }
 
@@ -171,7 +195,7 @@ extension Photo {
     self.init(
       id: row.int64(.id) ?? 0, source: PhotoSource(rawValue: row.text(.source) ?? ""),
       sourceID: row.text(.sourceID) ?? "", path: row.text(.path), coordinate: coordinate,
-      altitude: row.double(.altitude), takenAt: row.text(.takenAt).flatMap(CaptureDate.init(iso8601:)),
+      altitude: row.double(.altitude), takenAt: row.withUTF8(.takenAt, CaptureDate.init(iso8601UTF8:)) ?? nil,
       title: row.text(.title) ?? "", cameraMake: row.text(.cameraMake), cameraModel: row.text(.cameraModel),
       width: row.int64(.width).map { Int($0) }, height: row.int64(.height).map { Int($0) },
       orientation: row.int64(.orientation).map { Int($0) }, url: row.text(.url),
@@ -185,9 +209,9 @@ extension Photo {
           geonameID: row.int64(.placeGeonameID).map { Int($0) })
         place.isCountry = row.bool(.placeIsCountry) ?? false
         return place
-      }, mediaType: row.text(.mediaType).flatMap(MediaType.init(rawValue:)) ?? .photo, duration: row.double(.duration),
-      offsetSource: row.text(.offsetSource).flatMap(OffsetSource.init(rawValue:)), timeZone: row.text(.timeZone),
-      offsetAmbiguity: row.text(.offsetAmbiguity).flatMap(LocalTimeAmbiguity.init(rawValue:)),
+      }, mediaType: row.named(.mediaType, as: MediaType.self) ?? .photo, duration: row.double(.duration),
+      offsetSource: row.named(.offsetSource, as: OffsetSource.self), timeZone: row.text(.timeZone),
+      offsetAmbiguity: row.named(.offsetAmbiguity, as: LocalTimeAmbiguity.self),
       description: row.text(.description),
       keywords: row.text(.keywords).map { $0.split(separator: "\n").map(String.init) } ?? [])
   }

@@ -63,9 +63,11 @@ public struct Annotation: Hashable, Sendable {
       if !subtitle.isEmpty { subtitle += " · " }
       subtitle += part
     }
+    // The place read once (each read of the optional member copies it).
+    let label = photo.place?.label
     if photo.source == .local {
-      if let place = photo.place {
-        add(place.label)
+      if let label {
+        add(label)
         add(photo.takenAt?.dateString)
       } else {
         add(photo.takenAt?.dateString)
@@ -74,7 +76,7 @@ public struct Annotation: Hashable, Sendable {
       if photo.locationEstimated { add("estimated location") }
     } else {
       add(photo.attribution)
-      add(photo.place?.label)
+      add(label)
       add(photo.takenAt?.dateString)
     }
     // Each member set where it lies (a delegating init would build the annotation and then

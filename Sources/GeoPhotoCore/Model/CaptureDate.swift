@@ -71,35 +71,46 @@ public struct CaptureDate: Hashable, Sendable, Comparable, CustomStringConvertib
     return date.isValid ? date : nil
   }
 
+  /// `init(iso8601:)` of UTF-8 bytes, as an index's row lends them.
+  public init?(iso8601UTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    if let fast = Self.fixedWidthISO8601(bytes) {
+      self = fast
+      return
+    }
+    self.init(iso8601: String(decoding: bytes, as: UTF8.self))
+  }
+
   private init?(fixedWidthISO8601 text: String) {
     var text = text
-    let parsed = text.withUTF8 { b -> CaptureDate? in
-      let count = b.count
-      guard count == 19 || count == 20 || count == 25,
-        var date = Self.fixedWidth(UnsafeBufferPointer(rebasing: b[..<19]))
-      else { return nil }
-      switch count {
-      case 19: return date
-      case 20:
-        guard b[19] == UInt8(ascii: "Z") else { return nil }
-        date.utcOffsetMinutes = 0
-        return date
-      default:
-        func digit(_ i: Int) -> Int? {
-          let d = Int(b[i]) - 48
-          return d >= 0 && d <= 9 ? d : nil
-        }
-        guard b[19] == UInt8(ascii: "+") || b[19] == UInt8(ascii: "-"), b[22] == UInt8(ascii: ":"),
-          let h1 = digit(20), let h2 = digit(21), let m1 = digit(23), let m2 = digit(24)
-        else { return nil }
-        let (h, m) = (h1 * 10 + h2, m1 * 10 + m2)
-        guard h <= 14, m < 60 else { return nil }
-        date.utcOffsetMinutes = (b[19] == UInt8(ascii: "-") ? -1 : 1) * (h * 60 + m)
-        return date
-      }
-    }
-    guard let parsed else { return nil }
+    guard let parsed = text.withUTF8(Self.fixedWidthISO8601) else { return nil }
     self = parsed
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SS`, then nothing, `Z` or `±HH:MM`, read byte by byte.
+  private static func fixedWidthISO8601(_ b: UnsafeBufferPointer<UInt8>) -> CaptureDate? {
+    let count = b.count
+    guard count == 19 || count == 20 || count == 25,
+      var date = Self.fixedWidth(UnsafeBufferPointer(rebasing: b[..<19]))
+    else { return nil }
+    switch count {
+    case 19: return date
+    case 20:
+      guard b[19] == UInt8(ascii: "Z") else { return nil }
+      date.utcOffsetMinutes = 0
+      return date
+    default:
+      func digit(_ i: Int) -> Int? {
+        let d = Int(b[i]) - 48
+        return d >= 0 && d <= 9 ? d : nil
+      }
+      guard b[19] == UInt8(ascii: "+") || b[19] == UInt8(ascii: "-"), b[22] == UInt8(ascii: ":"),
+        let h1 = digit(20), let h2 = digit(21), let m1 = digit(23), let m2 = digit(24)
+      else { return nil }
+      let (h, m) = (h1 * 10 + h2, m1 * 10 + m2)
+      guard h <= 14, m < 60 else { return nil }
+      date.utcOffsetMinutes = (b[19] == UInt8(ascii: "-") ? -1 : 1) * (h * 60 + m)
+      return date
+    }
   }
 
   /// The wall-clock time of an instant (seconds since the Unix epoch) in a zone `utcOffsetMinutes`
