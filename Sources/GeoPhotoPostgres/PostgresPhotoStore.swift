@@ -179,7 +179,7 @@ public final class PostgresPhotoStore: PhotoStore {
 
   public func forEachLocatedPhoto(
     passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>,
-    _ body: (borrowing Photo) throws -> Void
+    _ body: (inout Photo) throws -> Void
   ) throws {
     var parameters: [StoreValue] = [.integer(id), .integer(last), .integer(Int64(limit))]
     let selection = PhotoSelection(columns)
@@ -188,7 +188,10 @@ public final class PostgresPhotoStore: PhotoStore {
       + " WHERE latitude IS NOT NULL AND id > $1::bigint AND id <= $2::bigint"
       + PostgresSQL.conditions(filter, &parameters) + " ORDER BY id LIMIT $3::int"
     try query(sql, parameters) { rows in
-      for row in rows { try body(Photo(row: selection.row(row))) }
+      for row in rows {
+        var photo = Photo(row: selection.row(row))
+        try body(&photo)
+      }
     }
   }
 

@@ -158,11 +158,14 @@ public final class SQLitePhotoStore: PhotoStore {
 
   public func forEachLocatedPhoto(
     passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>,
-    _ body: (borrowing Photo) throws -> Void
+    _ body: (inout Photo) throws -> Void
   ) throws {
     let selection = PhotoSelection(columns)
+    // One photo, set again from each row.
+    var photo = Photo(id: 0, source: .local, sourceID: "", title: "")
     try forEachMatch(of: filter, columns: selection.list, after: id, through: last, limit: limit) {
-      try body(Photo(row: selection.row($0)))
+      photo.read(selection.row($0))
+      try body(&photo)
     }
   }
 

@@ -139,7 +139,12 @@ extension PhotoRow {
   /// for a name `T` does not have.
   @inlinable public func named<T: CaseIterable & RawRepresentable>(_ column: PhotoColumn, as type: T.Type) -> T?
   where T.RawValue == String {
-    withUTF8(column) { bytes in T.allCases.first { $0.rawValue.utf8.elementsEqual(bytes) } } ?? nil
+    withUTF8(column) { bytes in
+      T.allCases.first { name in
+        var raw = name.rawValue
+        return raw.withUTF8 { $0.elementsEqual(bytes) }
+      }
+    } ?? nil
   }
 }
 
@@ -188,32 +193,52 @@ extension Photo {
   /// A photo from a row that starts with `PhotoColumn.photo`.
   @inlinable
   public init(row: some PhotoRow) {
-    var coordinate: Coordinate?
+    self.init(id: 0, source: .local, sourceID: "", title: "")
+    read(row)
+  }
+
+  /// Every member of the photo set from `row` (one that starts with `PhotoColumn.photo`):
+  /// `init(row:)`, and a reader that lends one photo per row sets the same photo again (a new
+  /// photo per row is made and then copied whole, half a kilobyte with a retain per string).
+  @inlinable
+  public mutating func read(_ row: some PhotoRow) {
+    id = row.int64(.id) ?? 0
+    source = PhotoSource(rawValue: row.text(.source) ?? "")
+    sourceID = row.text(.sourceID) ?? ""
+    path = row.text(.path)
+    coordinate = nil
     if let lat = row.double(.latitude), let lon = row.double(.longitude) {
       coordinate = Coordinate(latitude: lat, longitude: lon)
     }
-    self.init(
-      id: row.int64(.id) ?? 0, source: PhotoSource(rawValue: row.text(.source) ?? ""),
-      sourceID: row.text(.sourceID) ?? "", path: row.text(.path), coordinate: coordinate,
-      altitude: row.double(.altitude), takenAt: row.withUTF8(.takenAt, CaptureDate.init(iso8601UTF8:)) ?? nil,
-      title: row.text(.title) ?? "", cameraMake: row.text(.cameraMake), cameraModel: row.text(.cameraModel),
-      width: row.int64(.width).map { Int($0) }, height: row.int64(.height).map { Int($0) },
-      orientation: row.int64(.orientation).map { Int($0) }, url: row.text(.url),
-      thumbnailURL: row.text(.thumbnailURL), attribution: row.text(.attribution), license: row.text(.license),
-      locationEstimated: row.bool(.locationEstimated) ?? false,
-      place: row.text(.placeName).map {
-        var place = PlaceName(
-          name: $0, admin1: row.text(.placeAdmin1) ?? "", admin2: row.text(.placeAdmin2) ?? "",
-          countryCode: row.text(.placeCountryCode) ?? "", distance: row.double(.placeDistance) ?? 0,
-          population: row.int64(.placePopulation).map { Int($0) }, timeZone: row.text(.placeTimeZone),
-          geonameID: row.int64(.placeGeonameID).map { Int($0) })
-        place.isCountry = row.bool(.placeIsCountry) ?? false
-        return place
-      }, mediaType: row.named(.mediaType, as: MediaType.self) ?? .photo, duration: row.double(.duration),
-      offsetSource: row.named(.offsetSource, as: OffsetSource.self), timeZone: row.text(.timeZone),
-      offsetAmbiguity: row.named(.offsetAmbiguity, as: LocalTimeAmbiguity.self),
-      description: row.text(.description),
-      keywords: row.text(.keywords).map { $0.split(separator: "\n").map(String.init) } ?? [])
+    altitude = row.double(.altitude)
+    takenAt = row.withUTF8(.takenAt, CaptureDate.init(iso8601UTF8:)) ?? nil
+    offsetSource = row.named(.offsetSource, as: OffsetSource.self)
+    timeZone = row.text(.timeZone)
+    offsetAmbiguity = row.named(.offsetAmbiguity, as: LocalTimeAmbiguity.self)
+    title = row.text(.title) ?? ""
+    cameraMake = row.text(.cameraMake)
+    cameraModel = row.text(.cameraModel)
+    width = row.int64(.width).map { Int($0) }
+    height = row.int64(.height).map { Int($0) }
+    orientation = row.int64(.orientation).map { Int($0) }
+    url = row.text(.url)
+    thumbnailURL = row.text(.thumbnailURL)
+    attribution = row.text(.attribution)
+    license = row.text(.license)
+    locationEstimated = row.bool(.locationEstimated) ?? false
+    place = row.text(.placeName).map {
+      var place = PlaceName(
+        name: $0, admin1: row.text(.placeAdmin1) ?? "", admin2: row.text(.placeAdmin2) ?? "",
+        countryCode: row.text(.placeCountryCode) ?? "", distance: row.double(.placeDistance) ?? 0,
+        population: row.int64(.placePopulation).map { Int($0) }, timeZone: row.text(.placeTimeZone),
+        geonameID: row.int64(.placeGeonameID).map { Int($0) })
+      place.isCountry = row.bool(.placeIsCountry) ?? false
+      return place
+    }
+    mediaType = row.named(.mediaType, as: MediaType.self) ?? .photo
+    duration = row.double(.duration)
+    description = row.text(.description)
+    keywords = row.text(.keywords).map { $0.split(separator: "\n").map(String.init) } ?? []
   }
 }
 

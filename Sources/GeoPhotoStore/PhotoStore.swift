@@ -40,10 +40,11 @@ public protocol PhotoStore: AnyObject {
   /// Up to `limit` located photos that pass `filter`, by ascending id from after `id` up to
   /// and including `last`, each lent to `body` as it is read: a page or a window of an
   /// export, filtered by the store's indexes. Only `columns` are read (the others are left
-  /// empty).
+  /// empty). The photo is lent `inout` so that nothing copies it on the way: `body` may take
+  /// what it keeps (the next row sets every member again).
   func forEachLocatedPhoto(
     passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>,
-    _ body: (borrowing Photo) throws -> Void
+    _ body: (inout Photo) throws -> Void
   ) throws
   /// Every local file the index knows under `root` (an absolute, normalised directory path):
   /// photos' primary files and their other files, sidecars left out.
@@ -174,7 +175,7 @@ extension PhotoStore {
     var photos: [Photo] = []
     try forEachLocatedPhoto(
       passing: filter, after: id, through: .max, limit: limit, reading: Set(PhotoColumn.photo)
-    ) { photos.append(copy $0) }
+    ) { photos.append($0) }
     return photos
   }
 }

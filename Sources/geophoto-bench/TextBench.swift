@@ -70,12 +70,17 @@ func benchText(points: [Coordinate]) throws {
 
   // Each run writes a new file, as an export usually does: replacing one makes ext4 write the
   // new file's data out at the rename (its guard against a crash leaving an empty file), and
-  // that flush, not the export, would be timed.
+  // that flush, not the export, would be timed. Earlier runs' data is written out before each
+  // run, so the kernel's writeback of it does not share the cores with the one timed.
   let out = workDirectory.appendingPathComponent("export-1m.geojson")
+  func fresh() {
+    try? FileManager.default.removeItem(at: out)
+    sync()
+  }
   _ = try runProcess(".build/release/geophoto", ["export", "--db", db.path, "-o", out.path])
   var walls: [UInt64] = []
   for _ in 0..<5 {
-    try? FileManager.default.removeItem(at: out)
+    fresh()
     walls.append(try runProcess(".build/release/geophoto", ["export", "--db", db.path, "-o", out.path]))
   }
   let wall = milliseconds(walls.min() ?? 0)
@@ -91,7 +96,7 @@ func benchText(points: [Coordinate]) throws {
       + "'takenAt', taken_at, 'place', place_name, 'mediaType', media_type) FROM photos WHERE latitude IS NOT NULL"
     var anchors: [UInt64] = []
     for _ in 0..<5 {
-      try? FileManager.default.removeItem(at: out)
+      fresh()
       anchors.append(try runProcess(sqlite3, ["-cmd", ".output \(out.path)", db.path, query]))
     }
     let anchor = milliseconds(anchors.min() ?? 0)
