@@ -110,7 +110,7 @@ let package = Package(
     .target(
       name: "GeoPhotoServer",
       dependencies: [
-        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD",
+        "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoPlaces",
       ],
       swiftSettings: strict
     ),
@@ -148,7 +148,9 @@ let package = Package(
     ),
     .testTarget(
       name: "GeoPhotoServerTests",
-      dependencies: ["GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures"]
+      dependencies: [
+        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoPlaces",
+      ]
     ),
     .testTarget(
       name: "GeoPhotoRoutesTests",

@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoHTTPD
+import GeoPhotoPlaces
 import Testing
 
 @testable import GeoPhotoServer
@@ -37,6 +38,8 @@ func router(_ configure: (inout APIConfiguration) -> Void = { _ in }, zones: [Pr
 {
   var configuration = APIConfiguration()
   configuration.map.leafletDirectory = "/nonexistent"
+  // The place search over the shipped gazetteer, as `serve` gives it.
+  configuration.places = Gazetteer.shippedURL.map { url in PlaceDirectory { try Gazetteer(contentsOf: url) } }
   configure(&configuration)
   let snapshot = IndexSnapshot(generation: generation, photos: samplePhotos(), privacyZones: zones)
   let holder = SnapshotHolder(initial: snapshot) { nil }

@@ -55,6 +55,9 @@ enum ServeCommand: Subcommand {
 
     var api = config.serve.api
     if !context.parsed.has("quiet") { api.accessLog = { console.err($0 + "\n") } }
+    // The place search box's names: the gazetteer beside the index or shipped with geophoto,
+    // mapped on the first search.
+    if let url = PlaceNames.gazetteerURL(context) { api.places = PlaceDirectory { try PlaceNames.load(url) } }
     let router = APIRouter(holder: holder, configuration: api)
     let server: HTTPServer
     do {

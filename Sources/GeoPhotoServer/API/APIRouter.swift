@@ -14,6 +14,8 @@ public struct APIConfiguration: Sendable {
   /// Requests whose path and query are longer than this get 414.
   public var maximumTargetLength = 8_192
   public var map = WebMapConfiguration()
+  /// What `/v1/places` searches; nil answers 404 there.
+  public var places: PlaceDirectory?
   /// Receives one access-log line per request; nil for none.
   public var accessLog: (@Sendable (String) -> Void)?
 

@@ -281,5 +281,6 @@ enum OpenAPI {
           ("license", .nullable(.string)), ("url", .nullable(.string)), ("thumbnailURL", .string),
         ], required: ["id", "source", "coordinate", "title"])
     ),
+    PlaceEndpoints.schema,
   ]
 }
