@@ -8,9 +8,11 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
   name: "geophoto",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
-    .executable(name: "geophoto", targets: ["geophoto"])
+    .executable(name: "geophoto", targets: ["geophoto"]),
+    // For map apps: a client of `geophoto serve`, Foundation only.
+    .library(name: "GeoPhotoClient", targets: ["GeoPhotoClient"]),
   ],
   targets: [
     // MARK: C libraries (Debian packages), each behind its own wrapper module
@@ -115,6 +117,7 @@ let package = Package(
       swiftSettings: strict
     ),
     .executableTarget(name: "geophoto", dependencies: ["GeoPhotoCLI"], swiftSettings: strict),
+    .target(name: "GeoPhotoClient", swiftSettings: strict),
 
     // MARK: Developer tools: fixtures for tests, examples and benchmarks
     .target(
@@ -145,6 +148,13 @@ let package = Package(
       name: "GeoPhotoRemoteTests",
       dependencies: ["GeoPhotoRemote", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures"],
       exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "GeoPhotoClientTests",
+      dependencies: [
+        "GeoPhotoClient", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoPlaces", "GeoPhotoFixtures", "GeoPhotoCore",
+        "GeoPhotoStore",
+      ]
     ),
     .testTarget(
       name: "GeoPhotoServerTests",
