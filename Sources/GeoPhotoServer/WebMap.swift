@@ -24,12 +24,15 @@ enum WebMapEndpoints {
   static let pageRoutes = ["/", "/index.html"].map { path in
     Route(
       path: path, operationID: "webMap", summary: "The web map",
-      // The page's own URL keeps its date range and search, so a filtered view can be shared.
-      parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text], responses: [], cached: false,
+      // The page's own URL keeps its date range, search and place, so a view can be shared.
+      parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text, place], responses: [],
+      cached: false,
       documented: false,
       respond: page)
   }
 
+  /// The place the page goes to (`PlaceEndpoints.query`'s names), read by its script.
+  static let place = RouteParameter.query("place", .text, "A place name the map opens at")
   static let assetName = RouteParameter.path("name", .fileName, "geophoto.js or geophoto.css")
   static let leafletFile = RouteParameter.path("file", .fileName, "A file of Leaflet's distribution")
 
@@ -82,6 +85,11 @@ enum WebMapEndpoints {
       <label>to <input type="date" name="until"></label>
       <label>Search <input type="search" name="text" placeholder="temple, Kyōto, 浅草…" maxlength="200"></label>
       <button type="reset">All</button>
+      </form>
+      <form id="gp-place" class="gp-place" role="search" aria-label="Go to a place">
+      <label>Place <input type="search" name="place" placeholder="Kyoto, JP" maxlength="200"></label>
+      <button type="submit">Go</button>
+      <div id="gp-place-found" class="gp-place-found" aria-live="polite"></div>
       </form>
       <script id="gp-config" type="application/json">\(config)</script>
       <script src="\(base)/leaflet.js"></script>
@@ -137,6 +145,13 @@ enum WebMapAssets {
     .gp-filter { position: absolute; top: 10px; right: 10px; z-index: 1000; background: #fff; padding: 6px 8px;
       border-radius: 4px; box-shadow: 0 1px 4px rgba(0, 0, 0, .3); font: 13px system-ui, sans-serif; }
     .gp-filter input { font: inherit; }
+    .gp-place { position: absolute; top: 10px; left: 54px; z-index: 1000; background: #fff; padding: 6px 8px;
+      border-radius: 4px; box-shadow: 0 1px 4px rgba(0, 0, 0, .3); font: 13px system-ui, sans-serif; max-width: 22em; }
+    .gp-place input { font: inherit; }
+    .gp-place-found:empty { display: none; }
+    .gp-place-found { margin-top: 4px; }
+    .gp-place-found button { display: block; margin-top: 2px; font: inherit; text-align: left; background: none;
+      border: 0; padding: 0; color: #1971c2; cursor: pointer; }
     """
 
   static let script = """
@@ -169,9 +184,16 @@ enum WebMapAssets {
         }
         return q;
       }
+      // The place last gone to stays in the URL too (?place=), so a shared link opens there.
+      let placeShown = page.get('place') || '';
+      function keepInURL() {
+        const q = filterQuery();
+        if (placeShown) { q.set('place', placeShown); }
+        const text = q.toString();
+        history.replaceState(null, '', location.pathname + (text ? '?' + text : '') + location.hash);
+      }
       function filterChanged() {
-        const q = filterQuery().toString();
-        history.replaceState(null, '', location.pathname + (q ? '?' + q : '') + location.hash);
+        keepInURL();
         refresh();
       }
       form.addEventListener('change', filterChanged);
@@ -180,6 +202,53 @@ enum WebMapAssets {
       form.elements.text.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(filterChanged, 300); });
       form.addEventListener('reset', () => setTimeout(filterChanged, 0));
       form.addEventListener('submit', (e) => { e.preventDefault(); filterChanged(); });
+
+      // The place box asks /v1/places (names read as `geophoto near PLACE` reads them) and goes
+      // to the most populous match, listing the others; a name no place has offers the
+      // spellings it may mean.
+      const placeForm = document.getElementById('gp-place');
+      const found = document.getElementById('gp-place-found');
+      function goTo(place) {
+        const zoom = place.population >= 1000000 ? 11 : place.population >= 100000 ? 12 : 13;
+        map.setView([place.coordinate.latitude, place.coordinate.longitude], zoom);
+        document.body.dataset.place = place.label;
+      }
+      function choice(text, action) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = text;
+        button.addEventListener('click', action);
+        found.appendChild(button);
+      }
+      async function searchPlace(name) {
+        found.textContent = '';
+        const query = name.trim();
+        if (!query) { return; }
+        const response = await fetch('/v1/places?q=' + encodeURIComponent(query) + '&limit=5');
+        if (!response.ok) {
+          found.textContent = response.status === 404 ? 'This server has no place names.' : 'No such place.';
+          document.body.dataset.place = '';
+          return;
+        }
+        const answer = await response.json();
+        if (answer.places.length === 0) {
+          document.body.dataset.place = '';
+          found.textContent = answer.suggestions.length ? 'No place is called that. Did you mean:' : 'No place is called that.';
+          for (const name of answer.suggestions) {
+            choice(name, () => { placeForm.elements.place.value = name; searchPlace(name); });
+          }
+          return;
+        }
+        placeShown = query;
+        keepInURL();
+        goTo(answer.places[0]);
+        for (const other of answer.places.slice(1)) { choice(other.label, () => goTo(other)); }
+        if (answer.total > answer.places.length) {
+          found.appendChild(document.createTextNode('and ' + (answer.total - answer.places.length) + ' more'));
+        }
+      }
+      placeForm.addEventListener('submit', (e) => { e.preventDefault(); searchPlace(placeForm.elements.place.value); });
+      if (placeShown) { placeForm.elements.place.value = placeShown; searchPlace(placeShown); }
 
       async function refresh() {
         const request = ++generation;

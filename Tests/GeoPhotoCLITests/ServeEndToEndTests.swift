@@ -213,6 +213,24 @@ import Testing
     let foundBubbles = searched.components(separatedBy: "gp-cluster").count - 1
     #expect(found + foundBubbles >= 1 && found <= 2)
 
+    // The place box goes to the most populous place of the name (in the URL, it opens there):
+    // the viewport the page then asks about is around Kyoto's centre (GeoNames: 35.02107,
+    // 135.75385).
+    let kyoto = try runChromium(["--dump-dom"], page: "/?place=Kyoto")
+    #expect(kyoto.contains("data-place=\"Kyoto, Kyoto, JP\""), "\(kyoto.prefix(600))")
+    let box = kyoto.range(of: "data-bbox=\"").map { r in
+      kyoto[r.upperBound...].prefix { $0 != "\"" }.split(separator: ",").compactMap { Double($0) }
+    }
+    let kyotoBox = try #require(box)
+    #expect(kyotoBox.count == 4)
+    if kyotoBox.count == 4 {
+      #expect(kyotoBox[0] < 135.75385 && 135.75385 < kyotoBox[2] && kyotoBox[1] < 35.02107 && 35.02107 < kyotoBox[3])
+      #expect(kyotoBox[2] - kyotoBox[0] < 2, "a city's zoom, not the world's")
+    }
+    // A name no place has offers the spellings it may mean.
+    let misspelt = try runChromium(["--dump-dom"], page: "/?place=Kyotto")
+    #expect(misspelt.contains("Did you mean") && misspelt.contains(">Kyoto</button>"), "\(misspelt.prefix(600))")
+
     _ = try runChromium(["--screenshot=\(screenshot.path)"])
     let png = try Data(contentsOf: screenshot)
     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
