@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages geophoto needs that are missing.
-#   Scripts/install-deps.sh          what building and running geophoto needs
-#   Scripts/install-deps.sh test     also what the tests use (a headless browser, Leaflet, PostgreSQL with PostGIS,
+#   Scripts/install-deps.sh          what building and running geophoto needs (Leaflet for the web map too)
+#   Scripts/install-deps.sh test     also what the tests use (a headless browser, PostgreSQL with PostGIS,
 #                                    zsh and fish for the completion scripts, groff and man for the manual,
 #                                    dpkg-dev, lintian and systemd for the package and its service unit,
 #                                    exiftool as the reference the format tests compare with, and ffmpeg,
@@ -13,11 +13,11 @@
 # Not root: prints the exact apt-get command instead.
 set -euo pipefail
 
-packages=(pkg-config libsqlite3-dev libexif-dev libbrotli-dev libiptcdata0-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev fonts-dejavu-core)
+packages=(pkg-config libsqlite3-dev libexif-dev libbrotli-dev libiptcdata0-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev fonts-dejavu-core libjs-leaflet)
 case "${1:-}" in
-  test) packages+=(chromium libjs-leaflet postgresql postgresql-15-postgis-3 zsh fish groff-base man-db dpkg-dev lintian systemd
+  test) packages+=(chromium postgresql postgresql-15-postgis-3 zsh fish groff-base man-db dpkg-dev lintian systemd
     libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools gdal-bin) ;;
-  bench) packages+=(libjs-leaflet libimage-exiftool-perl wrk postgresql postgresql-15-postgis-3 ffmpeg libheif-examples
+  bench) packages+=(libimage-exiftool-perl wrk postgresql postgresql-15-postgis-3 ffmpeg libheif-examples
     libjxl-tools time sqlite3) ;;
   "") ;;
   *) echo "usage: Scripts/install-deps.sh [test|bench]" >&2; exit 64 ;;

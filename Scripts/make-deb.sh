@@ -28,6 +28,8 @@ printf 'Source: geophoto\n\nPackage: geophoto\nArchitecture: any\n' > "$scratch/
 binary="$PWD/$stage/usr/bin/geophoto"
 depends=$(cd "$scratch" && dpkg-shlibdeps -O "$binary" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [[ -n "$depends" ]] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# The web map's Leaflet, served from the machine (the page asks no other origin for it).
+depends="$depends, libjs-leaflet"
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
   Packaging/debian/control.in > "$stage/DEBIAN/control"

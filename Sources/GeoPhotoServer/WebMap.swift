@@ -7,8 +7,9 @@ import GeoPhotoHTTPD
 public struct WebMapConfiguration: Sendable {
   /// Debian's libjs-leaflet; served under `/assets/leaflet/` when it is installed.
   public var leafletDirectory = "/usr/share/javascript/leaflet"
-  /// Where the page loads Leaflet from when the directory is missing.
-  public var leafletFallbackURL = "https://unpkg.com/leaflet@1.9.4/dist"
+  /// Where the page loads Leaflet from when the directory is missing: nowhere unless set, so
+  /// the page never asks another origin for it (it says what to install instead).
+  public var leafletFallbackURL: String?
   /// XYZ tile URL template; empty for no basemap (pins on a plain background).
   public var tileURL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
   public var attribution = "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
@@ -16,7 +17,7 @@ public struct WebMapConfiguration: Sendable {
   public init() {}
 
   var hasLocalLeaflet: Bool { FileManager.default.fileExists(atPath: leafletDirectory + "/leaflet.js") }
-  var leafletBase: String { hasLocalLeaflet ? "/assets/leaflet" : leafletFallbackURL }
+  var leafletBase: String? { hasLocalLeaflet ? "/assets/leaflet" : leafletFallbackURL }
 }
 
 /// The web map: its page, its script and style, and Debian's Leaflet when it is installed.
@@ -67,7 +68,7 @@ enum WebMapEndpoints {
     let config = JSONValue.object([
       ("tiles", .string(map.tileURL)), ("attribution", .string(map.attribution)), ("bounds", bounds),
     ]).serialized().replacing("</", with: "<\\/")
-    let base = map.leafletBase
+    guard let base = map.leafletBase else { return missingLeaflet(c) }
     let html = """
       <!DOCTYPE html>
       <html lang="en">
@@ -91,9 +92,33 @@ enum WebMapEndpoints {
       <button type="submit">Go</button>
       <div id="gp-place-found" class="gp-place-found" aria-live="polite"></div>
       </form>
+      <aside id="gp-panel" class="gp-panel" aria-label="Photos in view">
+      <h2>Photos in view</h2>
+      <ol id="gp-list"></ol>
+      <button id="gp-more" type="button" hidden>More</button>
+      </aside>
       <script id="gp-config" type="application/json">\(config)</script>
       <script src="\(base)/leaflet.js"></script>
       <script src="/assets/geophoto.js"></script>
+      </body>
+      </html>
+
+      """
+    return c.uncached(Array(html.utf8), type: "text/html; charset=utf-8", cacheControl: "no-cache")
+  }
+
+  /// The page when Leaflet is not installed and no other place is set for it: what to install,
+  /// rather than a script from someone else's server.
+  static func missingLeaflet(_ c: EndpointContext) -> ServerResponse {
+    let html = """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head><meta charset="utf-8"><title>geophoto map</title></head>
+      <body data-missing="leaflet">
+      <h1>The map needs Leaflet</h1>
+      <p>geophoto's web map uses Debian's Leaflet, which is not installed on this server:
+      <code>apt-get install libjs-leaflet</code>. (Or set <code>serve.leaflet_url</code> to where your
+      Leaflet is served.) The HTTP API answers without it: <a href="/openapi.json">/openapi.json</a>.</p>
       </body>
       </html>
 
@@ -152,6 +177,23 @@ enum WebMapAssets {
     .gp-place-found { margin-top: 4px; }
     .gp-place-found button { display: block; margin-top: 2px; font: inherit; text-align: left; background: none;
       border: 0; padding: 0; color: #1971c2; cursor: pointer; }
+    .gp-panel { position: absolute; top: 56px; right: 10px; bottom: 30px; z-index: 1000; width: 17em; overflow: auto;
+      background: #fff; padding: 6px 8px; border-radius: 4px; box-shadow: 0 1px 4px rgba(0, 0, 0, .3);
+      font: 13px system-ui, sans-serif; }
+    .gp-panel h2 { font-size: 13px; margin: 0 0 4px; }
+    .gp-panel ol { margin: 0; padding-left: 1.6em; }
+    .gp-panel li { margin: 2px 0; }
+    .gp-panel li button { font: inherit; text-align: left; background: none; border: 0; padding: 0; color: inherit;
+      cursor: pointer; }
+    .gp-panel li small { display: block; color: #666; }
+    @media (max-width: 700px) { .gp-panel { display: none; } }
+    @media (prefers-color-scheme: dark) {
+      #map { background: #1b1f24; }
+      .gp-filter, .gp-place, .gp-panel { background: #25292e; color: #e8e8e8; }
+      .gp-panel li small { color: #aaa; }
+      .gp-place-found button { color: #74c0fc; }
+      .gp-filter input, .gp-place input { background: #1b1f24; color: #e8e8e8; border: 1px solid #555; }
+    }
     """
 
   static let script = """
@@ -159,8 +201,24 @@ enum WebMapAssets {
     (function () {
       const config = JSON.parse(document.getElementById('gp-config').textContent);
       const map = L.map('map', { worldCopyJump: true });
-      if (config.bounds) { map.fitBounds(config.bounds, { padding: [30, 30], maxZoom: 16 }); }
+      // The view lives in the URL's hash (#map=zoom/lat/lon), so a reload or a shared link shows
+      // the same map; without one the page fits every photo.
+      const viewInURL = /^#map=(\\d{1,2})\\/(-?\\d+(?:\\.\\d+)?)\\/(-?\\d+(?:\\.\\d+)?)$/.exec(location.hash);
+      const hashView = viewInURL && +viewInURL[1] <= 19 && Math.abs(+viewInURL[2]) <= 90 &&
+        Math.abs(+viewInURL[3]) <= 180 ? { zoom: +viewInURL[1], center: [+viewInURL[2], +viewInURL[3]] } : null;
+      if (hashView) { map.setView(hashView.center, hashView.zoom); }
+      else if (config.bounds) {
+        // Clear of the controls above and of the panel on the right, where it is shown.
+        const panel = window.innerWidth > 700 ? 300 : 30;
+        map.fitBounds(config.bounds, { paddingTopLeft: [30, 60], paddingBottomRight: [panel, 30], maxZoom: 16 });
+      }
       else { map.setView([20, 0], 2); }
+      L.control.scale({ position: 'bottomleft' }).addTo(map);
+      function keepView() {
+        const c = map.getCenter();
+        const hash = '#map=' + map.getZoom() + '/' + c.lat.toFixed(5) + '/' + c.lng.toFixed(5);
+        history.replaceState(null, '', location.pathname + location.search + hash);
+      }
       if (config.tiles) {
         L.tileLayer(config.tiles, { attribution: config.attribution, maxZoom: 19 }).addTo(map);
       }
@@ -248,7 +306,49 @@ enum WebMapAssets {
         }
       }
       placeForm.addEventListener('submit', (e) => { e.preventDefault(); searchPlace(placeForm.elements.place.value); });
-      if (placeShown) { placeForm.elements.place.value = placeShown; searchPlace(placeShown); }
+      // A view in the URL is where the link was made: the place only fills the box then.
+      if (placeShown) { placeForm.elements.place.value = placeShown; if (!hashView) { searchPlace(placeShown); } }
+
+      // The panel lists the photos in view, nearest the map's centre first (from /v1/near, in
+      // the circle round the view, then kept to the view), twenty more at a time.
+      const list = document.getElementById('gp-list');
+      const more = document.getElementById('gp-more');
+      let listed = 20;
+      const human = (m) => m < 999.5 ? Math.round(m) + ' m' : m < 9950 ? (m / 1000).toFixed(1) + ' km' :
+        Math.round(m / 1000) + ' km';
+      async function refreshList(request) {
+        const b = map.getBounds(), c = map.getCenter();
+        const radius = Math.min(20000000, Math.ceil(map.distance(c, b.getNorthEast()))) + 1;
+        const lon = ((c.lng + 180) % 360 + 360) % 360 - 180;
+        const filter = filterQuery().toString();
+        const response = await fetch('/v1/near?lat=' + c.lat.toFixed(6) + '&lon=' + lon.toFixed(6) + '&limit=' +
+          listed + '&radius=' + radius + (filter ? '&' + filter : ''));
+        if (!response.ok || request !== generation) { return; }
+        const answer = await response.json();
+        list.textContent = '';
+        let shown = 0;
+        for (const a of answer.annotations) {
+          const at = L.latLng(a.coordinate.latitude, a.coordinate.longitude);
+          if (!b.contains(at) && !b.contains(L.latLng(at.lat, at.lng + 360)) && !b.contains(L.latLng(at.lat, at.lng - 360))) {
+            continue;
+          }
+          shown++;
+          const item = document.createElement('li');
+          const button = document.createElement('button');
+          button.type = 'button';
+          button.textContent = a.title;
+          button.addEventListener('click', () => map.setView(at, Math.max(map.getZoom(), 17)));
+          const detail = document.createElement('small');
+          detail.textContent = [a.subtitle, a.distance != null ? human(a.distance) : ''].filter(Boolean).join(' · ');
+          item.append(button, detail);
+          list.appendChild(item);
+        }
+        more.hidden = answer.annotations.length < listed || listed >= 1000;
+        document.body.dataset.listed = shown;
+        document.body.dataset.center = c.lat.toFixed(6) + ',' + lon.toFixed(6);
+        document.body.dataset.radius = radius;
+      }
+      more.addEventListener('click', () => { listed = Math.min(1000, listed + 20); refreshList(generation); });
 
       async function refresh() {
         const request = ++generation;
@@ -294,9 +394,10 @@ enum WebMapAssets {
         document.body.dataset.bbox = bbox;
         document.body.dataset.zoom = zoom;
         document.body.dataset.filter = filter;
+        await refreshList(request);
         document.body.dataset.ready = '1';
       }
-      map.on('moveend', refresh);
+      map.on('moveend', () => { keepView(); listed = 20; refresh(); });
       refresh();
     })();
     """

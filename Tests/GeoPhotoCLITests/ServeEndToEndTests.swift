@@ -198,6 +198,32 @@ import Testing
     }
     #expect(total == 18)  // the page fits every photo
 
+    // The panel lists the photos in view nearest the map's centre first, as /v1/near ranks them.
+    #expect(dom.contains("leaflet-control-scale"), "a scale bar")
+    #expect(attribute("listed") == "18")
+    let center = try #require(attribute("center"))
+    let (_, nearBody) = try fetch(
+      base + "/v1/near?lat=\(center.split(separator: ",")[0])&lon=\(center.split(separator: ",")[1])&limit=1")
+    let nearest =
+      (try JSONSerialization.jsonObject(with: nearBody) as? [String: Any])?["annotations"] as? [[String: Any]]
+    let nearestTitle = try #require(nearest?.first?["title"] as? String)
+    let list = try #require(dom.range(of: "id=\"gp-list\"").map { String(dom[$0.upperBound...]) })
+    let firstItem = try #require(
+      list.range(of: "<button type=\"button\">").map { list[$0.upperBound...].prefix { $0 != "<" } })
+    #expect(String(firstItem) == nearestTitle.replacingOccurrences(of: "&", with: "&amp;"))
+
+    // A permalink (the view in the URL's hash) opens the same view.
+    let permalink = try runChromium(["--dump-dom"], page: "/#map=15/35.68124/139.76712")
+    #expect(permalink.contains("data-zoom=\"15\""), "\(permalink.prefix(600))")
+    let linked = permalink.range(of: "data-bbox=\"").map { r in
+      permalink[r.upperBound...].prefix { $0 != "\"" }.split(separator: ",").compactMap { Double($0) }
+    }
+    if let linked, linked.count == 4 {
+      #expect(abs((linked[0] + linked[2]) / 2 - 139.76712) < 1e-3 && abs((linked[1] + linked[3]) / 2 - 35.68124) < 1e-3)
+    } else {
+      Issue.record("the permalinked page asked for no viewport")
+    }
+
     // A date range in the page's URL fills the form and filters what the map asks for.
     let day = ExamplePhotos.all.filter { $0.coordinate != nil && $0.takenAt.day == 4 }.count
     let filtered = try runChromium(["--dump-dom"], page: "/?since=2024-05-04&until=2024-05-04")
@@ -234,5 +260,10 @@ import Testing
     _ = try runChromium(["--screenshot=\(screenshot.path)"])
     let png = try Data(contentsOf: screenshot)
     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    // The same in the system's dark style, kept beside it.
+    let dark = artifacts.appendingPathComponent("webmap-dark.png")
+    try? FileManager.default.removeItem(at: dark)
+    _ = try runChromium(["--force-dark-mode", "--blink-settings=preferredColorScheme=0", "--screenshot=\(dark.path)"])
+    #expect(try Data(contentsOf: dark).starts(with: [0x89, 0x50, 0x4E, 0x47]))
   }
 }

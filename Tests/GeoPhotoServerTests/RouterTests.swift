@@ -174,3 +174,45 @@ import Testing
     #expect(line == "GET /v1/near?lat=1&token=REDACTED 200 3 42µs")
   }
 }
+
+/// The web map's page asks no other origin for its code.
+@Suite struct WebMapPageTests {
+  /// Every `src` and `href` of the page.
+  func references(_ html: String) -> [String] {
+    html.split(separator: "\"").enumerated().compactMap { i, part in
+      i > 0
+        && (html.split(separator: "\"")[i - 1].hasSuffix("src=")
+          || html.split(separator: "\"")[i - 1].hasSuffix("href="))
+        ? String(part) : nil
+    }
+  }
+
+  @Test func withoutLeafletThePageSaysWhatToInstall() {
+    let page = get(router { $0.map.tileURL = "" }, "/")
+    #expect(page.status == 200)
+    let html = String(decoding: page.body, as: UTF8.self)
+    #expect(html.contains("data-missing=\"leaflet\""))
+    #expect(html.contains("apt-get install libjs-leaflet"))
+    #expect(!html.contains("<script"))
+    #expect(references(html).allSatisfy { $0.hasPrefix("/") }, "\(references(html))")
+  }
+
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js")))
+  func withDebiansLeafletEveryScriptAndStyleIsTheServers() {
+    let page = get(
+      router {
+        $0.map.leafletDirectory = "/usr/share/javascript/leaflet"
+        $0.map.tileURL = ""
+      }, "/")
+    let html = String(decoding: page.body, as: UTF8.self)
+    let refs = references(html)
+    #expect(refs.contains("/assets/leaflet/leaflet.js") && refs.contains("/assets/geophoto.js"))
+    #expect(refs.allSatisfy { $0.hasPrefix("/") }, "\(refs)")
+    #expect(html.contains("id=\"gp-panel\"") && html.contains("id=\"gp-place\""))
+  }
+
+  @Test func aLeafletURLSetOnPurposeIsUsed() {
+    let page = get(router { $0.map.leafletFallbackURL = "https://maps.example.org/leaflet" }, "/")
+    #expect(String(decoding: page.body, as: UTF8.self).contains("https://maps.example.org/leaflet/leaflet.js"))
+  }
+}

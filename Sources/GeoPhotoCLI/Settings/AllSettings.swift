@@ -192,9 +192,10 @@ extension Setting {
 
   static let serveLeafletURL = Setting(
     key: "serve.leaflet_url", environment: "GEOPHOTO_LEAFLET_URL", valueName: "url",
-    help: "Where the web map loads Leaflet from when libjs-leaflet is not installed",
-    defaultText: WebMapConfiguration().leafletFallbackURL
-  ) { c, v, _ in c.serve.api.map.leafletFallbackURL = try SettingValue.url(v) }
+    help:
+      "Where the web map loads Leaflet from when libjs-leaflet is not installed (none: the page says to install it)",
+    defaultText: "none"
+  ) { c, v, _ in c.serve.api.map.leafletFallbackURL = v == "none" ? nil : try SettingValue.url(v) }
 
   static let serveReloadInterval = Setting(
     key: "serve.reload_interval", environment: "GEOPHOTO_RELOAD_INTERVAL", valueName: "duration",
