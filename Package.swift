@@ -56,6 +56,16 @@ let package = Package(
       pkgConfig: "libiptcdata",
       providers: [.apt(["libiptcdata0-dev"])]
     ),
+    .systemLibrary(
+      name: "CGeoPhotoTurboJPEG",
+      pkgConfig: "libturbojpeg",
+      providers: [.apt(["libturbojpeg0-dev"])]
+    ),
+    .systemLibrary(
+      name: "CGeoPhotoPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
 
     // MARK: Pure Swift core: geodesy, the spatial index, the annotation model
     .target(name: "GeoPhotoCore", swiftSettings: strict),
@@ -82,6 +92,7 @@ let package = Package(
       swiftSettings: strict
     ),
     .target(name: "GeoPhotoHTTP", dependencies: ["GeoPhotoCore", "CGeoPhotoCurl"], swiftSettings: strict),
+    .target(name: "GeoPhotoThumbnails", dependencies: ["CGeoPhotoTurboJPEG", "CGeoPhotoPNG"], swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(
       name: "GeoPhotoPostgres", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoPQ"], swiftSettings: strict),
@@ -105,7 +116,7 @@ let package = Package(
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
         "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
-        "GeoPhotoBackends",
+        "GeoPhotoBackends", "GeoPhotoThumbnails",
       ],
       swiftSettings: strict
     ),
@@ -113,6 +124,7 @@ let package = Package(
       name: "GeoPhotoServer",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoPlaces",
+        "GeoPhotoThumbnails",
       ],
       swiftSettings: strict
     ),
@@ -156,10 +168,12 @@ let package = Package(
         "GeoPhotoStore",
       ]
     ),
+    .testTarget(name: "GeoPhotoThumbnailsTests", dependencies: ["GeoPhotoThumbnails", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoServerTests",
       dependencies: [
         "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoPlaces",
+        "GeoPhotoThumbnails",
       ]
     ),
     .testTarget(

@@ -70,6 +70,20 @@ final class AccessLines: Sendable {
 }
 
 @Suite(.serialized) struct LiveTests {
+  /// A baseline or progressive JPEG's width and height, from its frame header (SOF0–SOF2).
+  static func jpegSize(_ bytes: [UInt8]) -> (Int, Int)? {
+    var i = 2
+    while i + 9 < bytes.count, bytes[i] == 0xFF {
+      let marker = bytes[i + 1]
+      let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+      if (0xC0...0xC2).contains(marker) {
+        return (Int(bytes[i + 7]) << 8 | Int(bytes[i + 8]), Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]))
+      }
+      i += 2 + length
+    }
+    return nil
+  }
+
   @Test(arguments: StoreKind.available)
   func answersOverRealSockets(kind: StoreKind) throws {
     let live = try LiveServer(kind)
@@ -86,10 +100,15 @@ final class AccessLines: Sendable {
     #expect(revalidated.status == 304 && revalidated.body.isEmpty)
     let bad = try client.get(live.base + "/v1/near?lat=100&lon=0")
     #expect(bad.status == 400)
-    // A local photo's EXIF thumbnail, found through the index, never through a request path.
+    // A local photo's thumbnail, made from the file the index names (never a request path):
+    // the example is 16 × 16 pixels, so the thumbnail is too (never enlarged).
     let thumbnail = try client.get(live.base + "/v1/photos/1/thumbnail")
     #expect(thumbnail.status == 200 && thumbnail.headers["content-type"] == "image/jpeg")
-    #expect(thumbnail.body == SampleJPEG.plain)
+    #expect(Self.jpegSize(thumbnail.body).map { [$0.0, $0.1] } == [16, 16])
+    let thumbnailTag = try #require(thumbnail.headers["etag"])
+    let again = try client.get(live.base + "/v1/photos/1/thumbnail", headers: ["If-None-Match": thumbnailTag])
+    #expect(again.status == 304)
+    #expect(try client.get(live.base + "/v1/photos/1/thumbnail?size=64").status == 400)
     let log = live.log.all
     #expect(log.contains { $0.hasPrefix("GET /v1/near?lat=35.68&lon=139.76&limit=3 200 ") && $0.hasSuffix("µs") })
   }

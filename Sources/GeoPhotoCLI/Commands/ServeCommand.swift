@@ -3,6 +3,7 @@ import Foundation
 import GeoPhotoHTTPD
 import GeoPhotoServer
 import GeoPhotoStore
+import GeoPhotoThumbnails
 
 enum ServeCommand: Subcommand {
   static let spec = CommandSpec(
@@ -58,6 +59,11 @@ enum ServeCommand: Subcommand {
     // The place search box's names: the gazetteer beside the index or shipped with geophoto,
     // mapped on the first search.
     if let url = PlaceNames.gazetteerURL(context) { api.places = PlaceDirectory { try PlaceNames.load(url) } }
+    // Thumbnails kept beside a local index (a PostgreSQL one has no folder: they are made each time).
+    if CommandContext.stores.localDirectory(config.databasePath) != nil {
+      api.thumbnailCache = ThumbnailCache(directory: context.indexDirectory.appendingPathComponent("thumbnails"))
+    }
+    api.warnings = { console.err("warning: " + $0 + "\n") }
     let router = APIRouter(holder: holder, configuration: api)
     let server: HTTPServer
     do {

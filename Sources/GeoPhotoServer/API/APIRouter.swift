@@ -1,5 +1,6 @@
 import GeoPhotoCore
 public import GeoPhotoHTTPD
+public import GeoPhotoThumbnails
 
 /// Settings of the HTTP API and the web map.
 public struct APIConfiguration: Sendable {
@@ -16,6 +17,11 @@ public struct APIConfiguration: Sendable {
   public var map = WebMapConfiguration()
   /// What `/v1/places` searches; nil answers 404 there.
   public var places: PlaceDirectory?
+  /// Where thumbnails are kept between requests (beside the index); nil keeps none.
+  public var thumbnailCache: ThumbnailCache?
+  /// Receives a line for each thing worth a server's log besides requests (a photo no
+  /// thumbnail can be made of); nil for none.
+  public var warnings: (@Sendable (String) -> Void)?
   /// Receives one access-log line per request; nil for none.
   public var accessLog: (@Sendable (String) -> Void)?
 

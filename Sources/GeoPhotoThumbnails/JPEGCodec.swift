@@ -1,0 +1,75 @@
+import CGeoPhotoTurboJPEG
+
+/// JPEG through libjpeg-turbo's TurboJPEG API: the header alone, a decode scaled in the DCT
+/// (a 24-megapixel photo decoded at 1/8 of its size costs a fraction of a full decode), and
+/// encoding a raster.
+enum JPEGCodec {
+  /// The image's pixel size, from its header.
+  static func size(of jpeg: UnsafeRawBufferPointer) throws(ThumbnailError) -> (width: Int, height: Int) {
+    let handle = try decompressor()
+    defer { tjDestroy(handle) }
+    return try header(handle, jpeg)
+  }
+
+  /// Decoded at the smallest scale (1/8, 1/4, 3/8, 1/2, …, 1) that still gives a longest side
+  /// of at least `longestSide` pixels, or whole when the image is smaller.
+  static func decode(_ jpeg: UnsafeRawBufferPointer, atLeast longestSide: Int) throws(ThumbnailError) -> Raster {
+    let handle = try decompressor()
+    defer { tjDestroy(handle) }
+    let (width, height) = try header(handle, jpeg)
+    var count: Int32 = 0
+    guard let factors = tjGetScalingFactors(&count), count > 0 else { throw .decoder("no JPEG scaling factors") }
+    var best = (width: width, height: height)
+    for i in 0..<Int(count) {
+      let f = factors[i]
+      let w = (width * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+      let h = (height * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+      if max(w, h) >= min(longestSide, max(width, height)) && w * h < best.width * best.height { best = (w, h) }
+    }
+    var pixels = [UInt8](repeating: 0, count: 3 * best.width * best.height)
+    let status = pixels.withUnsafeMutableBufferPointer { out in
+      tjDecompress2(
+        handle, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count), out.baseAddress,
+        Int32(best.width), 0, Int32(best.height), Int32(TJPF_RGB.rawValue), TJFLAG_FASTDCT)
+    }
+    // A warning (a truncated or slightly damaged file) still gives the pixels it could read.
+    if status != 0 && tjGetErrorCode(handle) != TJERR_WARNING.rawValue {
+      throw .decoder("JPEG: \(String(cString: tjGetErrorStr2(handle)))")
+    }
+    return Raster(width: best.width, height: best.height, pixels: pixels)
+  }
+
+  /// `raster` as a baseline JPEG (4:2:0, quality `quality`).
+  static func encode(_ raster: Raster, quality: Int = 82) throws(ThumbnailError) -> [UInt8] {
+    guard let handle = tjInitCompress() else { throw .decoder("the JPEG encoder cannot start") }
+    defer { tjDestroy(handle) }
+    var output: UnsafeMutablePointer<UInt8>?
+    var size: UInt = 0
+    let status = raster.pixels.withUnsafeBufferPointer { pixels in
+      tjCompress2(
+        handle, pixels.baseAddress, Int32(raster.width), 0, Int32(raster.height), Int32(TJPF_RGB.rawValue), &output,
+        &size, Int32(TJSAMP_420.rawValue), Int32(quality), TJFLAG_FASTDCT)
+    }
+    defer { tjFree(output) }
+    guard status == 0, let output else { throw .decoder("JPEG encoding: \(String(cString: tjGetErrorStr2(handle)))") }
+    return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+  }
+
+  private static func decompressor() throws(ThumbnailError) -> tjhandle {
+    guard let handle = tjInitDecompress() else { throw .decoder("the JPEG decoder cannot start") }
+    return handle
+  }
+
+  private static func header(_ handle: tjhandle, _ jpeg: UnsafeRawBufferPointer) throws(ThumbnailError) -> (Int, Int) {
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var subsampling: Int32 = 0
+    var colorspace: Int32 = 0
+    guard
+      tjDecompressHeader3(
+        handle, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count), &width, &height,
+        &subsampling, &colorspace) == 0, width > 0, height > 0
+    else { throw .unreadable("not a JPEG it can read: \(String(cString: tjGetErrorStr2(handle)))") }
+    return (Int(width), Int(height))
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Makes a photo's thumbnail: decoded with Debian's libraries (libjpeg-turbo scaling in the
+/// DCT, libpng), shrunk to its longest side with a box filter, turned upright by its EXIF
+/// orientation, and encoded as JPEG. Images with more pixels than `maximumPixels` (after the
+/// JPEG decoder's scaling) are refused before their pixels are decoded.
+public struct ThumbnailMaker: Sendable {
+  /// The longest sides the API serves.
+  public static let sizes = [256, 1024]
+  public var maximumPixels = 100_000_000
+  public var maximumFileBytes = 512 * 1024 * 1024
+
+  public init() {}
+
+  /// The thumbnail of the image file at `path`.
+  public func thumbnail(ofFile path: String, orientation: Int, longestSide: Int) throws(ThumbnailError) -> [UInt8] {
+    let data: Data
+    do {
+      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+      defer { try? handle.close() }
+      data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
+    } catch {
+      throw .file("cannot read \(path): \(error.localizedDescription)")
+    }
+    guard data.count <= maximumFileBytes else { throw .tooLarge(width: 0, height: 0, limit: maximumPixels) }
+    let made = data.withUnsafeBytes { bytes in
+      Result { () throws(ThumbnailError) in try thumbnail(of: bytes, orientation: orientation, longestSide: longestSide)
+      }
+    }
+    return try made.get()
+  }
+
+  /// The thumbnail of an image's bytes; the format is told by its first bytes.
+  public func thumbnail(of bytes: UnsafeRawBufferPointer, orientation: Int, longestSide: Int) throws(ThumbnailError)
+    -> [UInt8]
+  {
+    let raster: Raster
+    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+      let (width, height) = try JPEGCodec.size(of: bytes)
+      // What the decoder's smallest fitting scale leaves (at most the whole image).
+      let scale = max(1, min(8, max(width, height) / max(1, longestSide)))
+      let decodedPixels = (width / scale) * (height / scale)
+      guard decodedPixels <= maximumPixels else { throw .tooLarge(width: width, height: height, limit: maximumPixels) }
+      raster = try JPEGCodec.decode(bytes, atLeast: longestSide)
+    } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+      let (width, height) = try PNGDecoder.size(of: bytes)
+      guard width * height <= maximumPixels else { throw .tooLarge(width: width, height: height, limit: maximumPixels) }
+      raster = try PNGDecoder.decode(bytes)
+    } else {
+      throw .unsupported(Self.formatName(bytes))
+    }
+    let size = raster.fitted(longestSide: longestSide)
+    return try JPEGCodec.encode(
+      raster.shrunk(toWidth: size.width, height: size.height).uprighted(orientation: orientation))
+  }
+
+  /// A thumbnail for a photo none can be made of: a light square with a frame, so a map's
+  /// popup keeps its layout.
+  public static func placeholder(longestSide: Int) -> [UInt8] {
+    let side = max(16, longestSide)
+    var raster = Raster(width: side, height: side, red: 0xE9, green: 0xEC, blue: 0xEF)
+    let inset = side / 4
+    let stroke = max(2, side / 64)
+    for y in inset..<(side - inset) {
+      for x in inset..<(side - inset) {
+        let edge = x < inset + stroke || x >= side - inset - stroke || y < inset + stroke || y >= side - inset - stroke
+        // The frame, and its diagonal: a picture that is not there.
+        let diagonal = abs((x - inset) - (side - inset - 1 - y)) < stroke
+        guard edge || diagonal else { continue }
+        let p = (y * side + x) * 3
+        raster.pixels[p] = 0xAD
+        raster.pixels[p + 1] = 0xB5
+        raster.pixels[p + 2] = 0xBD
+      }
+    }
+    return (try? JPEGCodec.encode(raster)) ?? []
+  }
+
+  static func formatName(_ bytes: UnsafeRawBufferPointer) -> String {
+    if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) {
+      return "ISO-BMFF (\(String(decoding: bytes[8..<12], as: UTF8.self)))"
+    }
+    if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
+    if bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
+      return "WebP"
+    }
+    return "this format"
+  }
+}
