@@ -146,7 +146,7 @@ let package = Package(
       name: "geophoto-bench",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD",
-        "GeoPhotoPlaces", "GeoPhotoPostgres",
+        "GeoPhotoPlaces", "GeoPhotoPostgres", "GeoPhotoThumbnails",
       ],
       swiftSettings: strict
     ),

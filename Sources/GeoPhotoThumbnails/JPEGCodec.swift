@@ -3,9 +3,9 @@ import CGeoPhotoTurboJPEG
 /// JPEG through libjpeg-turbo's TurboJPEG API: the header alone, a decode scaled in the DCT
 /// (a 24-megapixel photo decoded at 1/8 of its size costs a fraction of a full decode), and
 /// encoding a raster.
-enum JPEGCodec {
+public enum JPEGCodec {
   /// The image's pixel size, from its header.
-  static func size(of jpeg: UnsafeRawBufferPointer) throws(ThumbnailError) -> (width: Int, height: Int) {
+  public static func size(of jpeg: UnsafeRawBufferPointer) throws(ThumbnailError) -> (width: Int, height: Int) {
     let handle = try decompressor()
     defer { tjDestroy(handle) }
     return try header(handle, jpeg)
@@ -13,7 +13,7 @@ enum JPEGCodec {
 
   /// Decoded at the smallest scale (1/8, 1/4, 3/8, 1/2, …, 1) that still gives a longest side
   /// of at least `longestSide` pixels, or whole when the image is smaller.
-  static func decode(_ jpeg: UnsafeRawBufferPointer, atLeast longestSide: Int) throws(ThumbnailError) -> Raster {
+  public static func decode(_ jpeg: UnsafeRawBufferPointer, atLeast longestSide: Int) throws(ThumbnailError) -> Raster {
     let handle = try decompressor()
     defer { tjDestroy(handle) }
     let (width, height) = try header(handle, jpeg)
@@ -40,7 +40,7 @@ enum JPEGCodec {
   }
 
   /// `raster` as a baseline JPEG (4:2:0, quality `quality`).
-  static func encode(_ raster: Raster, quality: Int = 82) throws(ThumbnailError) -> [UInt8] {
+  public static func encode(_ raster: Raster, quality: Int = 82) throws(ThumbnailError) -> [UInt8] {
     guard let handle = tjInitCompress() else { throw .decoder("the JPEG encoder cannot start") }
     defer { tjDestroy(handle) }
     var output: UnsafeMutablePointer<UInt8>?

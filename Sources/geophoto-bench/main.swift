@@ -409,12 +409,12 @@ func benchSync() throws {
 try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
 let parts =
   CommandLine.arguments.dropFirst().isEmpty
-  ? ["clusters", "index", "near", "filters", "postgis", "serve", "places", "sync", "library"]
+  ? ["clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "sync", "library"]
   : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
-let points = parts.contains { $0 != "sync" } ? SyntheticLibrary.points(count: pointCount) : []
+let points = parts.contains { $0 != "sync" && $0 != "thumbnails" } ? SyntheticLibrary.points(count: pointCount) : []
 for part in parts {
   print("")
   switch part {
@@ -423,6 +423,7 @@ for part in parts {
   case "serve": try benchServe(points: points)
   case "router": try benchRouter(points: points)
   case "places": try benchPlaces(points: points)
+  case "thumbnails": try benchThumbnails()
   case "near": try benchNear(points: points)
   case "postgis": try benchPostgres(points: points)
   case "sync": try benchSync()
@@ -434,7 +435,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, sync, library)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, thumbnails, sync, library)\n"
           .utf8))
     exit(64)
   }
