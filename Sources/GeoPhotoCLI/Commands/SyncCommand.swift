@@ -1,7 +1,11 @@
+import Dispatch
 import Foundation
 import GeoPhotoExif
+import GeoPhotoServer
 import GeoPhotoStore
 import GeoPhotoSync
+import GeoPhotoThumbnails
+import Synchronization
 
 enum SyncCommand: Subcommand {
   static let spec = CommandSpec(
@@ -24,16 +28,24 @@ enum SyncCommand: Subcommand {
       """,
     arguments: [.init(name: "dir", help: "A folder of photos.", repeating: true, completion: .directory)],
     options: [
-      Setting.syncJobs.option
+      Setting.syncJobs.option,
+      .init(
+        long: "thumbnails", short: nil, valueName: nil,
+        help: "Then make the thumbnails 'serve' answers with, ahead of time, on every core (kept beside the index)."),
     ],
     examples: [
       "geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite",
-      "geophoto sync ~/Downloads/Takeout",
+      "geophoto sync ~/Downloads/Takeout", "geophoto sync ~/Pictures --thumbnails",
     ])
 
   static func run(_ context: CommandContext) throws {
     let roots = context.parsed.positionals
     guard !roots.isEmpty else { throw UsageError("Missing expected argument '<dir> ...'") }
+    if context.parsed.has("thumbnails")
+      && CommandContext.stores.localDirectory(context.configuration.databasePath) == nil
+    {
+      throw UsageError("'--thumbnails' keeps thumbnails beside a local index; a PostgreSQL index keeps none")
+    }
     let console = context.console
     let store = try context.openOrCreateStore()
     let engine = SyncEngine(
@@ -58,6 +70,38 @@ enum SyncCommand: Subcommand {
     }
     if console.errIsTerminal && engine.progress != nil { console.err("\r\u{1B}[K") }
     console.out(describe(summary) + "\n")
+    if context.parsed.has("thumbnails") { try makeThumbnails(context, store) }
+  }
+
+  /// The thumbnails of every located local photo not kept yet, in every size the server
+  /// answers, made on every core.
+  static func makeThumbnails(_ context: CommandContext, _ store: any PhotoStore) throws {
+    let console = context.console
+    let thumbnails = PhotoThumbnails(
+      cache: ThumbnailCache(directory: context.indexDirectory.appendingPathComponent("thumbnails")),
+      warn: { console.err("warning: \($0)\n") })
+    let photos = try store.locatedPhotos().photos.filter { $0.source == .local }
+    let started = Date()
+    let counts = Mutex<(made: Int, kept: Int, none: Int)>((0, 0, 0))
+    let jobs = max(1, context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+    DispatchQueue.concurrentPerform(iterations: jobs) { job in
+      for i in stride(from: job, to: photos.count, by: jobs) {
+        for size in ThumbnailMaker.sizes {
+          if thumbnails.isKept(photos[i], size: size) {
+            counts.withLock { $0.kept += 1 }
+            continue
+          }
+          switch thumbnails.thumbnail(of: photos[i], size: size) {
+          case .thumbnail: counts.withLock { $0.made += 1 }
+          case .missing, .none: counts.withLock { $0.none += 1 }
+          }
+        }
+      }
+    }
+    let (made, kept, none) = counts.withLock { $0 }
+    console.out(
+      "thumbnails: made \(made), already kept \(kept), none to make \(none) (formats without a decoder or an "
+        + "embedded one, or files gone), elapsed \(String(format: "%.2f s", Date().timeIntervalSince(started)))\n")
   }
 
   static func describe(_ s: SyncSummary) -> String {

@@ -45,10 +45,8 @@ enum PhotoEndpoints {
       APIResponse(status: 302, description: "Redirect to the provider's thumbnail"),
     ], respond: thumbnail)
 
-  /// A local photo's thumbnail, made from the file the index names (never a path from the
-  /// request) and kept on disk beside the index; a redirect to a remote photo's. Formats the
-  /// thumbnailer does not decode give their embedded EXIF thumbnail; a file that cannot be
-  /// decoded or is too large to be (a decompression bomb) gives a placeholder, and a log line.
+  /// A local photo's thumbnail (`PhotoThumbnails`), made from the file the index names (never
+  /// a path from the request); a redirect to a remote photo's.
   static func thumbnail(_ c: EndpointContext) throws -> ServerResponse {
     let photo = try photo(c)
     if photo.source != .local {
@@ -56,54 +54,27 @@ enum PhotoEndpoints {
       return ServerResponse(status: 302, headers: [("Location", url), ("Cache-Control", "public, max-age=86400")])
     }
     let size = c.parameters.word(thumbnailSize).flatMap { Int($0) } ?? ThumbnailMaker.sizes[0]
-    guard let path = photo.path, let stamp = ThumbnailCache.stamp(ofFile: path) else {
-      throw APIError.notFound("photo \(photo.id)'s file is not there")
+    // Answered from the file's stamp alone when the client has this version.
+    if let path = photo.path, let stamp = ThumbnailCache.stamp(ofFile: path),
+      let unchanged = c.notModified(thumbnailTag(photo, size, stamp))
+    {
+      return ServerResponse(status: 304, headers: [("ETag", thumbnailTag(photo, size, stamp))] + thumbnailCaching)
     }
-    let tag = "\"t\(photo.id)-\(size)-\(stamp)\""
-    if let unchanged = c.notModified(tag) {
-      return ServerResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", "public, max-age=86400")])
+    let thumbnails = PhotoThumbnails(cache: c.configuration.thumbnailCache, warn: c.configuration.warnings)
+    switch thumbnails.thumbnail(of: photo, size: size) {
+    case .missing: throw APIError.notFound("photo \(photo.id)'s file is not there")
+    case .none(let why): throw APIError.notFound("photo \(photo.id) has no thumbnail: \(why)")
+    case .thumbnail(let bytes, let stamp):
+      return ServerResponse(
+        status: 200,
+        headers: [("Content-Type", "image/jpeg"), ("ETag", thumbnailTag(photo, size, stamp))] + thumbnailCaching,
+        body: bytes)
     }
-    func make() throws(ThumbnailError) -> [UInt8] {
-      do {
-        return try ThumbnailMaker().thumbnail(ofFile: path, orientation: photo.orientation ?? 1, longestSide: size)
-      } catch {
-        switch error {
-        case .unsupported:
-          if let embedded = embeddedThumbnail(path: path) { return embedded }
-          throw error
-        case .file: throw error
-        case .unreadable, .decoder, .tooLarge:
-          c.configuration.warnings?("thumbnail of photo \(photo.id) (\(path)): \(error); a placeholder is served")
-          return ThumbnailMaker.placeholder(longestSide: size)
-        }
-      }
-    }
-    let bytes: [UInt8]
-    do {
-      if let cache = c.configuration.thumbnailCache {
-        bytes = try cache.thumbnail(id: photo.id, size: size, stamp: stamp, make: make)
-      } else {
-        bytes = try make()
-      }
-    } catch {
-      if case .unsupported(let format) = error {
-        throw APIError.notFound("photo \(photo.id) has no thumbnail: \(format), and no embedded one")
-      }
-      throw APIError.notFound("photo \(photo.id)'s file cannot be read")
-    }
-    return ServerResponse(
-      status: 200,
-      headers: [("Content-Type", "image/jpeg"), ("ETag", tag), ("Cache-Control", "public, max-age=86400")],
-      body: bytes)
   }
 
-  static func embeddedThumbnail(path: String) -> [UInt8]? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    guard let size = try? handle.seekToEnd(), (try? handle.seek(toOffset: 0)) != nil,
-      let data = try? handle.read(upToCount: 256 * 1024)
-    else { return nil }
-    let bytes = [UInt8](data)
-    return bytes.withUnsafeBytes { MetadataReader.thumbnail($0, fileSize: Int(size)) }
+  static let thumbnailCaching = [("Cache-Control", "public, max-age=86400")]
+
+  static func thumbnailTag(_ photo: Photo, _ size: Int, _ stamp: String) -> String {
+    "\"t\(photo.id)-\(size)-\(stamp)\""
   }
 }

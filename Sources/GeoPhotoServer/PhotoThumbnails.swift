@@ -1,0 +1,74 @@
+import Foundation
+public import GeoPhotoCore
+import GeoPhotoExif
+public import GeoPhotoThumbnails
+
+/// A local photo's thumbnail as geophoto answers it, for the server and for `sync
+/// --thumbnails`: made by `ThumbnailMaker` from the file, or the EXIF thumbnail of a format it
+/// does not decode, or a placeholder for a file it cannot (with a warning); kept in `cache`.
+public struct PhotoThumbnails: Sendable {
+  public var cache: ThumbnailCache?
+  public var warn: (@Sendable (String) -> Void)?
+
+  public init(cache: ThumbnailCache?, warn: (@Sendable (String) -> Void)? = nil) {
+    self.cache = cache
+    self.warn = warn
+  }
+
+  /// What a thumbnail request finds.
+  public enum Outcome: Sendable {
+    /// The JPEG, and the stamp of the file version it was made from.
+    case thumbnail([UInt8], stamp: String)
+    /// The file is not where the index says.
+    case missing
+    /// No thumbnail can be had: the format has no decoder here and no embedded thumbnail, or
+    /// the file cannot be read.
+    case none(String)
+  }
+
+  /// The thumbnail of `photo` (a local one) with its longest side `size`.
+  public func thumbnail(of photo: Photo, size: Int) -> Outcome {
+    guard let path = photo.path, let stamp = ThumbnailCache.stamp(ofFile: path) else { return .missing }
+    func make() throws(ThumbnailError) -> [UInt8] {
+      do {
+        return try ThumbnailMaker().thumbnail(ofFile: path, orientation: photo.orientation ?? 1, longestSide: size)
+      } catch {
+        switch error {
+        case .unsupported:
+          if let embedded = Self.embeddedThumbnail(path: path) { return embedded }
+          throw error
+        case .file: throw error
+        case .unreadable, .decoder, .tooLarge:
+          warn?("thumbnail of photo \(photo.id) (\(path)): \(error); a placeholder is served")
+          return ThumbnailMaker.placeholder(longestSide: size)
+        }
+      }
+    }
+    do {
+      if let cache {
+        return .thumbnail(try cache.thumbnail(id: photo.id, size: size, stamp: stamp, make: make), stamp: stamp)
+      }
+      return .thumbnail(try make(), stamp: stamp)
+    } catch {
+      if case .unsupported(let format) = error { return .none("\(format), and no embedded thumbnail") }
+      return .none("its file cannot be read")
+    }
+  }
+
+  /// Whether the thumbnail of the photo's current file is kept already.
+  public func isKept(_ photo: Photo, size: Int) -> Bool {
+    guard let cache, let path = photo.path, let stamp = ThumbnailCache.stamp(ofFile: path) else { return false }
+    return cache.has(id: photo.id, size: size, stamp: stamp)
+  }
+
+  /// The JPEG thumbnail embedded in the file's EXIF (its first 256 KiB).
+  static func embeddedThumbnail(path: String) -> [UInt8]? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    guard let size = try? handle.seekToEnd(), (try? handle.seek(toOffset: 0)) != nil,
+      let data = try? handle.read(upToCount: 256 * 1024)
+    else { return nil }
+    let bytes = [UInt8](data)
+    return bytes.withUnsafeBytes { MetadataReader.thumbnail($0, fileSize: Int(size)) }
+  }
+}
