@@ -1,5 +1,6 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoFixtures
 import GeoPhotoHTTPD
 import GeoPhotoThumbnails
 import Synchronization
@@ -41,31 +42,14 @@ import Testing
     return APIRouter(holder: SnapshotHolder(initial: snapshot) { nil }, configuration: configuration)
   }
 
-  /// A PNG header for `width × height` RGB pixels, and no pixels.
-  static func bombPNG() -> [UInt8] {
-    func bigEndian(_ v: UInt32) -> [UInt8] {
-      [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
-    }
-    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-      let body = Array(type.utf8) + data
-      var crc: UInt32 = 0xFFFF_FFFF
-      for byte in body {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-      }
-      return bigEndian(UInt32(data.count)) + body + bigEndian(~crc)
-    }
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      + chunk("IHDR", bigEndian(50_000) + bigEndian(50_000) + [8, 2, 0, 0, 0]) + chunk("IDAT", []) + chunk("IEND", [])
-  }
-
   @Test func everyKindOfFileGetsItsAnswer() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let warnings = Warnings()
     let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + Array(repeating: 0, count: 16)
     let camera = FileManager.default.fileExists(atPath: Self.camera)
     let api = try served(
-      [("bomb.png", Self.bombPNG()), ("scan.tif", tiff), ("gone.jpg", [])], camera: camera, warnings: warnings)
+      [("bomb.png", SamplePNG.header(width: 50_000, height: 50_000)), ("scan.tif", tiff), ("gone.jpg", [])],
+      camera: camera, warnings: warnings)
 
     // A decompression bomb: a placeholder, and one log line naming the file and why.
     let bomb = get(api, "/v1/photos/1/thumbnail")

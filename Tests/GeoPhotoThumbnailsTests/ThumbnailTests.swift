@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoFixtures
 import Testing
 
 @testable import GeoPhotoThumbnails
@@ -121,7 +122,7 @@ func size(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
 
   @Test func aDecompressionBombIsRefusedBeforeItsPixels() throws {
     // A PNG whose header says 50,000 × 50,000 RGB: 7.5 GB decoded.
-    let png = Self.pngHeader(width: 50_000, height: 50_000)
+    let png = SamplePNG.header(width: 50_000, height: 50_000)
     #expect(throws: ThumbnailError.tooLarge(width: 50_000, height: 50_000, limit: 100_000_000)) {
       try png.withUnsafeBytes { try maker.thumbnail(of: $0, orientation: 1, longestSide: 256) }
     }
@@ -169,24 +170,5 @@ func size(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
     #expect(!cache.has(id: 1_234, size: 1_024, stamp: "b"))
     let bucket = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("256/234").path)
     #expect(bucket == ["1234-b.jpg"])
-  }
-
-  /// A PNG signature, an IHDR chunk (8-bit RGB), an empty IDAT and IEND, each with its CRC:
-  /// a header that says how large the image is, and no pixels.
-  static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-    func bigEndian(_ v: UInt32) -> [UInt8] {
-      [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
-    }
-    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-      let body = Array(type.utf8) + data
-      var crc: UInt32 = 0xFFFF_FFFF
-      for byte in body {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-      }
-      return bigEndian(UInt32(data.count)) + body + bigEndian(~crc)
-    }
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]) + chunk("IDAT", []) + chunk("IEND", [])
   }
 }
