@@ -66,6 +66,16 @@ let package = Package(
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]
     ),
+    .systemLibrary(
+      name: "CGeoPhotoWebP",
+      pkgConfig: "libwebp",
+      providers: [.apt(["libwebp-dev"])]
+    ),
+    .systemLibrary(
+      name: "CGeoPhotoHEIF",
+      pkgConfig: "libheif",
+      providers: [.apt(["libheif-dev"])]
+    ),
 
     // MARK: Pure Swift core: geodesy, the spatial index, the annotation model
     .target(name: "GeoPhotoCore", swiftSettings: strict),
@@ -92,7 +102,10 @@ let package = Package(
       swiftSettings: strict
     ),
     .target(name: "GeoPhotoHTTP", dependencies: ["GeoPhotoCore", "CGeoPhotoCurl"], swiftSettings: strict),
-    .target(name: "GeoPhotoThumbnails", dependencies: ["CGeoPhotoTurboJPEG", "CGeoPhotoPNG"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoThumbnails",
+      dependencies: ["CGeoPhotoTurboJPEG", "CGeoPhotoPNG", "CGeoPhotoWebP", "CGeoPhotoHEIF"],
+      swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(
       name: "GeoPhotoPostgres", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoPQ"], swiftSettings: strict),

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Makes a photo's thumbnail: decoded with Debian's libraries (libjpeg-turbo scaling in the
-/// DCT, libpng), shrunk to its longest side with a box filter, turned upright by its EXIF
-/// orientation, and encoded as JPEG. Images with more pixels than `maximumPixels` (after the
+/// DCT, libpng, libwebp, and libheif for HEIC and AVIF), shrunk to its longest side with a box
+/// filter, turned upright by its EXIF orientation (HEIF by its container's rotation and
+/// mirroring, which libheif applies, when it has them), and encoded as JPEG. Images with more than `maximumPixels` to decode (after the
 /// JPEG decoder's scaling) are refused before their pixels are decoded.
 public struct ThumbnailMaker: Sendable {
   /// The longest sides the API serves.
@@ -46,6 +47,22 @@ public struct ThumbnailMaker: Sendable {
       let (width, height) = try PNGDecoder.size(of: bytes)
       guard width * height <= maximumPixels else { throw .tooLarge(width: width, height: height, limit: maximumPixels) }
       raster = try PNGDecoder.decode(bytes)
+    } else if bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
+      let (width, height) = try WebPDecoder.size(of: bytes)
+      guard width * height <= maximumPixels else { throw .tooLarge(width: width, height: height, limit: maximumPixels) }
+      raster = try WebPDecoder.decode(bytes)
+    } else if Self.isHEIF(bytes) {
+      let opened = try HEIFDecoder.open(bytes)
+      guard opened.width * opened.height <= maximumPixels else {
+        throw .tooLarge(width: opened.width, height: opened.height, limit: maximumPixels)
+      }
+      // libheif applies the container's rotation and mirroring; a file without any is turned
+      // by its EXIF orientation.
+      raster = try opened.decode(atLeast: longestSide)
+      if HEIFDecoder.hasTransformations(bytes) {
+        let size = raster.fitted(longestSide: longestSide)
+        return try JPEGCodec.encode(raster.shrunk(toWidth: size.width, height: size.height))
+      }
     } else {
       throw .unsupported(Self.formatName(bytes))
     }
@@ -74,6 +91,13 @@ public struct ThumbnailMaker: Sendable {
       }
     }
     return (try? JPEGCodec.encode(raster)) ?? []
+  }
+
+  /// An ISO-BMFF file whose `ftyp` names a HEIF or AVIF brand.
+  static func isHEIF(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
+    let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+    return ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"].contains(brand)
   }
 
   static func formatName(_ bytes: UnsafeRawBufferPointer) -> String {

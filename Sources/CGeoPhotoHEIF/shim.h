@@ -1,0 +1,4 @@
+#ifndef CGEOPHOTO_HEIF_SHIM_H
+#define CGEOPHOTO_HEIF_SHIM_H
+#include <libheif/heif.h>
+#endif
