@@ -7,7 +7,7 @@ enum HEIFDecoder {
   /// The primary image's size, and the context it was read into (to decode it from).
   static func open(_ heif: UnsafeRawBufferPointer) throws(ThumbnailError) -> Opened {
     guard let context = heif_context_alloc() else { throw .decoder("HEIF: no memory") }
-    var opened = Opened(context: context)
+    let opened = Opened(context: context)
     let read = heif_context_read_from_memory_without_copy(context, heif.baseAddress, heif.count, nil)
     guard read.code == heif_error_Ok else { throw .unreadable("not a HEIF image it can read: \(message(read))") }
     var handle: OpaquePointer?
