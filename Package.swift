@@ -76,6 +76,11 @@ let package = Package(
       pkgConfig: "libheif",
       providers: [.apt(["libheif-dev"])]
     ),
+    .systemLibrary(
+      name: "CGeoPhotoJXL",
+      pkgConfig: "libjxl",
+      providers: [.apt(["libjxl-dev"])]
+    ),
 
     // MARK: Pure Swift core: geodesy, the spatial index, the annotation model
     .target(name: "GeoPhotoCore", swiftSettings: strict),
@@ -104,7 +109,7 @@ let package = Package(
     .target(name: "GeoPhotoHTTP", dependencies: ["GeoPhotoCore", "CGeoPhotoCurl"], swiftSettings: strict),
     .target(
       name: "GeoPhotoThumbnails",
-      dependencies: ["CGeoPhotoTurboJPEG", "CGeoPhotoPNG", "CGeoPhotoWebP", "CGeoPhotoHEIF"],
+      dependencies: ["CGeoPhotoTurboJPEG", "CGeoPhotoPNG", "CGeoPhotoWebP", "CGeoPhotoHEIF", "CGeoPhotoJXL"],
       swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(

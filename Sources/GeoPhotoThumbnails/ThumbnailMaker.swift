@@ -1,7 +1,7 @@
 import Foundation
 
 /// Makes a photo's thumbnail: decoded with Debian's libraries (libjpeg-turbo scaling in the
-/// DCT, libpng, libwebp, and libheif for HEIC and AVIF), shrunk to its longest side with a box
+/// DCT, libpng, libwebp, libheif for HEIC and AVIF, libjxl), shrunk to its longest side with a box
 /// filter, turned upright by its EXIF orientation (HEIF by its container's rotation and
 /// mirroring, which libheif applies, when it has them), and encoded as JPEG. Images with more than `maximumPixels` to decode (after the
 /// JPEG decoder's scaling) are refused before their pixels are decoded.
@@ -63,6 +63,11 @@ public struct ThumbnailMaker: Sendable {
         let size = raster.fitted(longestSide: longestSide)
         return try JPEGCodec.encode(raster.shrunk(toWidth: size.width, height: size.height))
       }
+    } else if JXLDecoder.isJXL(bytes) {
+      // Upright already: libjxl applies the codestream's orientation.
+      let upright = try JXLDecoder.decode(bytes, maximumPixels: maximumPixels)
+      let size = upright.fitted(longestSide: longestSide)
+      return try JPEGCodec.encode(upright.shrunk(toWidth: size.width, height: size.height))
     } else {
       throw .unsupported(Self.formatName(bytes))
     }

@@ -127,6 +127,22 @@ func size(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
     #expect(try size(jpeg) == expected)
   }
 
+  /// AVIF, HEIC and JPEG XL samples made by the format tools from one 64 × 64 source
+  /// (`Scripts/make-format-samples.sh`): thumbnails of that size, not enlarged.
+  @Test func avifHEICAndJPEGXLSamplesGiveTheirPixels() throws {
+    if let missing = FormatSamples.unavailable {
+      print("skipped: \(missing)")
+      return
+    }
+    let samples = try FormatSamples.make(in: FileManager.default.temporaryDirectory)
+    defer { try? FileManager.default.removeItem(at: samples) }
+    for name in ["added.avif", "copied-avif.avif", "copied-heic.heic", "bare.jxl", "plain.jxl", "brob.jxl"] {
+      let jpeg = try maker.thumbnail(
+        ofFile: samples.appendingPathComponent(name).path, orientation: 1, longestSide: 256)
+      #expect(try size(jpeg) == (64, 64), "\(name)")
+    }
+  }
+
   @Test func aDecompressionBombIsRefusedBeforeItsPixels() throws {
     // A PNG whose header says 50,000 × 50,000 RGB: 7.5 GB decoded.
     let png = SamplePNG.header(width: 50_000, height: 50_000)
