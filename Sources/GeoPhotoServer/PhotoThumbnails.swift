@@ -17,18 +17,20 @@ public struct PhotoThumbnails: Sendable {
 
   /// What a thumbnail request finds.
   public enum Outcome: Sendable {
-    /// The JPEG, and the stamp of the file version it was made from.
-    case thumbnail([UInt8], stamp: String)
-    /// The file is not where the index says.
-    case missing
+    case thumbnail([UInt8])
     /// No thumbnail can be had: the format has no decoder here and no embedded thumbnail, or
     /// the file cannot be read.
     case none(String)
   }
 
-  /// The thumbnail of `photo` (a local one) with its longest side `size`.
-  public func thumbnail(of photo: Photo, size: Int) -> Outcome {
-    guard let path = photo.path, let stamp = ThumbnailCache.stamp(ofFile: path) else { return .missing }
+  /// The version of a local photo's file a thumbnail is made from (`ThumbnailCache.stamp`);
+  /// nil when the file is not where the index says.
+  public static func stamp(of photo: Photo) -> String? { photo.path.flatMap(ThumbnailCache.stamp(ofFile:)) }
+
+  /// The thumbnail of `photo` (a local one, whose file is at version `stamp`) with its
+  /// longest side `size`.
+  public func thumbnail(of photo: Photo, size: Int, stamp: String) -> Outcome {
+    guard let path = photo.path else { return .none("it has no file") }
     func make() throws(ThumbnailError) -> [UInt8] {
       do {
         return try ThumbnailMaker().thumbnail(ofFile: path, orientation: photo.orientation ?? 1, longestSide: size)
@@ -45,20 +47,12 @@ public struct PhotoThumbnails: Sendable {
       }
     }
     do {
-      if let cache {
-        return .thumbnail(try cache.thumbnail(id: photo.id, size: size, stamp: stamp, make: make), stamp: stamp)
-      }
-      return .thumbnail(try make(), stamp: stamp)
+      if let cache { return .thumbnail(try cache.thumbnail(id: photo.id, size: size, stamp: stamp, make: make)) }
+      return .thumbnail(try make())
     } catch {
       if case .unsupported(let format) = error { return .none("\(format), and no embedded thumbnail") }
       return .none("its file cannot be read")
     }
-  }
-
-  /// Whether the thumbnail of the photo's current file is kept already.
-  public func isKept(_ photo: Photo, size: Int) -> Bool {
-    guard let cache, let path = photo.path, let stamp = ThumbnailCache.stamp(ofFile: path) else { return false }
-    return cache.has(id: photo.id, size: size, stamp: stamp)
   }
 
   /// The JPEG thumbnail embedded in the file's EXIF (its first 256 KiB).

@@ -86,14 +86,19 @@ enum SyncCommand: Subcommand {
     let jobs = max(1, context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     DispatchQueue.concurrentPerform(iterations: jobs) { job in
       for i in stride(from: job, to: photos.count, by: jobs) {
+        // The file's version, read once for every size.
+        guard let stamp = PhotoThumbnails.stamp(of: photos[i]) else {
+          counts.withLock { $0.none += ThumbnailMaker.sizes.count }
+          continue
+        }
         for size in ThumbnailMaker.sizes {
-          if thumbnails.isKept(photos[i], size: size) {
+          if thumbnails.cache?.has(id: photos[i].id, size: size, stamp: stamp) == true {
             counts.withLock { $0.kept += 1 }
             continue
           }
-          switch thumbnails.thumbnail(of: photos[i], size: size) {
+          switch thumbnails.thumbnail(of: photos[i], size: size, stamp: stamp) {
           case .thumbnail: counts.withLock { $0.made += 1 }
-          case .missing, .none: counts.withLock { $0.none += 1 }
+          case .none: counts.withLock { $0.none += 1 }
           }
         }
       }

@@ -54,27 +54,21 @@ enum PhotoEndpoints {
       return ServerResponse(status: 302, headers: [("Location", url), ("Cache-Control", "public, max-age=86400")])
     }
     let size = c.parameters.word(thumbnailSize).flatMap { Int($0) } ?? ThumbnailMaker.sizes[0]
-    // Answered from the file's stamp alone when the client has this version.
-    if let path = photo.path, let stamp = ThumbnailCache.stamp(ofFile: path),
-      let unchanged = c.notModified(thumbnailTag(photo, size, stamp))
-    {
-      return ServerResponse(status: 304, headers: [("ETag", thumbnailTag(photo, size, stamp))] + thumbnailCaching)
+    guard let stamp = PhotoThumbnails.stamp(of: photo) else {
+      throw APIError.notFound("photo \(photo.id)'s file is not there")
     }
+    // Answered from the file's stamp alone when the client has this version.
+    let tag = "\"t\(photo.id)-\(size)-\(stamp)\""
+    if c.notModified(tag) != nil { return ServerResponse(status: 304, headers: [("ETag", tag)] + thumbnailCaching) }
     let thumbnails = PhotoThumbnails(cache: c.configuration.thumbnailCache, warn: c.configuration.warnings)
-    switch thumbnails.thumbnail(of: photo, size: size) {
-    case .missing: throw APIError.notFound("photo \(photo.id)'s file is not there")
+    switch thumbnails.thumbnail(of: photo, size: size, stamp: stamp) {
     case .none(let why): throw APIError.notFound("photo \(photo.id) has no thumbnail: \(why)")
-    case .thumbnail(let bytes, let stamp):
+    case .thumbnail(let bytes):
       return ServerResponse(
-        status: 200,
-        headers: [("Content-Type", "image/jpeg"), ("ETag", thumbnailTag(photo, size, stamp))] + thumbnailCaching,
-        body: bytes)
+        status: 200, headers: [("Content-Type", "image/jpeg"), ("ETag", tag)] + thumbnailCaching, body: bytes)
     }
   }
 
   static let thumbnailCaching = [("Cache-Control", "public, max-age=86400")]
 
-  static func thumbnailTag(_ photo: Photo, _ size: Int, _ stamp: String) -> String {
-    "\"t\(photo.id)-\(size)-\(stamp)\""
-  }
 }
