@@ -5,7 +5,7 @@ SWIFT ?= swift
 RELEASE := -c release --static-swift-stdlib
 DEMO_DB := .build/demo/index.sqlite
 
-.PHONY: all deps build demo test lint format bench examples gazetteer fuzz man install uninstall deb clean
+.PHONY: all deps build demo test lint format bench examples gazetteer basemap fuzz man install uninstall deb clean
 
 all: build
 
@@ -15,7 +15,7 @@ deps:
 build: deps
 	$(SWIFT) build $(RELEASE)
 
-## Installs into $(DESTDIR)$(PREFIX): the binary, the place names where it finds them, the
+## Installs into $(DESTDIR)$(PREFIX): the binary, the place names and basemap where it finds them, the
 ## manual page, shell completions and the example configuration. `make uninstall` removes
 ## exactly these files.
 PREFIX ?= /usr/local
@@ -23,6 +23,7 @@ BIN_DIR = $(DESTDIR)$(PREFIX)/bin
 SHARE_DIR = $(DESTDIR)$(PREFIX)/share
 INSTALLED = $(BIN_DIR)/geophoto \
 	$(SHARE_DIR)/geophoto/places-cities500.gaz \
+	$(SHARE_DIR)/geophoto/world.basemap \
 	$(SHARE_DIR)/man/man1/geophoto.1 \
 	$(SHARE_DIR)/bash-completion/completions/geophoto \
 	$(SHARE_DIR)/zsh/site-functions/_geophoto \
@@ -35,6 +36,7 @@ INSTALLED = $(BIN_DIR)/geophoto \
 install: build
 	install -Dm755 .build/release/geophoto $(BIN_DIR)/geophoto
 	install -Dm644 Sources/GeoPhotoPlaces/Resources/places-cities500.gaz $(SHARE_DIR)/geophoto/places-cities500.gaz
+	install -Dm644 Sources/GeoPhotoBasemap/Resources/world.basemap $(SHARE_DIR)/geophoto/world.basemap
 	install -Dm644 man/geophoto.1 $(SHARE_DIR)/man/man1/geophoto.1
 	install -d $(SHARE_DIR)/bash-completion/completions $(SHARE_DIR)/zsh/site-functions \
 		$(SHARE_DIR)/fish/vendor_completions.d
@@ -101,6 +103,13 @@ man:
 gazetteer:
 	$(SWIFT) build --product geophoto-fixtures
 	.build/debug/geophoto-fixtures gazetteer Sources/GeoPhotoPlaces/Resources/places-cities500.gaz ../shared/data/places
+
+## Regenerates the shipped basemap from Natural Earth's layers in ../shared/data/basemap,
+## labelled with the shipped gazetteer's places.
+basemap:
+	$(SWIFT) build -c release --product geophoto-fixtures
+	.build/release/geophoto-fixtures basemap Sources/GeoPhotoBasemap/Resources/world.basemap ../shared/data/basemap \
+		Sources/GeoPhotoPlaces/Resources/places-cities500.gaz
 
 clean:
 	rm -rf .build

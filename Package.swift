@@ -120,8 +120,14 @@ let package = Package(
     .target(
       name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoStore"], swiftSettings: strict),
     .target(
+      name: "GeoPhotoBasemap",
+      dependencies: ["GeoPhotoCore", "GeoPhotoPlaces", "CGeoPhotoCairo", "CGeoPhotoPNG"],
+      resources: [.copy("Resources/world.basemap")],
+      swiftSettings: strict
+    ),
+    .target(
       name: "GeoPhotoSnapshot",
-      dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "CGeoPhotoCairo"],
+      dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoBasemap", "CGeoPhotoCairo"],
       swiftSettings: strict
     ),
     .target(
@@ -134,7 +140,7 @@ let package = Package(
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
         "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
-        "GeoPhotoBackends", "GeoPhotoThumbnails",
+        "GeoPhotoBackends", "GeoPhotoThumbnails", "GeoPhotoBasemap",
       ],
       swiftSettings: strict
     ),
@@ -142,7 +148,7 @@ let package = Package(
       name: "GeoPhotoServer",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoPlaces",
-        "GeoPhotoThumbnails",
+        "GeoPhotoThumbnails", "GeoPhotoBasemap",
       ],
       swiftSettings: strict
     ),
@@ -156,7 +162,7 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(
       name: "geophoto-fixtures",
-      dependencies: ["GeoPhotoFixtures", "GeoPhotoPlaces"],
+      dependencies: ["GeoPhotoFixtures", "GeoPhotoPlaces", "GeoPhotoBasemap"],
       swiftSettings: strict
     ),
     .executableTarget(name: "geophoto-fuzz", dependencies: ["GeoPhotoExif"], swiftSettings: strict),
@@ -164,7 +170,7 @@ let package = Package(
       name: "geophoto-bench",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD",
-        "GeoPhotoPlaces", "GeoPhotoPostgres", "GeoPhotoThumbnails",
+        "GeoPhotoPlaces", "GeoPhotoPostgres", "GeoPhotoThumbnails", "GeoPhotoBasemap",
       ],
       swiftSettings: strict
     ),
@@ -191,7 +197,7 @@ let package = Package(
       name: "GeoPhotoServerTests",
       dependencies: [
         "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoPlaces",
-        "GeoPhotoThumbnails",
+        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
       ]
     ),
     .testTarget(
@@ -201,6 +207,10 @@ let package = Package(
     .testTarget(
       name: "GeoPhotoSnapshotTests",
       dependencies: ["GeoPhotoSnapshot", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
+    ),
+    .testTarget(
+      name: "GeoPhotoBasemapTests",
+      dependencies: ["GeoPhotoBasemap", "GeoPhotoCore", "GeoPhotoPlaces", "GeoPhotoSnapshot"]
     ),
     .testTarget(name: "GeoPhotoPlacesTests", dependencies: ["GeoPhotoPlaces", "GeoPhotoCore"]),
     .testTarget(

@@ -52,10 +52,10 @@ public final class Gazetteer: @unchecked Sendable {
 
   init(storage: MappedBytes, name: String) throws {
     func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
-    let file: GazetteerFile.Reader
+    let file: GazetteerFile.Layout.Reader
     do {
-      file = try GazetteerFile.Reader(storage, name: name)
-    } catch let error as GazetteerFile.FormatError {
+      file = try GazetteerFile.reader(storage, name: name)
+    } catch {
       throw FormatError(description: error.description)
     }
     identity = file.identity
@@ -156,14 +156,7 @@ public final class Gazetteer: @unchecked Sendable {
   static let leafSize = 16
 
   /// The identity in a gazetteer file's head, read without loading the file.
-  public static func identity(at url: URL) -> UInt32? {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    guard let head = try? handle.read(upToCount: GazetteerFile.headSize), head.count == GazetteerFile.headSize,
-      Array(head.prefix(8)) == GazetteerFile.magic
-    else { return nil }
-    return GazetteerFile.Reader.u32(head, 12)
-  }
+  public static func identity(at url: URL) -> UInt32? { GazetteerFile.layout.identity(at: url) }
 
   // MARK: - Reading places
 

@@ -10,14 +10,51 @@ public struct WebMapConfiguration: Sendable {
   /// Where the page loads Leaflet from when the directory is missing: nowhere unless set, so
   /// the page never asks another origin for it (it says what to install instead).
   public var leafletFallbackURL: String?
-  /// XYZ tile URL template; empty for no basemap (pins on a plain background).
-  public var tileURL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
-  public var attribution = "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
+  /// The map under the pins: geophoto's own tiles by default (nothing asked of another
+  /// origin), a tile server's URL template, or none (pins on a plain background).
+  public var basemap = MapBasemap.builtIn
+  /// The basemap's credit (HTML); nil for the basemap's own.
+  public var attribution: String?
 
   public init() {}
 
+  /// The credit shown under the map.
+  var shownAttribution: String {
+    if let attribution { return attribution }
+    switch basemap {
+    case .builtIn:
+      return "<a href=\"https://www.naturalearthdata.com\">Natural Earth</a> · "
+        + "<a href=\"https://www.geonames.org\">GeoNames</a> (CC BY 4.0)"
+    case .template(let url) where url == MapBasemap.openStreetMap:
+      return "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
+    case .template, .none: return ""
+    }
+  }
+
   var hasLocalLeaflet: Bool { FileManager.default.fileExists(atPath: leafletDirectory + "/leaflet.js") }
   var leafletBase: String? { hasLocalLeaflet ? "/assets/leaflet" : leafletFallbackURL }
+}
+
+/// What the web map draws under its pins.
+public enum MapBasemap: Sendable, Equatable {
+  /// geophoto's own tiles from `/tiles` (light or dark, as the system is).
+  case builtIn
+  /// An XYZ tile URL template (`https://tile.example.org/{z}/{x}/{y}.png`).
+  case template(String)
+  case none
+
+  public static let openStreetMap = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+  /// The built-in tiles' template for Leaflet (`{r}` is `@2x` on HiDPI screens).
+  static let builtInTemplate = "/tiles/{z}/{x}/{y}{r}.png"
+
+  /// The light and dark templates the page uses ("" for none).
+  var templates: (light: String, dark: String) {
+    switch self {
+    case .builtIn: (Self.builtInTemplate, Self.builtInTemplate + "?style=dark")
+    case .template(let url): (url, url)
+    case .none: ("", "")
+    }
+  }
 }
 
 /// The web map: its page, its script and style, and Debian's Leaflet when it is installed.
@@ -66,7 +103,8 @@ enum WebMapEndpoints {
       bounds = .array([.array([.number(south), .number(west)]), .array([.number(north), .number(east)])])
     }
     let config = JSONValue.object([
-      ("tiles", .string(map.tileURL)), ("attribution", .string(map.attribution)), ("bounds", bounds),
+      ("tiles", .string(map.basemap.templates.light)), ("darkTiles", .string(map.basemap.templates.dark)),
+      ("attribution", .string(map.shownAttribution)), ("bounds", bounds),
     ]).serialized().replacing("</", with: "<\\/")
     guard let base = map.leafletBase else { return missingLeaflet(c) }
     let html = """
@@ -219,8 +257,12 @@ enum WebMapAssets {
         const hash = '#map=' + map.getZoom() + '/' + c.lat.toFixed(5) + '/' + c.lng.toFixed(5);
         history.replaceState(null, '', location.pathname + location.search + hash);
       }
+      // The basemap follows the system's light or dark mode (geophoto's own tiles have both).
       if (config.tiles) {
-        L.tileLayer(config.tiles, { attribution: config.attribution, maxZoom: 19 }).addTo(map);
+        const dark = window.matchMedia('(prefers-color-scheme: dark)');
+        const tiles = L.tileLayer(dark.matches ? config.darkTiles : config.tiles,
+          { attribution: config.attribution, maxZoom: 19 }).addTo(map);
+        dark.addEventListener('change', () => tiles.setUrl(dark.matches ? config.darkTiles : config.tiles));
       }
       const layer = L.layerGroup().addTo(map);
       const escape = (text) => String(text == null ? '' : text).replace(/[&<>"']/g,

@@ -1,5 +1,6 @@
 internal import CGeoPhotoCairo
 public import Foundation
+public import GeoPhotoBasemap
 public import GeoPhotoCore
 
 /// What a snapshot shows.
@@ -23,7 +24,10 @@ public struct SnapshotStyle: Sendable {
   /// Region span as a multiple of the content's bounds (MapKit-style padding).
   public var padding = 1.5
   public var labels = false
-  /// Basemap tiles; `nil` draws a plain background with a graticule.
+  /// geophoto's own basemap, drawn at the snapshot's zoom (offline).
+  public var basemap: BasemapRenderer?
+  /// Raster tiles from a tile server, instead; with neither, a plain background with a
+  /// graticule.
   public var tiles: TileSource?
   public var attribution = "geophoto"
 
@@ -133,6 +137,12 @@ public struct SnapshotRenderer: Sendable {
     if let tiles = style.tiles {
       tiles.draw(
         cr, projection: projection, origin: origin, width: style.width, height: style.height, scale: style.scale)
+      return
+    }
+    if let basemap = style.basemap {
+      basemap.draw(
+        in: cr, zoom: projection.zoom, origin: origin, width: Double(style.width), height: Double(style.height),
+        style: .light)
       return
     }
     // A graticule: meridians and parallels at a step that gives a few lines per image.

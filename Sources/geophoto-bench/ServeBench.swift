@@ -8,9 +8,18 @@ import GeoPhotoServer
 
 /// Runs wrk against `url` and returns (requests/s, p99 in ms).
 func wrk(_ url: String, script: String? = nil, header: String? = nil, seconds: Int = 8) throws -> (Double, Double) {
+  let figures = try wrkFigures(url, script: script, header: header, seconds: seconds)
+  return (figures.rate, figures.p99)
+}
+
+/// Runs wrk against `url` with `connections` (over as many threads, at most two) and returns
+/// requests/s and the median and 99th-percentile latency in ms.
+func wrkFigures(
+  _ url: String, script: String? = nil, header: String? = nil, seconds: Int = 8, connections: Int = 32
+) throws -> (rate: Double, p50: Double, p99: Double) {
   let p = Process()
   p.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
-  var arguments = ["-t2", "-c32", "-d\(seconds)s", "--latency"]
+  var arguments = ["-t\(min(2, connections))", "-c\(connections)", "-d\(seconds)s", "--latency"]
   if let script { arguments += ["-s", script] }
   if let header { arguments += ["-H", header] }
   p.arguments = arguments + [url]
@@ -21,23 +30,22 @@ func wrk(_ url: String, script: String? = nil, header: String? = nil, seconds: I
   let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   p.waitUntilExit()
   var rate = 0.0
+  var p50 = 0.0
   var p99 = 0.0
+  func milliseconds(_ value: String) -> Double {
+    if value.hasSuffix("ms") { return Double(value.dropLast(2)) ?? 0 }
+    if value.hasSuffix("us") { return (Double(value.dropLast(2)) ?? 0) / 1000 }
+    if value.hasSuffix("s") { return (Double(value.dropLast(1)) ?? 0) * 1000 }
+    return 0
+  }
   for line in text.split(separator: "\n") {
     let fields = line.split(separator: " ", omittingEmptySubsequences: true)
     if fields.first == "Requests/sec:", fields.count > 1 { rate = Double(fields[1]) ?? 0 }
-    if fields.first == "99%", fields.count > 1 {
-      let value = String(fields[1])
-      if value.hasSuffix("ms") {
-        p99 = Double(value.dropLast(2)) ?? 0
-      } else if value.hasSuffix("us") {
-        p99 = (Double(value.dropLast(2)) ?? 0) / 1000
-      } else if value.hasSuffix("s") {
-        p99 = (Double(value.dropLast(1)) ?? 0) * 1000
-      }
-    }
+    if fields.first == "50%", fields.count > 1 { p50 = milliseconds(String(fields[1])) }
+    if fields.first == "99%", fields.count > 1 { p99 = milliseconds(String(fields[1])) }
     if line.contains("Non-2xx or 3xx responses") { print("  (wrk: \(line.trimmingCharacters(in: .whitespaces)))") }
   }
-  return (rate, p99)
+  return (rate, p50, p99)
 }
 
 /// `geophoto serve` on the 1M index under wrk: near queries, revalidations, the transport.

@@ -409,12 +409,13 @@ func benchSync() throws {
 try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
 let parts =
   CommandLine.arguments.dropFirst().isEmpty
-  ? ["clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "sync", "library"]
+  ? ["clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "sync", "library"]
   : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
-let points = parts.contains { $0 != "sync" && $0 != "thumbnails" } ? SyntheticLibrary.points(count: pointCount) : []
+let points =
+  parts.contains { !["sync", "thumbnails", "tiles"].contains($0) } ? SyntheticLibrary.points(count: pointCount) : []
 for part in parts {
   print("")
   switch part {
@@ -424,6 +425,7 @@ for part in parts {
   case "router": try benchRouter(points: points)
   case "places": try benchPlaces(points: points)
   case "thumbnails": try benchThumbnails()
+  case "tiles": try benchTiles()
   case "near": try benchNear(points: points)
   case "postgis": try benchPostgres(points: points)
   case "sync": try benchSync()
@@ -435,7 +437,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, thumbnails, sync, library)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, thumbnails, tiles, sync, library)\n"
           .utf8))
     exit(64)
   }

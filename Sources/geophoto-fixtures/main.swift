@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoBasemap
 import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoPlaces
@@ -7,6 +8,7 @@ import GeoPhotoPlaces
 //   geophoto-fixtures examples DIR
 //   geophoto-fixtures synthetic DIR COUNT
 //   geophoto-fixtures gazetteer OUT.gaz PLACES-DIR
+//   geophoto-fixtures basemap OUT.basemap BASEMAP-DIR GAZETTEER.gaz
 
 let arguments = CommandLine.arguments.dropFirst()
 func fail(_ message: String) -> Never {
@@ -35,6 +37,15 @@ do {
       rings: try GazetteerBuilder.ringsFromTSV(try read("countries-ne10m.tsv")))
     try Data(bytes).write(to: directory)
     print("wrote \(places.count) places, \(bytes.count) bytes, to \(directory.path)")
+  case "basemap":
+    // geophoto-fixtures basemap OUT DIR GAZ: the shipped basemap from Natural Earth's layers in
+    // DIR, labelled with the places of the gazetteer GAZ.
+    guard arguments.count == 4 else { fail("basemap needs OUT, the basemap folder and the gazetteer") }
+    let folder = URL(fileURLWithPath: arguments[arguments.startIndex + 2])
+    let gazetteer = try Gazetteer(contentsOf: URL(fileURLWithPath: arguments[arguments.startIndex + 3]))
+    let bytes = try BasemapBuilder.build(sources: folder, gazetteer: gazetteer)
+    try Data(bytes).write(to: directory)
+    print("wrote the basemap, \(bytes.count) bytes, to \(directory.path)")
   case "synthetic":
     guard arguments.count == 3, let count = Int(arguments[arguments.startIndex + 2]), count > 0 else {
       fail("synthetic needs a positive COUNT")

@@ -178,7 +178,7 @@ import Testing
       .write(to: file, atomically: true, encoding: .utf8)
     let config = try Configuration.resolve(parsed, environment: ["HOME": "/h"])
     #expect(config.flickr.apiKey == "0123#abcdef")
-    #expect(config.serve.api.map.tileURL == "https://tiles.example.org/{z}/{x}/{y}.png#v2")
+    #expect(config.serve.api.map.basemap == .template("https://tiles.example.org/{z}/{x}/{y}.png#v2"))
   }
 }
 

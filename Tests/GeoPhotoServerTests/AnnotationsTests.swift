@@ -75,6 +75,7 @@ import Testing
     var path = route.path
     if path.hasPrefix("/v1/clusters/") { path = path.replacing("{id}", with: String(try firstClusterID())) }
     path = path.replacing("/v1/photos/{id}/thumbnail", with: "/v1/photos/5/thumbnail").replacing("{id}", with: "1")
+    path = path.replacing("/tiles/{z}/{x}/{y}", with: "/tiles/3/7/4.png")
     let query = route.parameters.filter { $0.location == .query && $0.required }.map { p in
       "\(p.name)=\(p.example ?? "")"
     }

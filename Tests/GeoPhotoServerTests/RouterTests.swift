@@ -188,7 +188,7 @@ import Testing
   }
 
   @Test func withoutLeafletThePageSaysWhatToInstall() {
-    let page = get(router { $0.map.tileURL = "" }, "/")
+    let page = get(router { $0.map.basemap = .none }, "/")
     #expect(page.status == 200)
     let html = String(decoding: page.body, as: UTF8.self)
     #expect(html.contains("data-missing=\"leaflet\""))
@@ -202,7 +202,7 @@ import Testing
     let page = get(
       router {
         $0.map.leafletDirectory = "/usr/share/javascript/leaflet"
-        $0.map.tileURL = ""
+        $0.map.basemap = .none
       }, "/")
     let html = String(decoding: page.body, as: UTF8.self)
     let refs = references(html)

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoBasemap
 import GeoPhotoCore
 import GeoPhotoHTTPD
 import GeoPhotoPlaces
@@ -40,6 +41,10 @@ func router(_ configure: (inout APIConfiguration) -> Void = { _ in }, zones: [Pr
   configuration.map.leafletDirectory = "/nonexistent"
   // The place search over the shipped gazetteer, as `serve` gives it.
   configuration.places = Gazetteer.shippedURL.map { url in PlaceDirectory { try Gazetteer(contentsOf: url) } }
+  // The built-in tiles over the shipped basemap, drawn each time (no folder).
+  configuration.tiles = Basemap.shippedURL.map { url in
+    BuiltInTiles(cacheDirectory: nil) { try Basemap(contentsOf: url) }
+  }
   configure(&configuration)
   let snapshot = IndexSnapshot(generation: generation, photos: samplePhotos(), privacyZones: zones)
   let holder = SnapshotHolder(initial: snapshot) { nil }

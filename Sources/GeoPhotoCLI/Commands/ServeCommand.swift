@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GeoPhotoBasemap
 import GeoPhotoHTTPD
 import GeoPhotoServer
 import GeoPhotoStore
@@ -13,7 +14,9 @@ enum ServeCommand: Subcommand {
       Answers from the index in memory and picks up changes from 'sync' and 'fetch' without a
       restart. Listens on 127.0.0.1 unless told otherwise; binding another address prints a
       warning, and a token (--token or GEOPHOTO_TOKEN) then protects every /v1 request.
-      One access-log line per request goes to stderr. Stops cleanly on SIGINT or SIGTERM.
+      The web map draws geophoto's own basemap (--tiles builtin: /tiles, offline and private);
+      --tiles osm or a URL template use a tile server instead. One access-log line per request
+      goes to stderr. Stops cleanly on SIGINT or SIGTERM.
       The API is described at /openapi.json.
       """,
     options: [
@@ -62,6 +65,17 @@ enum ServeCommand: Subcommand {
     // Thumbnails kept beside a local index (a PostgreSQL one has no folder: they are made each time).
     if CommandContext.stores.localDirectory(config.databasePath) != nil {
       api.thumbnailCache = ThumbnailCache(directory: context.indexDirectory.appendingPathComponent("thumbnails"))
+    }
+    // geophoto's own basemap tiles, drawn on request and kept beside a local index.
+    if let url = Basemap.shippedURL {
+      let folder = CommandContext.stores.localDirectory(config.databasePath).map { _ in
+        context.indexDirectory.appendingPathComponent("basemap-tiles")
+      }
+      api.tiles = BuiltInTiles(cacheDirectory: folder) { try Basemap(contentsOf: url) }
+    } else if api.map.basemap == .builtIn {
+      console.err(
+        "warning: geophoto's basemap (\(Basemap.bundledName)) is not installed beside it; the web map has none\n")
+      api.map.basemap = .none
     }
     api.warnings = { console.err("warning: " + $0 + "\n") }
     let router = APIRouter(holder: holder, configuration: api)

@@ -1,7 +1,9 @@
 import Foundation
+import GeoPhotoBasemap
 import GeoPhotoCore
 import GeoPhotoHTTP
 import GeoPhotoRoutes
+import GeoPhotoServer
 import GeoPhotoSnapshot
 import GeoPhotoStore
 
@@ -11,10 +13,11 @@ enum SnapshotCommand: Subcommand {
     abstract: "Render a map image (PNG or SVG) of a route, the photos near a place, or an area.",
     discussion: """
       The region is fitted like a map view (centre of the bounds, 1.5 × their span, Web
-      Mercator). Routes are drawn as a 5-px line, photos as flags. Without a tile URL the
-      background is plain with a graticule, so snapshots work offline; with one
-      (--tiles or 'snapshot.tiles', PNG tiles), tiles are fetched with geophoto's User-Agent
-      and cached for 7 days, and their attribution is drawn on the image.
+      Mercator). Routes are drawn as a 5-px line, photos as flags. The map under them is
+      geophoto's own (Natural Earth's land, water and borders, place names from GeoNames), drawn
+      offline at the image's zoom. With a tile URL instead (--tiles osm, or a template), tiles
+      are fetched with geophoto's User-Agent and cached for 7 days; --tiles none draws a plain
+      background with a graticule. The basemap's attribution is drawn on the image.
       """,
     options: [
       .init(
@@ -125,13 +128,29 @@ enum SnapshotCommand: Subcommand {
       }
     }
 
-    if let template = context.configuration.snapshot.tiles {
+    let attribution = context.configuration.snapshot.attribution
+    switch context.configuration.snapshot.tiles {
+    case .builtIn:
+      guard let url = Basemap.shippedURL else {
+        throw RuntimeError(
+          "geophoto's basemap (\(Basemap.bundledName)) is not installed beside it; draw with --tiles none or osm")
+      }
+      do {
+        style.basemap = BasemapRenderer(basemap: try Basemap(contentsOf: url))
+      } catch {
+        throw RuntimeError("cannot read the basemap: \(error)")
+      }
+      style.attribution = attribution ?? Basemap.attribution
+    case .none:
+      style.attribution = attribution ?? "geophoto"
+    case .template(let template):
       let options = context.configuration.http.clientOptions(userAgent: RemoteSources.userAgent)
       let cacheHome =
         context.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
         ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
       style.tiles = TileSource(
-        template: template, attribution: context.configuration.snapshot.attribution,
+        template: template,
+        attribution: attribution ?? (template == MapBasemap.openStreetMap ? "© OpenStreetMap contributors" : ""),
         client: try HTTPClient(options: options),
         cacheDirectory: URL(fileURLWithPath: cacheHome + "/geophoto/tiles"))
     }

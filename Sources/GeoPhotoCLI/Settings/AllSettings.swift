@@ -181,13 +181,22 @@ extension Setting {
   ) { c, v, _ in c.serve.privacyZones += try SettingValue.privacyZones(v) }
 
   static let serveTiles = Setting(
-    key: "serve.tiles", environment: "GEOPHOTO_TILES", flag: Flag(long: "tiles", command: "serve"), valueName: "url",
-    help: "The web map's basemap tile URL template, or none", defaultText: "OpenStreetMap"
-  ) { c, v, _ in c.serve.api.map.tileURL = v == "none" ? "" : try SettingValue.url(v) }
+    key: "serve.tiles", environment: "GEOPHOTO_TILES", flag: Flag(long: "tiles", command: "serve"),
+    valueName: "tiles",
+    help: "The web map's basemap: builtin (geophoto's own, offline), osm, a tile URL template, or none",
+    defaultText: "builtin", completion: .values(["builtin", "osm", "none"])
+  ) { c, v, _ in
+    switch v {
+    case "builtin": c.serve.api.map.basemap = .builtIn
+    case "osm": c.serve.api.map.basemap = .template(MapBasemap.openStreetMap)
+    case "none", "": c.serve.api.map.basemap = .none
+    default: c.serve.api.map.basemap = .template(try SettingValue.url(v))
+    }
+  }
 
   static let serveAttribution = Setting(
     key: "serve.attribution", environment: "GEOPHOTO_ATTRIBUTION", valueName: "html",
-    help: "The basemap's attribution on the web map (HTML)", defaultText: "© OpenStreetMap contributors"
+    help: "The basemap's attribution on the web map (HTML)", defaultText: "the basemap's own"
   ) { c, v, _ in c.serve.api.map.attribution = v }
 
   static let serveLeafletURL = Setting(
@@ -236,11 +245,20 @@ extension Setting {
 
   static let snapshotTiles = Setting(
     key: "snapshot.tiles", environment: "GEOPHOTO_SNAPSHOT_TILES", flag: Flag(long: "tiles", command: "snapshot"),
-    valueName: "url", help: "The XYZ PNG tile URL template of snapshots, or none", defaultText: "none"
-  ) { c, v, _ in c.snapshot.tiles = v == "none" || v.isEmpty ? nil : try SettingValue.tileTemplate(v) }
+    valueName: "tiles",
+    help: "The snapshots' basemap: builtin (geophoto's own, offline), osm, an XYZ PNG tile URL template, or none",
+    defaultText: "builtin", completion: .values(["builtin", "osm", "none"])
+  ) { c, v, _ in
+    switch v {
+    case "builtin": c.snapshot.tiles = .builtIn
+    case "osm": c.snapshot.tiles = .template(MapBasemap.openStreetMap)
+    case "none", "": c.snapshot.tiles = .none
+    default: c.snapshot.tiles = .template(try SettingValue.tileTemplate(v))
+    }
+  }
 
   static let snapshotAttribution = Setting(
     key: "snapshot.attribution", environment: "GEOPHOTO_SNAPSHOT_ATTRIBUTION", valueName: "text",
-    help: "The snapshot tiles' attribution, drawn on the image", defaultText: "© OpenStreetMap contributors"
+    help: "The snapshot basemap's attribution, drawn on the image", defaultText: "the basemap's own"
   ) { c, v, _ in c.snapshot.attribution = v }
 }

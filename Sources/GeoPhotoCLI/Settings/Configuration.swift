@@ -90,8 +90,9 @@ struct Configuration: Sendable {
   }
 
   struct Snapshot: Sendable {
-    var tiles: String?
-    var attribution = "© OpenStreetMap contributors"
+    var tiles = MapBasemap.builtIn
+    /// nil: the basemap's own.
+    var attribution: String?
   }
 
   static func defaultDatabasePath(environment: [String: String]) -> String {

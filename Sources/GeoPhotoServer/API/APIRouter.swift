@@ -1,3 +1,4 @@
+public import GeoPhotoBasemap
 import GeoPhotoCore
 public import GeoPhotoHTTPD
 public import GeoPhotoThumbnails
@@ -17,6 +18,8 @@ public struct APIConfiguration: Sendable {
   public var map = WebMapConfiguration()
   /// What `/v1/places` searches; nil answers 404 there.
   public var places: PlaceDirectory?
+  /// geophoto's own basemap tiles (`/tiles`); nil answers 404 there.
+  public var tiles: BuiltInTiles?
   /// Where thumbnails are kept between requests (beside the index); nil keeps none.
   public var thumbnailCache: ThumbnailCache?
   /// Receives a line for each thing worth a server's log besides requests (a photo no

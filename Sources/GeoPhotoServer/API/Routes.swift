@@ -4,7 +4,8 @@ enum Routes {
   static let all: [Route] =
     [
       NearEndpoint.route, AnnotationsEndpoints.annotationsRoute, AnnotationsEndpoints.leavesRoute,
-      PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route, ServiceEndpoints.healthRoute,
+      PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route, TileEndpoints.route,
+      ServiceEndpoints.healthRoute,
       ServiceEndpoints.openAPIRoute,
     ] + WebMapEndpoints.pageRoutes + WebMapEndpoints.assetRoutes
 

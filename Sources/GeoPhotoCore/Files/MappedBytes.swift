@@ -1,19 +1,20 @@
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// A gazetteer file's bytes for as long as a gazetteer reads them: the file mapped read-only
-/// and its pages populated in one go (MAP_POPULATE: no fault per page on the first lookups),
-/// or a copy of bytes already in memory. Columns are typed views into it, never copies.
-final class MappedBytes: @unchecked Sendable {
-  let base: UnsafeRawPointer
-  let count: Int
+/// A data file's bytes (the gazetteer, the basemap) for as long as they are read: the file
+/// mapped read-only and its pages populated in one go (MAP_POPULATE: no fault per page on the
+/// first lookups), or a copy of bytes already in memory. Columns are typed views into it, never
+/// copies.
+public final class MappedBytes: @unchecked Sendable {
+  public let base: UnsafeRawPointer
+  public let count: Int
   private let mapped: Bool
 
   /// The file at `url`, mapped.
-  init(contentsOf url: URL) throws {
+  public init(contentsOf url: URL) throws {
     let fd = open(url.path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code: CocoaError.Code =
@@ -38,7 +39,7 @@ final class MappedBytes: @unchecked Sendable {
   }
 
   /// A copy of `data`, aligned for every column type.
-  init(_ data: Data) {
+  public init(_ data: Data) {
     let n = data.count
     let copy = UnsafeMutableRawPointer.allocate(byteCount: max(n, 8), alignment: 8)
     data.withUnsafeBytes { if let source = $0.baseAddress { copy.copyMemory(from: source, byteCount: n) } }
@@ -55,12 +56,12 @@ final class MappedBytes: @unchecked Sendable {
     }
   }
 
-  var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+  public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
   /// The bytes of `range` as `T`s (little-endian, as the file is written, which every Linux
   /// platform Swift runs on reads as is); nil when the range is not a whole number of them or
   /// not aligned for them.
-  func column<T: BitwiseCopyable>(_ range: Range<Int>, of: T.Type = T.self) -> UnsafeBufferPointer<T>? {
+  public func column<T: BitwiseCopyable>(_ range: Range<Int>, of: T.Type = T.self) -> UnsafeBufferPointer<T>? {
     let size = MemoryLayout<T>.stride
     guard range.lowerBound >= 0, range.upperBound <= count, range.count % size == 0,
       range.lowerBound % MemoryLayout<T>.alignment == 0

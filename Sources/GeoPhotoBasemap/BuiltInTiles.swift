@@ -1,0 +1,79 @@
+public import Foundation
+import Synchronization
+
+/// geophoto's own map tiles: the shipped basemap drawn on request (mapped on the first tile,
+/// so a server nobody asks for tiles never reads the file) and kept in a folder beside the
+/// index, one file per tile, under the basemap's identity (tiles of another basemap are
+/// removed when the first tile of this one is kept).
+public final class BuiltInTiles: Sendable {
+  private let load: @Sendable () throws -> Basemap
+  private let loaded = Mutex<BasemapRenderer?>(nil)
+  private let cacheDirectory: URL?
+  private let cleaned = Mutex(false)
+
+  /// Tiles up to this zoom are kept on disk; deeper ones (19 zooms would be billions of files)
+  /// are drawn each time, which is as fast.
+  public static let cachedZooms = 0...12
+
+  /// `load` answers the basemap; `cacheDirectory` (nil: none) is where drawn tiles are kept.
+  public init(cacheDirectory: URL?, load: @escaping @Sendable () throws -> Basemap) {
+    self.load = load
+    self.cacheDirectory = cacheDirectory
+  }
+
+  public convenience init(basemap: Basemap, cacheDirectory: URL? = nil) {
+    self.init(cacheDirectory: cacheDirectory) { basemap }
+  }
+
+  public func renderer() throws -> BasemapRenderer {
+    try loaded.withLock { renderer in
+      if let renderer { return renderer }
+      let made = BasemapRenderer(basemap: try load())
+      renderer = made
+      return made
+    }
+  }
+
+  /// A tile's identity: the basemap, the style and the tile (the ETag of its answers).
+  public func tag(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle) throws -> String {
+    let identity = String(try renderer().basemap.identity, radix: 16)
+    return "\"b\(identity)-\(style.rawValue)-\(zoom)-\(x)-\(y)-\(scale)\""
+  }
+
+  /// The tile's PNG: from the folder, else drawn (and kept there).
+  public func tile(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle) throws -> [UInt8] {
+    let renderer = try renderer()
+    let file = cacheFile(zoom: zoom, x: x, y: y, scale: scale, style: style, identity: renderer.basemap.identity)
+    if let file, let data = FileManager.default.contents(atPath: file.path), data.starts(with: [0x89, 0x50]) {
+      return [UInt8](data)
+    }
+    let png = try renderer.tile(zoom: zoom, x: x, y: y, scale: scale, style: style)
+    if let file { keep(png, at: file) }
+    return png
+  }
+
+  private func cacheFile(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle, identity: UInt32) -> URL? {
+    guard let cacheDirectory, Self.cachedZooms.contains(zoom) else { return nil }
+    return cacheDirectory.appendingPathComponent(
+      "\(String(identity, radix: 16))/\(style.rawValue)/\(zoom)/\(x)/\(y)\(scale == 2 ? "@2x" : "").png")
+  }
+
+  /// Written whole under a temporary name and renamed, so a reader never sees half a tile; a
+  /// folder that cannot be written only means the tile is drawn again next time.
+  private func keep(_ png: [UInt8], at file: URL) {
+    let fm = FileManager.default
+    cleaned.withLock { done in
+      guard !done, let cacheDirectory else { return }
+      done = true
+      let current = file.pathComponents[cacheDirectory.pathComponents.count]
+      for old in (try? fm.contentsOfDirectory(atPath: cacheDirectory.path)) ?? [] where old != current {
+        try? fm.removeItem(at: cacheDirectory.appendingPathComponent(old))
+      }
+    }
+    let folder = file.deletingLastPathComponent()
+    try? fm.createDirectory(at: folder, withIntermediateDirectories: true)
+    let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+    guard fm.createFile(atPath: temporary.path, contents: Data(png)) else { return }
+    if rename(temporary.path, file.path) != 0 { try? fm.removeItem(at: temporary) }
+  }
+}
