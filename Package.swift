@@ -238,7 +238,7 @@ let package = Package(
       name: "GeoPhotoCLITests",
       dependencies: [
         "GeoPhotoCLI", "GeoPhotoEncoding", "GeoPhotoFixtures", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoSync",
-        "GeoPhotoPlaces",
+        "GeoPhotoPlaces", "GeoPhotoSnapshot",
       ]
     ),
   ],

@@ -33,6 +33,8 @@ public struct Cluster: Hashable, Sendable, Identifiable {
   public var abbreviatedCount: String
   /// The zoom at which it splits.
   public var expansionZoom: Int
+  /// One of its photos' thumbnails (a path on the server, or a provider's URL), for its bubble.
+  public var thumbnailURL: String?
 }
 
 /// One feature of a viewport: a photo or a cluster.
@@ -64,6 +66,7 @@ public enum MapFeature: Hashable, Sendable, Decodable {
     case count = "point_count"
     case abbreviated = "point_count_abbreviated"
     case expansionZoom = "expansion_zoom"
+    case thumbnailURL
   }
 
   /// A GeoJSON Point feature (`[longitude, latitude]`), told apart by `properties.cluster`.
@@ -83,7 +86,8 @@ public enum MapFeature: Hashable, Sendable, Decodable {
           id: try clusterKeys.decode(Int.self, forKey: .id), coordinate: coordinate,
           count: try clusterKeys.decode(Int.self, forKey: .count),
           abbreviatedCount: try clusterKeys.decode(String.self, forKey: .abbreviated),
-          expansionZoom: try clusterKeys.decode(Int.self, forKey: .expansionZoom)))
+          expansionZoom: try clusterKeys.decode(Int.self, forKey: .expansionZoom),
+          thumbnailURL: try clusterKeys.decodeIfPresent(String.self, forKey: .thumbnailURL)))
     } else {
       let properties = try feature.nestedContainer(keyedBy: MapAnnotation.CodingKeys.self, forKey: .properties)
       self = .photo(try MapAnnotation(properties, coordinate: coordinate))

@@ -3,17 +3,18 @@ public import GeoPhotoCore
 /// What a map viewport shows (`/v1/annotations`, cluster leaves): photos, and clusters of
 /// them with supercluster's properties.
 public enum ViewportFeature: JSONWritable {
-  /// A cluster: its id, position, size and the zoom at which it breaks apart.
-  case cluster(id: Int, coordinate: Coordinate, count: Int, expansionZoom: Int)
+  /// A cluster: its id, position, size and the zoom at which it breaks apart, and the
+  /// thumbnail of one of its photos for the map's bubble ("" for none).
+  case cluster(id: Int, coordinate: Coordinate, count: Int, expansionZoom: Int, thumbnailURL: String = "")
   /// One photo, with the subtitle and thumbnail link the server gives it.
   case photo(Photo, subtitle: String, thumbnailURL: String)
 
   public func write(to w: inout JSONWriter) {
     switch self {
-    case .cluster(let id, let coordinate, let count, let expansionZoom):
+    case .cluster(let id, let coordinate, let count, let expansionZoom, let thumbnailURL):
       GeoJSON.Feature(
         id: Int64(id), geometry: GeoJSON.Point(coordinate),
-        properties: ClusterProperties(id: id, count: count, expansionZoom: expansionZoom)
+        properties: ClusterProperties(id: id, count: count, expansionZoom: expansionZoom, thumbnailURL: thumbnailURL)
       ).write(to: &w)
     case .photo(let photo, let subtitle, let thumbnailURL):
       GeoJSON.Feature(
@@ -31,11 +32,13 @@ public enum ViewportFeature: JSONWritable {
   }
 }
 
-/// `cluster`, `cluster_id`, `point_count`, `point_count_abbreviated`, `expansion_zoom`.
+/// `cluster`, `cluster_id`, `point_count`, `point_count_abbreviated`, `expansion_zoom` (as
+/// supercluster names them), and `thumbnailURL`, one of its photos' thumbnails.
 struct ClusterProperties: JSONWritable {
   var id: Int
   var count: Int
   var expansionZoom: Int
+  var thumbnailURL: String
 
   func write(to w: inout JSONWriter) {
     w.beginObject()
@@ -49,6 +52,10 @@ struct ClusterProperties: JSONWritable {
     w.string(ViewportFeature.abbreviated(count))
     w.key("expansion_zoom")
     w.integer(Int64(expansionZoom))
+    if !thumbnailURL.isEmpty {
+      w.key("thumbnailURL")
+      w.string(thumbnailURL)
+    }
     w.endObject()
   }
 }
@@ -139,6 +146,7 @@ public struct PhotoDetailDocument: JSONWritable {
       w.key(named: name)
       w.string(value)
     }
+    if let place = p.place { w.member("place", PlaceMembers(place: place)) }
     w.key("thumbnailURL")
     w.string(thumbnailURL)
     w.endObject()

@@ -63,7 +63,8 @@ enum WebMapEndpoints {
     Route(
       path: path, operationID: "webMap", summary: "The web map",
       // The page's own URL keeps its date range, search and place, so a view can be shared.
-      parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text, place], responses: [],
+      parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text, place, photo],
+      responses: [],
       cached: false,
       documented: false,
       respond: page)
@@ -71,6 +72,8 @@ enum WebMapEndpoints {
 
   /// The place the page goes to (`PlaceEndpoints.query`'s names), read by its script.
   static let place = RouteParameter.query("place", .text, "A place name the map opens at")
+  /// A photo whose viewer the page opens.
+  static let photo = RouteParameter.query("photo", .identifier("photo id"), "A photo the map opens its viewer on")
   static let assetName = RouteParameter.path("name", .fileName, "geophoto.js or geophoto.css")
   static let leafletFile = RouteParameter.path("file", .fileName, "A file of Leaflet's distribution")
 
@@ -128,6 +131,7 @@ enum WebMapEndpoints {
       <form id="gp-place" class="gp-place" role="search" aria-label="Go to a place">
       <label>Place <input type="search" name="place" placeholder="Kyoto, JP" maxlength="200"></label>
       <button type="submit">Go</button>
+      <button type="button" id="gp-near-me" title="Photos near where you are">Near me</button>
       <div id="gp-place-found" class="gp-place-found" aria-live="polite"></div>
       </form>
       <aside id="gp-panel" class="gp-panel" aria-label="Photos in view">
@@ -135,6 +139,24 @@ enum WebMapEndpoints {
       <ol id="gp-list"></ol>
       <button id="gp-more" type="button" hidden>More</button>
       </aside>
+      <div id="gp-viewer" class="gp-viewer" role="dialog" aria-modal="true" aria-labelledby="gp-viewer-title" hidden>
+      <div class="gp-viewer-frame">
+      <img id="gp-viewer-image" alt="">
+      <div class="gp-viewer-text">
+      <h2 id="gp-viewer-title"></h2>
+      <p id="gp-viewer-subtitle"></p>
+      <dl id="gp-viewer-facts"></dl>
+      <p id="gp-viewer-links"></p>
+      </div>
+      <div class="gp-viewer-buttons">
+      <button type="button" id="gp-previous" aria-label="Previous photo in view">‹ Previous</button>
+      <span id="gp-position" aria-live="polite"></span>
+      <button type="button" id="gp-next" aria-label="Next photo in view">Next ›</button>
+      <button type="button" id="gp-show" aria-label="Show it on the map">Show on map</button>
+      <button type="button" id="gp-close" aria-label="Close">Close</button>
+      </div>
+      </div>
+      </div>
       <script id="gp-config" type="application/json">\(config)</script>
       <script src="\(base)/leaflet.js"></script>
       <script src="/assets/geophoto.js"></script>
@@ -197,13 +219,20 @@ enum WebMapAssets {
   static let style = """
     html, body, #map { height: 100%; margin: 0; }
     #map { background: #dfe7ec; }
-    .gp-marker { background: #d6336c; border: 2px solid #fff; border-radius: 50%;
-      box-shadow: 0 0 2px rgba(0, 0, 0, .5); }
-    .gp-marker.gp-video { background: #1971c2; border-radius: 3px; }
+    .gp-marker { background: #d6336c; border: 2px solid #fff; border-radius: 6px; overflow: hidden;
+      box-shadow: 0 1px 3px rgba(0, 0, 0, .5); }
+    .gp-marker img { width: 100%; height: 100%; object-fit: cover; display: block; }
+    .gp-marker.gp-video { background: #1971c2; border-color: #1971c2; }
+    .gp-marker.gp-video::after { content: '▶'; position: absolute; right: 1px; bottom: 0; color: #fff;
+      font: 10px system-ui, sans-serif; text-shadow: 0 0 2px #000; }
+    .leaflet-marker-icon:focus-visible { outline: 3px solid #f59f00; outline-offset: 1px; }
     .gp-kind { color: #1971c2; font-size: 90%; }
-    .gp-cluster { background: rgba(214, 51, 108, .25); border-radius: 50%; }
-    .gp-cluster div { width: 30px; height: 30px; margin: 5px; border-radius: 50%; background: rgba(214, 51, 108, .8);
-      color: #fff; font: bold 12px/30px system-ui, sans-serif; text-align: center; }
+    .gp-cluster { background: rgba(214, 51, 108, .3); border-radius: 50%; }
+    .gp-cluster div { position: relative; width: 40px; height: 40px; margin: 4px; border-radius: 50%;
+      background: rgba(214, 51, 108, .85); border: 2px solid #fff; box-sizing: border-box; overflow: hidden; }
+    .gp-cluster img { width: 100%; height: 100%; object-fit: cover; display: block; }
+    .gp-cluster span { position: absolute; right: 0; bottom: 0; left: 0; background: rgba(0, 0, 0, .55); color: #fff;
+      font: bold 11px/15px system-ui, sans-serif; text-align: center; }
     .gp-popup img { display: block; max-width: 200px; margin-top: 6px; }
     .gp-filter { position: absolute; top: 10px; right: 10px; z-index: 1000; background: #fff; padding: 6px 8px;
       border-radius: 4px; box-shadow: 0 1px 4px rgba(0, 0, 0, .3); font: 13px system-ui, sans-serif; }
@@ -224,13 +253,31 @@ enum WebMapAssets {
     .gp-panel li button { font: inherit; text-align: left; background: none; border: 0; padding: 0; color: inherit;
       cursor: pointer; }
     .gp-panel li small { display: block; color: #666; }
-    @media (max-width: 700px) { .gp-panel { display: none; } }
+    .gp-viewer { position: fixed; inset: 0; z-index: 2000; background: rgba(0, 0, 0, .6); display: flex;
+      align-items: center; justify-content: center; font: 14px system-ui, sans-serif; }
+    .gp-viewer[hidden] { display: none; }
+    .gp-viewer-frame { background: #fff; color: #222; border-radius: 6px; max-width: min(1100px, 94vw);
+      max-height: 94vh; overflow: auto; padding: 12px; display: grid; grid-template-columns: auto 18em; gap: 12px; }
+    .gp-viewer-frame img { max-width: min(760px, 60vw); max-height: 80vh; background: #ddd; }
+    .gp-viewer-text h2 { font-size: 17px; margin: 0 0 4px; }
+    .gp-viewer-text dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 8px; margin: 8px 0; }
+    .gp-viewer-text dt { color: #666; }
+    .gp-viewer-text dd { margin: 0; }
+    .gp-viewer-buttons { grid-column: 1 / -1; display: flex; gap: 8px; align-items: center; }
+    .gp-viewer-buttons button { font: inherit; }
+    @media (max-width: 700px) {
+      .gp-panel { display: none; }
+      .gp-viewer-frame { grid-template-columns: 1fr; }
+      .gp-viewer-frame img { max-width: 90vw; }
+    }
     @media (prefers-color-scheme: dark) {
       #map { background: #1b1f24; }
       .gp-filter, .gp-place, .gp-panel { background: #25292e; color: #e8e8e8; }
       .gp-panel li small { color: #aaa; }
       .gp-place-found button { color: #74c0fc; }
       .gp-filter input, .gp-place input { background: #1b1f24; color: #e8e8e8; border: 1px solid #555; }
+      .gp-viewer-frame { background: #25292e; color: #e8e8e8; }
+      .gp-viewer-text dt { color: #aaa; }
     }
     """
 
@@ -358,9 +405,15 @@ enum WebMapAssets {
       let listed = 20;
       const human = (m) => m < 999.5 ? Math.round(m) + ' m' : m < 9950 ? (m / 1000).toFixed(1) + ' km' :
         Math.round(m / 1000) + ' km';
+      // The photos the panel lists, in its order: what the viewer's next and previous step through.
+      let inView = [];
       async function refreshList(request) {
         const b = map.getBounds(), c = map.getCenter();
-        const radius = Math.min(20000000, Math.ceil(map.distance(c, b.getNorthEast()))) + 1;
+        // The circle round the view: to its farthest corner, or the whole Earth when the view
+        // spans half of it or more.
+        const corners = [b.getNorthEast(), b.getNorthWest(), b.getSouthEast(), b.getSouthWest()];
+        const radius = b.getEast() - b.getWest() >= 180 ? 20000000 :
+          Math.min(20000000, Math.ceil(Math.max(...corners.map((k) => map.distance(c, k)))) + 1);
         const lon = ((c.lng + 180) % 360 + 360) % 360 - 180;
         const filter = filterQuery().toString();
         const response = await fetch('/v1/near?lat=' + c.lat.toFixed(6) + '&lon=' + lon.toFixed(6) + '&limit=' +
@@ -368,6 +421,7 @@ enum WebMapAssets {
         if (!response.ok || request !== generation) { return; }
         const answer = await response.json();
         list.textContent = '';
+        inView = [];
         let shown = 0;
         for (const a of answer.annotations) {
           const at = L.latLng(a.coordinate.latitude, a.coordinate.longitude);
@@ -375,17 +429,19 @@ enum WebMapAssets {
             continue;
           }
           shown++;
+          inView.push(a.id);
           const item = document.createElement('li');
           const button = document.createElement('button');
           button.type = 'button';
           button.textContent = a.title;
-          button.addEventListener('click', () => map.setView(at, Math.max(map.getZoom(), 17)));
+          button.addEventListener('click', () => openViewer(a.id));
           const detail = document.createElement('small');
           detail.textContent = [a.subtitle, a.distance != null ? human(a.distance) : ''].filter(Boolean).join(' · ');
           item.append(button, detail);
           list.appendChild(item);
         }
         more.hidden = answer.annotations.length < listed || listed >= 1000;
+        if (viewing !== null) { showPosition(); }
         document.body.dataset.listed = shown;
         document.body.dataset.center = c.lat.toFixed(6) + ',' + lon.toFixed(6);
         document.body.dataset.radius = radius;
@@ -415,20 +471,20 @@ enum WebMapAssets {
           const p = feature.properties;
           if (p.cluster) {
             clusters++;
-            const icon = L.divIcon({ html: '<div>' + escape(p.point_count_abbreviated) + '</div>',
-              className: 'gp-cluster', iconSize: L.point(40, 40) });
-            L.marker([lat, lon], { icon, title: p.point_count + ' photos' })
+            // A bubble: one of its photos, and the count.
+            const picture = p.thumbnailURL ? '<img alt="" loading="lazy" src="' + escape(p.thumbnailURL) + '">' : '';
+            const icon = L.divIcon({ html: '<div>' + picture + '<span>' + escape(p.point_count_abbreviated) +
+              '</span></div>', className: 'gp-cluster', iconSize: L.point(48, 48) });
+            L.marker([lat, lon], { icon, title: p.point_count + ' photos', alt: p.point_count + ' photos' })
               .on('click', () => map.setView([lat, lon], p.expansion_zoom)).addTo(layer);
           } else {
             markers++;
+            // A photo: its thumbnail, small; a click (or Enter) opens the viewer.
             const video = p.mediaType === 'video';
-            const icon = L.divIcon({ className: video ? 'gp-marker gp-video' : 'gp-marker', iconSize: L.point(14, 14) });
-            const length = video && p.duration != null ? ' (' + Math.floor(p.duration / 60) + ':' +
-              String(Math.round(p.duration % 60)).padStart(2, '0') + ')' : '';
-            L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : '') }).bindPopup(
-              '<div class="gp-popup"><strong>' + escape(p.title) + '</strong>' +
-              (video ? '<br><span class="gp-kind">▶ video' + length + '</span>' : '') + '<br>' + escape(p.subtitle) +
-              (p.thumbnailURL ? '<img alt="" src="' + escape(p.thumbnailURL) + '">' : '') + '</div>').addTo(layer);
+            const icon = L.divIcon({ className: video ? 'gp-marker gp-video' : 'gp-marker', iconSize: L.point(34, 34),
+              html: p.thumbnailURL ? '<img alt="" loading="lazy" src="' + escape(p.thumbnailURL) + '">' : '' });
+            L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : ''), alt: p.title })
+              .on('click', () => openViewer(p.id)).addTo(layer);
           }
         }
         document.body.dataset.markers = markers;
@@ -439,6 +495,101 @@ enum WebMapAssets {
         await refreshList(request);
         document.body.dataset.ready = '1';
       }
+      // The viewer: the large thumbnail and the photo's details (/v1/photos/{id}), with next and
+      // previous through the photos in view; Escape closes it, the arrow keys step.
+      const viewer = document.getElementById('gp-viewer');
+      const viewerImage = document.getElementById('gp-viewer-image');
+      let viewing = null, returnFocus = null;
+      const mediaLength = (d) => Math.floor(d / 60) + ':' + String(Math.round(d % 60)).padStart(2, '0');
+      async function openViewer(id) {
+        if (viewer.hidden) { returnFocus = document.activeElement; }
+        viewing = id;
+        const response = await fetch('/v1/photos/' + id);
+        if (!response.ok || viewing !== id) { return; }
+        const photo = await response.json();
+        const large = photo.source === 'local' ? '/v1/photos/' + photo.id + '/thumbnail?size=1024' : photo.thumbnailURL;
+        viewerImage.src = large || '';
+        viewerImage.alt = photo.title;
+        document.getElementById('gp-viewer-title').textContent = photo.title;
+        document.getElementById('gp-viewer-subtitle').textContent = photo.subtitle;
+        const facts = document.getElementById('gp-viewer-facts');
+        facts.textContent = '';
+        const fact = (name, value) => {
+          if (!value) { return; }
+          const dt = document.createElement('dt'), dd = document.createElement('dd');
+          dt.textContent = name;
+          dd.textContent = value;
+          facts.append(dt, dd);
+        };
+        fact('Taken', photo.takenAt ? photo.takenAt.replace('T', ' ') : '');
+        fact('Camera', [photo.cameraMake, photo.cameraModel].filter(Boolean).join(' '));
+        fact('Place', photo.place ? [photo.place.name, photo.place.admin1, photo.place.countryCode].filter(Boolean).join(', ') : '');
+        fact('Video', photo.mediaType === 'video' && photo.duration != null ? mediaLength(photo.duration) : '');
+        fact('Files', (photo.files || []).map((f) => f.name + (f.role && f.role !== 'primary' ? ' (' + f.role + ')' : '')).join(', '));
+        fact('By', photo.attribution);
+        fact('Licence', photo.license);
+        const links = document.getElementById('gp-viewer-links');
+        links.textContent = '';
+        const link = (text, href) => {
+          const a = document.createElement('a');
+          a.href = href;
+          a.textContent = text;
+          a.rel = 'noopener';
+          links.append(a, ' ');
+        };
+        if (photo.url) { link('Photo page', photo.url); }
+        link('Details (JSON)', '/v1/photos/' + photo.id);
+        viewer.dataset.photo = photo.id;
+        showPosition();
+        viewer.hidden = false;
+        document.getElementById('gp-close').focus();
+      }
+      // Where the photo is among those in view (the list may arrive after the viewer opens).
+      function showPosition() {
+        const at = inView.indexOf(viewing);
+        document.getElementById('gp-position').textContent = at >= 0 ? (at + 1) + ' of ' + inView.length : '';
+        document.getElementById('gp-previous').disabled = inView.length < 2;
+        document.getElementById('gp-next').disabled = inView.length < 2;
+      }
+      function step(by) {
+        if (!inView.length) { return; }
+        const at = inView.indexOf(viewing);
+        openViewer(inView[((at < 0 ? 0 : at + by) % inView.length + inView.length) % inView.length]);
+      }
+      function closeViewer() {
+        viewer.hidden = true;
+        viewing = null;
+        if (returnFocus && returnFocus.focus) { returnFocus.focus(); }
+      }
+      document.getElementById('gp-previous').addEventListener('click', () => step(-1));
+      document.getElementById('gp-next').addEventListener('click', () => step(1));
+      document.getElementById('gp-close').addEventListener('click', closeViewer);
+      document.getElementById('gp-show').addEventListener('click', async () => {
+        const response = await fetch('/v1/photos/' + viewing);
+        if (!response.ok) { return; }
+        const photo = await response.json();
+        closeViewer();
+        map.setView([photo.coordinate.latitude, photo.coordinate.longitude], Math.max(map.getZoom(), 17));
+      });
+      viewer.addEventListener('click', (e) => { if (e.target === viewer) { closeViewer(); } });
+      document.addEventListener('keydown', (e) => {
+        if (viewer.hidden) { return; }
+        if (e.key === 'Escape') { closeViewer(); }
+        else if (e.key === 'ArrowLeft') { step(-1); }
+        else if (e.key === 'ArrowRight') { step(1); }
+      });
+      // The page's own URL can open a photo (?photo=ID), as a shared link does.
+      if (/^\\d+$/.test(page.get('photo') || '')) { openViewer(+page.get('photo')); }
+
+      // "Near me": the browser's position (asked only on a click), then the photos round it.
+      document.getElementById('gp-near-me').addEventListener('click', () => {
+        if (!navigator.geolocation) { found.textContent = 'This browser cannot tell where you are.'; return; }
+        navigator.geolocation.getCurrentPosition(
+          (position) => map.setView([position.coords.latitude, position.coords.longitude], 15),
+          (error) => { found.textContent = 'Your position is not available: ' + error.message; },
+          { enableHighAccuracy: false, timeout: 10000, maximumAge: 60000 });
+      });
+
       map.on('moveend', () => { keepView(); listed = 20; refresh(); });
       refresh();
     })();

@@ -11,7 +11,8 @@ struct BasemapFileTests {
   @Test func damagedFilesAreRefusedWithWhatIsWrong() throws {
     let bytes = try Data(contentsOf: url)
     for (data, message) in [
-      (Data("GPBASEM1".utf8), "not a geophoto basemap"), (Data("something else entirely".utf8), "not a geophoto basemap"),
+      (Data("GPBASEM1".utf8), "not a geophoto basemap"),
+      (Data("something else entirely".utf8), "not a geophoto basemap"),
       (bytes.prefix(bytes.count / 2), "damaged"), (bytes.prefix(200), "damaged"),
     ] {
       do {

@@ -2,13 +2,14 @@ import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoHTTP
+import GeoPhotoSnapshot
 import Testing
 
 /// `geophoto serve` as a user runs it, and the web map in a real (headless) browser.
 @Suite(.serialized) struct ServeEndToEndTests {
   /// Starts `geophoto serve --port 0` on the workspace index and waits for its address.
-  func start(_ w: ExampleWorkspace, _ extra: [String] = []) throws -> (Binary.Running, String) {
-    let running = try Binary.start(["serve", "--port", "0", "--tiles", "none"] + extra, environment: w.env)
+  func start(_ w: ExampleWorkspace, _ extra: [String] = [], tiles: String = "none") throws -> (Binary.Running, String) {
+    let running = try Binary.start(["serve", "--port", "0", "--tiles", tiles] + extra, environment: w.env)
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
       let out = (try? String(contentsOf: running.out, encoding: .utf8)) ?? ""
@@ -265,5 +266,135 @@ import Testing
     try? FileManager.default.removeItem(at: dark)
     _ = try runChromium(["--force-dark-mode", "--blink-settings=preferredColorScheme=0", "--screenshot=\(dark.path)"])
     #expect(try Data(contentsOf: dark).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+  }
+
+  /// The web map over geophoto's own basemap: land and water where Natural Earth has them, in
+  /// the system's light or dark style, no request to any other origin, and the photo viewer.
+  /// Its screenshots (world and city, light and dark) are kept as test artifacts.
+  @Test func webMapDrawsItsOwnBasemapAndAsksNoOtherOrigin() throws {
+    guard let chromium = Self.chromium else {
+      if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("chromium is not installed") }
+      return
+    }
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let (running, base) = try start(w, tiles: "builtin")
+    defer {
+      running.process.terminate()
+      running.process.waitUntilExit()
+    }
+    let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts")
+    try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-map-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let (width, height) = (1280, 800)
+    func browse(_ page: String, _ extra: [String]) throws -> String {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: chromium)
+      p.arguments =
+        [
+          "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+          "--user-data-dir=\(scratch.appendingPathComponent("profile-\(UUID().uuidString)").path)",
+          "--window-size=\(width),\(height)", "--virtual-time-budget=10000",
+        ] + extra + [base + page]
+      let out = Pipe()
+      p.standardOutput = out
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      return String(decoding: data, as: UTF8.self)
+    }
+    let dark = ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]
+
+    // Land and water, read from the screenshot where the map puts each place (the map's centre
+    // is the window's): most pixels round it (a name may cover a few) in the light style's
+    // colours of sea and of land.
+    enum Surface { case land, water }
+    func surface(_ image: PNGImage, around c: Coordinate, centre: Coordinate, zoom: Int) -> Surface? {
+      let projection = WebMercator(zoom: zoom)
+      let (p, o) = (projection.point(c), projection.point(centre))
+      let (x, y) = (Int(p.x - o.x) + width / 2, Int(p.y - o.y) + height / 2)
+      var land = 0
+      var water = 0
+      for dy in -4...4 {
+        for dx in -4...4 {
+          guard let rgb = image.rgb(x: x + dx, y: y + dy) else { continue }
+          func near(_ hex: Int) -> Bool {
+            abs(rgb.r - (hex >> 16 & 0xFF)) <= 3 && abs(rgb.g - (hex >> 8 & 0xFF)) <= 3
+              && abs(rgb.b - (hex & 0xFF)) <= 3
+          }
+          if near(0xAAD0E2) { water += 1 } else if near(0xF2EFE9) || near(0xE4DDD3) { land += 1 }
+        }
+      }
+      return land + water < 30 ? nil : land > water ? .land : .water
+    }
+    let bay = Coordinate(latitude: 35.45, longitude: 139.85)
+    for (zoom, centre, land) in [
+      (8, Coordinate(latitude: 35.6, longitude: 139.7), Coordinate(latitude: 36.05, longitude: 139.55)),
+      (10, bay, Coordinate(latitude: 35.62, longitude: 139.25)),
+    ] {
+      let shot = scratch.appendingPathComponent("map-\(zoom).png")
+      let log = scratch.appendingPathComponent("net-\(zoom).json")
+      _ = try browse(
+        "/#map=\(zoom)/\(centre.latitude)/\(centre.longitude)",
+        ["--screenshot=\(shot.path)", "--log-net-log=\(log.path)"])
+      let image = try PNGImage(contentsOf: shot)
+      #expect(surface(image, around: bay, centre: centre, zoom: zoom) == .water, "Tokyo Bay at zoom \(zoom)")
+      #expect(surface(image, around: land, centre: centre, zoom: zoom) == .land, "the Kanto plain at zoom \(zoom)")
+      // Every request the page made (those with an initiator: the browser's own update and
+      // account checks have none) went to this server, the basemap's tiles among them.
+      let events =
+        (try JSONSerialization.jsonObject(with: try Data(contentsOf: log)) as? [String: Any])?["events"]
+        as? [[String: Any]] ?? []
+      var asked: Set<String> = []
+      for event in events {
+        guard let params = event["params"] as? [String: Any], let url = params["url"] as? String,
+          let initiator = params["initiator"] as? String, initiator.hasPrefix("http")
+        else { continue }
+        asked.insert(url)
+      }
+      #expect(asked.contains { $0.hasPrefix(base + "/tiles/\(zoom)/") }, "no tiles asked for at zoom \(zoom)")
+      #expect(asked.allSatisfy { $0.hasPrefix(base + "/") }, "\(asked.filter { !$0.hasPrefix(base + "/") })")
+    }
+
+    // The dark style's tiles when the system is dark: the sea is dark.
+    let world = (zoom: 2, centre: Coordinate(latitude: 25, longitude: 10))
+    let city = (zoom: 12, centre: Coordinate(latitude: 35.684, longitude: 139.765))
+    for (name, view) in [("world", world), ("city", city)] {
+      for (style, flags) in [("light", [String]()), ("dark", dark)] {
+        let shot = artifacts.appendingPathComponent("webmap-\(name)-\(style).png")
+        try? FileManager.default.removeItem(at: shot)
+        _ = try browse(
+          "/#map=\(view.zoom)/\(view.centre.latitude)/\(view.centre.longitude)", flags + ["--screenshot=\(shot.path)"])
+        let image = try PNGImage(contentsOf: shot)
+        if name == "world" {
+          // The middle of the Atlantic (0°, 25°W).
+          let projection = WebMercator(zoom: world.zoom)
+          let (p, o) = (
+            projection.point(Coordinate(latitude: 0, longitude: -25)), projection.point(world.centre)
+          )
+          let sea = try #require(image.rgb(x: Int(p.x - o.x) + width / 2, y: Int(p.y - o.y) + height / 2))
+          #expect(style == "dark" ? sea.r + sea.g + sea.b < 200 : sea.b > 200, "the \(style) sea: \(sea)")
+        }
+      }
+    }
+
+    // A photo's viewer, opened from the page's URL: the large thumbnail, the title, the place,
+    // the camera, and where it is among the photos in view.
+    let (_, body) = try fetch(base + "/v1/near?lat=35.681&lon=139.767&limit=1")
+    let first = try #require(
+      ((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["annotations"] as? [[String: Any]])?.first)
+    let id = try #require(first["id"] as? Int)
+    let title = try #require(first["title"] as? String)
+    let dom = try browse("/?photo=\(id)#map=15/35.681/139.767", ["--dump-dom"])
+    #expect(dom.contains("data-photo=\"\(id)\""), "\(dom.prefix(400))")
+    #expect(dom.contains("/v1/photos/\(id)/thumbnail?size=1024"))
+    #expect(dom.contains(">" + title.replacingOccurrences(of: "&", with: "&amp;") + "</h2>"))
+    #expect(dom.contains("<dt>Place</dt>") && dom.contains("<dt>Taken</dt>"))
+    #expect(dom.range(of: #"id="gp-position"[^>]*>\d+ of \d+<"#, options: .regularExpression) != nil)
+    // Photos are thumbnails on the map, clusters show one of theirs.
+    #expect(dom.contains("<img alt=\"\" loading=\"lazy\" src=\"/v1/photos/"))
   }
 }

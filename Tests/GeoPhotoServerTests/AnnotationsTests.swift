@@ -50,6 +50,10 @@ import Testing
     }
     let count = (burst["properties"] as? [String: Any])?["point_count"] as? Int ?? 0
     #expect(ids.count == count && Set(ids).count == count)
+    // Its bubble shows the thumbnail of one of its own photos.
+    let picture = try #require((burst["properties"] as? [String: Any])?["thumbnailURL"] as? String)
+    let shown = try #require(Int(picture.replacing("/v1/photos/", with: "").replacing("/thumbnail", with: "")))
+    #expect(ids.contains(shown), "\(picture) is not one of the cluster's photos")
   }
 
   @Test func antimeridianViewport() {

@@ -152,6 +152,17 @@ enum OpenAPI {
     "mediaType", .annotated(.string, [("enum", .array(MediaType.allCases.map { .string($0.rawValue) }))])
   )
   static let durationSchema: (String, Schema) = ("duration", .described(.number, "A video's length in seconds"))
+  /// The place a photo is named after (annotations and details).
+  static let placeSchema: (String, Schema) = (
+    "place",
+    .object(properties: [
+      ("name", .string), ("admin1", .string), ("admin2", .string), ("countryCode", .string),
+      ("distance", .number), ("population", .integer),
+      ("timeZone", .described(.string, "The place's IANA time zone")),
+      ("geonameId", .described(.integer, "The place's GeoNames id")),
+      ("countryOnly", .described(.boolean, "No place was near: the name is the country's")),
+    ])
+  )
   /// A shot's files, as annotations and photo details list them (local photos).
   static let filesSchema: (String, Schema) = (
     "files",
@@ -203,16 +214,7 @@ enum OpenAPI {
               [("enum", .array(LocalTimeAmbiguity.allCases.map { .string($0.rawValue) }))])
           ),
           mediaTypeSchema, durationSchema, filesSchema,
-          (
-            "place",
-            .object(properties: [
-              ("name", .string), ("admin1", .string), ("admin2", .string), ("countryCode", .string),
-              ("distance", .number), ("population", .integer),
-              ("timeZone", .described(.string, "The place's IANA time zone")),
-              ("geonameId", .described(.integer, "The place's GeoNames id")),
-              ("countryOnly", .described(.boolean, "No place was near: the name is the country's")),
-            ])
-          ),
+          placeSchema,
           ("estimated", .described(.boolean, "The position was estimated from a GPS track")),
           ("url", .described(.string, "The photo's page, for remote photos")), ("thumbnailURL", .string),
         ], required: ["id", "source", "coordinate", "title", "subtitle"])
@@ -260,7 +262,8 @@ enum OpenAPI {
                     "properties",
                     .described(
                       .object(properties: []),
-                      "Photo fields, or cluster, cluster_id, point_count, point_count_abbreviated, expansion_zoom")
+                      "Photo fields, or cluster, cluster_id, point_count, point_count_abbreviated, expansion_zoom and "
+                        + "thumbnailURL (one of its photos)")
                   ),
                 ], required: ["type", "geometry", "properties"]))
           ),
@@ -278,7 +281,7 @@ enum OpenAPI {
           ("cameraMake", .described(.nullable(.string), "Local photos only")),
           ("cameraModel", .described(.nullable(.string), "Local photos only")), ("width", .nullable(.integer)),
           ("height", .nullable(.integer)), ("orientation", .nullable(.integer)), ("attribution", .nullable(.string)),
-          ("license", .nullable(.string)), ("url", .nullable(.string)), ("thumbnailURL", .string),
+          ("license", .nullable(.string)), ("url", .nullable(.string)), placeSchema, ("thumbnailURL", .string),
         ], required: ["id", "source", "coordinate", "title"])
     ),
     PlaceEndpoints.schema,

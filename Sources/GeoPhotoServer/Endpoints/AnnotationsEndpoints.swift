@@ -43,8 +43,11 @@ enum AnnotationsEndpoints {
 
   static func feature(_ item: ClusterIndex.Item, _ view: ClusterView, _ c: EndpointContext) -> ViewportFeature {
     if let id = item.clusterID {
+      // The bubble's picture: the cluster's first photo (a walk down its first branches).
+      let first = view.clusters.leaves(of: id, limit: 1)?.first.map { c.snapshot.photos[view.photoPosition($0)] }
       return .cluster(
-        id: id, coordinate: item.coordinate, count: item.count, expansionZoom: view.clusters.expansionZoom(of: id) ?? 0)
+        id: id, coordinate: item.coordinate, count: item.count, expansionZoom: view.clusters.expansionZoom(of: id) ?? 0,
+        thumbnailURL: first.map { c.thumbnailLink($0) } ?? "")
     }
     return photoFeature(c.snapshot.photos[view.photoPosition(item.pointIndex ?? 0)], c)
   }

@@ -25,7 +25,8 @@ enum TileEndpoints {
     let name = c.parameters.word(row) ?? ""
     let (digits, scale): (Substring, Int) =
       name.hasSuffix("@2x.png") ? (name.dropLast(7), 2) : name.hasSuffix(".png") ? (name.dropLast(4), 1) : ("", 0)
-    guard scale > 0, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let y = Int(digits), let z = c.parameters.identifier(zoom),
+    guard scale > 0, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let y = Int(digits),
+      let z = c.parameters.identifier(zoom),
       let x = c.parameters.identifier(column)
     else { throw APIError.badRequest("a tile is /tiles/{z}/{x}/{y}.png or {y}@2x.png with whole numbers") }
     let n = Int64(1) << min(62, max(0, z))
