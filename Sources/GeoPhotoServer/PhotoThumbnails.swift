@@ -4,8 +4,10 @@ import GeoPhotoExif
 public import GeoPhotoThumbnails
 
 /// A local photo's thumbnail as geophoto answers it, for the server and for `sync
-/// --thumbnails`: made by `ThumbnailMaker` from the file, or the EXIF thumbnail of a format it
-/// does not decode, or a placeholder for a file it cannot (with a warning); kept in `cache`.
+/// --thumbnails`: made by `ThumbnailMaker` from the file — from a camera RAW file's embedded
+/// preview JPEG —, or the EXIF thumbnail of a format it does not decode, or a placeholder for a
+/// file it cannot (with a warning) and for videos (no frame decoder: libavcodec is too large a
+/// dependency for a thumbnail); kept in `cache`.
 public struct PhotoThumbnails: Sendable {
   public var cache: ThumbnailCache?
   public var warn: (@Sendable (String) -> Void)?
@@ -32,7 +34,16 @@ public struct PhotoThumbnails: Sendable {
   public func thumbnail(of photo: Photo, size: Int, stamp: String) -> Outcome {
     guard let path = photo.path else { return .none("it has no file") }
     func make() throws(ThumbnailError) -> [UInt8] {
+      if photo.mediaType == .video { return ThumbnailMaker.videoPlaceholder(longestSide: size) }
       do {
+        if let preview = Self.rawPreview(path: path, longestSide: size) {
+          let made = preview.withUnsafeBytes { bytes in
+            Result { () throws(ThumbnailError) in
+              try ThumbnailMaker().thumbnail(of: bytes, orientation: photo.orientation ?? 1, longestSide: size)
+            }
+          }
+          return try made.get()
+        }
         return try ThumbnailMaker().thumbnail(ofFile: path, orientation: photo.orientation ?? 1, longestSide: size)
       } catch {
         switch error {
@@ -53,6 +64,23 @@ public struct PhotoThumbnails: Sendable {
       if case .unsupported(let format) = error { return .none("\(format), and no embedded thumbnail") }
       return .none("its file cannot be read")
     }
+  }
+
+  /// The embedded preview JPEG of a camera RAW file that a thumbnail of `longestSide` is best
+  /// made from: the smallest at least that large, else the largest (nil for other files).
+  static func rawPreview(path: String, longestSide: Int) -> [UInt8]? {
+    guard let file = FileBytes(path: path) else { return nil }
+    var best: (range: Range<Int>, side: Int)?
+    for range in EmbeddedPreviews.jpegs(in: file) where range.count <= ThumbnailMaker().maximumFileBytes {
+      guard let head = file.bytes(at: range.lowerBound, count: min(range.count, 64 * 1024)),
+        let size = head.withUnsafeBytes({ try? JPEGCodec.size(of: $0) })
+      else { continue }
+      let side = max(size.width, size.height)
+      // Largest first: each one still large enough is a better (smaller) pick.
+      if best == nil || side >= longestSide { best = (range, side) }
+    }
+    guard let best else { return nil }
+    return file.bytes(at: best.range.lowerBound, count: best.range.count)
   }
 
   /// The JPEG thumbnail embedded in the file's EXIF (its first 256 KiB).

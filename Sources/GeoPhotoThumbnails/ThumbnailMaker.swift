@@ -98,6 +98,31 @@ public struct ThumbnailMaker: Sendable {
     return (try? JPEGCodec.encode(raster)) ?? []
   }
 
+  /// A video's thumbnail: a dark frame with a play sign, so the map tells videos from photos
+  /// at a glance.
+  public static func videoPlaceholder(longestSide: Int) -> [UInt8] {
+    let width = max(16, longestSide)
+    let height = width * 9 / 16
+    var raster = Raster(width: width, height: height, red: 0x21, green: 0x25, blue: 0x29)
+    // A light triangle pointing right, a third of the height tall, in the middle.
+    let side = Double(height) / 3
+    let length = side * 0.87
+    let (left, middle) = (Double(width) / 2 - length / 2, Double(height) / 2)
+    for y in 0..<height {
+      for x in 0..<width {
+        let along = Double(x) - left
+        guard along >= 0, along <= length, abs(Double(y) - middle) <= side / 2 * (1 - along / length) else {
+          continue
+        }
+        let p = (y * width + x) * 3
+        raster.pixels[p] = 0xF1
+        raster.pixels[p + 1] = 0xF3
+        raster.pixels[p + 2] = 0xF5
+      }
+    }
+    return (try? JPEGCodec.encode(raster)) ?? []
+  }
+
   /// An ISO-BMFF file whose `ftyp` names a HEIF or AVIF brand.
   static func isHEIF(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
