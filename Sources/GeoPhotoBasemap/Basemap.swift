@@ -213,15 +213,5 @@ extension Basemap {
 
   /// The shipped basemap beside the running executable (SwiftPM's resource folder) or in
   /// `share/geophoto` of the prefix it is installed in, if it is there.
-  public static var shippedURL: URL? {
-    let path =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments.first ?? ""
-    let executable = URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
-    let candidates = [
-      executable.appendingPathComponent("geophoto_GeoPhotoBasemap.resources/\(bundledName)"),
-      executable.deletingLastPathComponent().appendingPathComponent("share/geophoto/\(bundledName)"),
-    ]
-    return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
-  }
+  public static var shippedURL: URL? { ShippedFile.url(named: bundledName, module: "GeoPhotoBasemap") }
 }

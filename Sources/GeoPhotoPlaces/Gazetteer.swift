@@ -331,16 +331,5 @@ extension Gazetteer {
   }
 
   /// The shipped gazetteer beside the running executable, if it is there.
-  public static var shippedURL: URL? {
-    // The running binary's own path: argv[0] is only "geophoto" when it was found on PATH.
-    let path =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments.first ?? ""
-    let executable = URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
-    let candidates = [
-      executable.appendingPathComponent("geophoto_GeoPhotoPlaces.resources/\(bundledName)"),
-      executable.deletingLastPathComponent().appendingPathComponent("share/geophoto/\(bundledName)"),
-    ]
-    return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
-  }
+  public static var shippedURL: URL? { ShippedFile.url(named: bundledName, module: "GeoPhotoPlaces") }
 }

@@ -48,6 +48,36 @@ func wrkFigures(
   return (rate, p50, p99)
 }
 
+/// `geophoto serve --port 0` (the release build) with `arguments`, running until `stop()`,
+/// and the address it printed.
+struct ServerProcess {
+  let process = Process()
+  private(set) var base = ""
+
+  init(_ arguments: [String], folder: URL = workDirectory) throws {
+    let output = folder.appendingPathComponent("serve.out")
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    process.executableURL = URL(fileURLWithPath: ".build/release/geophoto")
+    process.arguments = ["serve", "--port", "0"] + arguments
+    process.standardOutput = try FileHandle(forWritingTo: output)
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    while base.isEmpty && process.isRunning {
+      let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+      if let r = text.range(of: "http://"), let end = text[r.lowerBound...].firstIndex(of: "\n") {
+        base = String(text[r.lowerBound..<end]).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+      } else {
+        Thread.sleep(forTimeInterval: 0.02)
+      }
+    }
+  }
+
+  func stop() {
+    process.interrupt()
+    process.waitUntilExit()
+  }
+}
+
 /// `geophoto serve` on the 1M index under wrk: near queries, revalidations, the transport.
 func benchServe(points: [Coordinate]) throws {
   print("geophoto serve: the 1M index, wrk -t2 -c32 from the same 2-core machine")
@@ -56,28 +86,10 @@ func benchServe(points: [Coordinate]) throws {
     return
   }
   let db = try nearIndex(points: points)
-  let output = workDirectory.appendingPathComponent("serve.out")
-  _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-  let server = Process()
-  server.executableURL = URL(fileURLWithPath: ".build/release/geophoto")
-  server.arguments = ["serve", "--port", "0", "--quiet", "--db", db.path, "--tiles", "none"]
-  server.standardOutput = try FileHandle(forWritingTo: output)
-  server.standardError = FileHandle.nullDevice
   let started = now()
-  try server.run()
-  defer {
-    server.interrupt()
-    server.waitUntilExit()
-  }
-  var base = ""
-  while base.isEmpty && server.isRunning {
-    let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-    if let r = text.range(of: "http://"), let end = text[r.lowerBound...].firstIndex(of: "\n") {
-      base = String(text[r.lowerBound..<end]).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-    } else {
-      Thread.sleep(forTimeInterval: 0.02)
-    }
-  }
+  let server = try ServerProcess(["--quiet", "--db", db.path, "--tiles", "none"])
+  defer { server.stop() }
+  let base = server.base
   let ready = milliseconds(now() - started)
 
   // A thousand different queries drawn like real requests, so no answer is cached anywhere.

@@ -66,5 +66,18 @@ func benchThumbnails() throws {
     row(
       "  the same, decoding every pixel (anchor)", String(format: "%.1f /s", fullPerSecond),
       String(format: "%.1f× slower", perSecond / fullPerSecond))
+    // The floor: libjpeg-turbo's own decoder at 1/8 scale, nothing else (no resize, no encode).
+    if longestSide == 256, FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg") {
+      let (_, djpeg) = try timed { () throws -> Int in
+        for i in 0..<8 {
+          _ = try runProcess("/usr/bin/djpeg", ["-scale", "1/8", "-outfile", "/dev/null", files[i % 4]])
+        }
+        return 0
+      }
+      let djpegPerSecond = 8 / (Double(djpeg) / 1e9)
+      row(
+        "  djpeg -scale 1/8 alone (anchor: the decoder's floor)", String(format: "%.1f /s", djpegPerSecond),
+        String(format: "geophoto at %.2f× its rate", perSecond / djpegPerSecond))
+    }
   }
 }

@@ -65,27 +65,10 @@ func benchTiles() throws {
   let folder = workDirectory.appendingPathComponent("tiles-serve")
   try? FileManager.default.removeItem(at: folder)
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  let output = folder.appendingPathComponent("serve.out")
-  _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-  let server = Process()
-  server.executableURL = URL(fileURLWithPath: ".build/release/geophoto")
-  server.arguments = ["serve", "--port", "0", "--quiet", "--db", folder.appendingPathComponent("index.sqlite").path]
-  server.standardOutput = try FileHandle(forWritingTo: output)
-  server.standardError = FileHandle.nullDevice
-  try server.run()
-  defer {
-    server.interrupt()
-    server.waitUntilExit()
-  }
-  var base = ""
-  while base.isEmpty && server.isRunning {
-    let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-    if let r = text.range(of: "http://"), let end = text[r.lowerBound...].firstIndex(of: "\n") {
-      base = String(text[r.lowerBound..<end]).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-    } else {
-      Thread.sleep(forTimeInterval: 0.02)
-    }
-  }
+  let server = try ServerProcess(
+    ["--quiet", "--db", folder.appendingPathComponent("index.sqlite").path], folder: folder)
+  defer { server.stop() }
+  let base = server.base
   let tile = base + "/tiles/8/227/100.png"
   let probe = Process()
   probe.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -153,25 +153,9 @@ import Testing
     try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
     let screenshot = artifacts.appendingPathComponent("webmap.png")
     try? FileManager.default.removeItem(at: screenshot)
-    let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "geophoto-chromium-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: profile) }
-    let common = [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-      "--user-data-dir=\(profile.path)", "--window-size=1280,800", "--virtual-time-budget=10000",
-    ]
-    func runChromium(_ extra: [String], page: String = "/") throws -> String {
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: chromium)
-      p.arguments = common + extra + [base + page]
-      let out = Pipe()
-      p.standardOutput = out
-      p.standardError = FileHandle.nullDevice
-      try p.run()
-      let data = out.fileHandleForReading.readDataToEndOfFile()
-      p.waitUntilExit()
-      return String(decoding: data, as: UTF8.self)
-    }
+    let browser = HeadlessChromium(executable: chromium, base: base)
+    defer { browser.clean() }
+    func runChromium(_ extra: [String], page: String = "/") throws -> String { try browser.open(page, extra) }
     let dom = try runChromium(["--dump-dom"])
     #expect(dom.contains("data-ready=\"1\""), "the page never drew its annotations")
     func attribute(_ name: String) -> String? {
@@ -286,26 +270,11 @@ import Testing
     let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts")
     try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-map-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let (width, height) = (1280, 800)
-    func browse(_ page: String, _ extra: [String]) throws -> String {
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: chromium)
-      p.arguments =
-        [
-          "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-          "--user-data-dir=\(scratch.appendingPathComponent("profile-\(UUID().uuidString)").path)",
-          "--window-size=\(width),\(height)", "--virtual-time-budget=10000",
-        ] + extra + [base + page]
-      let out = Pipe()
-      p.standardOutput = out
-      p.standardError = FileHandle.nullDevice
-      try p.run()
-      let data = out.fileHandleForReading.readDataToEndOfFile()
-      p.waitUntilExit()
-      return String(decoding: data, as: UTF8.self)
-    }
+    let browser = HeadlessChromium(executable: chromium, base: base)
+    defer { browser.clean() }
+    let scratch = browser.scratch
+    let (width, height) = (browser.width, browser.height)
+    func browse(_ page: String, _ extra: [String]) throws -> String { try browser.open(page, extra) }
     let dark = ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]
 
     // Land and water, read from the screenshot where the map puts each place (the map's centre
@@ -397,4 +366,35 @@ import Testing
     // Photos are thumbnails on the map, clusters show one of theirs.
     #expect(dom.contains("<img alt=\"\" loading=\"lazy\" src=\"/v1/photos/"))
   }
+}
+
+/// Headless Chromium opening pages of a server: each run with a fresh profile in a scratch
+/// folder (removed by `clean()`), a 1280 × 800 window and ten seconds of virtual time.
+struct HeadlessChromium {
+  let executable: String
+  let base: String
+  let width = 1280
+  let height = 800
+  let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-chromium-\(UUID().uuidString)")
+
+  /// The page's standard output (the DOM with `--dump-dom`).
+  func open(_ page: String, _ extra: [String]) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments =
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+        "--user-data-dir=\(scratch.appendingPathComponent("profile-\(UUID().uuidString)").path)",
+        "--window-size=\(width),\(height)", "--virtual-time-budget=10000",
+      ] + extra + [base + page]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  func clean() { try? FileManager.default.removeItem(at: scratch) }
 }

@@ -185,14 +185,7 @@ extension Setting {
     valueName: "tiles",
     help: "The web map's basemap: builtin (geophoto's own, offline), osm, a tile URL template, or none",
     defaultText: "builtin", completion: .values(["builtin", "osm", "none"])
-  ) { c, v, _ in
-    switch v {
-    case "builtin": c.serve.api.map.basemap = .builtIn
-    case "osm": c.serve.api.map.basemap = .template(MapBasemap.openStreetMap)
-    case "none", "": c.serve.api.map.basemap = .none
-    default: c.serve.api.map.basemap = .template(try SettingValue.url(v))
-    }
-  }
+  ) { c, v, _ in c.serve.api.map.basemap = try SettingValue.basemap(v, template: SettingValue.url) }
 
   static let serveAttribution = Setting(
     key: "serve.attribution", environment: "GEOPHOTO_ATTRIBUTION", valueName: "html",
@@ -248,14 +241,7 @@ extension Setting {
     valueName: "tiles",
     help: "The snapshots' basemap: builtin (geophoto's own, offline), osm, an XYZ PNG tile URL template, or none",
     defaultText: "builtin", completion: .values(["builtin", "osm", "none"])
-  ) { c, v, _ in
-    switch v {
-    case "builtin": c.snapshot.tiles = .builtIn
-    case "osm": c.snapshot.tiles = .template(MapBasemap.openStreetMap)
-    case "none", "": c.snapshot.tiles = .none
-    default: c.snapshot.tiles = .template(try SettingValue.tileTemplate(v))
-    }
-  }
+  ) { c, v, _ in c.snapshot.tiles = try SettingValue.basemap(v, template: SettingValue.tileTemplate) }
 
   static let snapshotAttribution = Setting(
     key: "snapshot.attribution", environment: "GEOPHOTO_SNAPSHOT_ATTRIBUTION", valueName: "text",

@@ -105,6 +105,19 @@ enum SettingValue {
     return template
   }
 
+  /// A map's basemap: `builtin` (geophoto's own), `osm`, `none`, or a URL template that
+  /// `template` checks.
+  static func basemap(_ value: String, template: (String) throws(InvalidSetting) -> String) throws(InvalidSetting)
+    -> MapBasemap
+  {
+    switch value {
+    case "builtin": return .builtIn
+    case "osm": return .template(MapBasemap.openStreetMap)
+    case "none", "": return .none
+    default: return .template(try template(value))
+    }
+  }
+
   /// `lat,lon,radius; lat,lon,radius` (radius with an optional unit).
   static func privacyZones(_ value: String) throws(InvalidSetting) -> [PrivacyZone] {
     var result: [PrivacyZone] = []
