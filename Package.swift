@@ -210,7 +210,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GeoPhotoBasemapTests",
-      dependencies: ["GeoPhotoBasemap", "GeoPhotoCore", "GeoPhotoPlaces", "GeoPhotoSnapshot"]
+      dependencies: ["GeoPhotoBasemap", "GeoPhotoCore", "GeoPhotoPlaces", "GeoPhotoSnapshot", "GeoPhotoFixtures"]
     ),
     .testTarget(name: "GeoPhotoPlacesTests", dependencies: ["GeoPhotoPlaces", "GeoPhotoCore"]),
     .testTarget(

@@ -47,9 +47,11 @@ public struct BasemapBand: Sendable, Equatable {
 
   /// The bands, lowest zooms first; zooms above the last are drawn from the last.
   public static let all = [
-    BasemapBand(minimumZoom: 0, maximumZoom: 2, gridZoom: 0),
-    BasemapBand(minimumZoom: 3, maximumZoom: 5, gridZoom: 2),
-    BasemapBand(minimumZoom: 6, maximumZoom: 8, gridZoom: 4),
+    BasemapBand(minimumZoom: 0, maximumZoom: 1, gridZoom: 0),
+    BasemapBand(minimumZoom: 2, maximumZoom: 2, gridZoom: 1),
+    BasemapBand(minimumZoom: 3, maximumZoom: 4, gridZoom: 2),
+    BasemapBand(minimumZoom: 5, maximumZoom: 6, gridZoom: 3),
+    BasemapBand(minimumZoom: 7, maximumZoom: 8, gridZoom: 4),
     BasemapBand(minimumZoom: 9, maximumZoom: 10, gridZoom: 6),
   ]
 

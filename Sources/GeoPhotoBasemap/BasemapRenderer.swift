@@ -56,9 +56,11 @@ public struct BasemapRenderer: Sendable {
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
         cairo_fill(cr)
       } else {
+        // Lines are a pixel or so wide: bevelled joins look the same as round ones there, and
+        // cost far less to stroke.
         cairo_set_line_width(cr, lineWidth)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
         cairo_stroke(cr)
       }
     }
@@ -86,39 +88,36 @@ public struct BasemapRenderer: Sendable {
       }
     }
     guard !names.isEmpty else { return }
-    // Halos first, under every name; then dots and names.
+    // Where each name is written, those that reach into the area.
+    var shown: [(label: Basemap.PlacedLabel, x: Double, y: Double, textX: Double, textY: Double, text: [CChar])] = []
+    for (label, x, y) in names {
+      let size = label.kind.fontSize
+      let textX = label.kind.hasDot ? (label.onLeft ? x - 5 - label.width : x + 5) : x - label.width / 2
+      guard textX + label.width > -4, textX < width + 4, y > -size * 2, y < height + size * 2 else { continue }
+      shown.append((label, x, y, textX, y + size * 0.36, label.name.map { CChar(bitPattern: $0) } + [0]))
+    }
+    // The halos under every name as one path, stroked once; the dots as one path, filled once;
+    // then the names.
+    for name in shown {
+      TextMetrics.select(name.label.kind, in: cr)
+      cairo_move_to(cr, name.textX, name.textY)
+      name.text.withUnsafeBufferPointer { cairo_text_path(cr, $0.baseAddress) }
+    }
+    set(cr, style.halo)
+    cairo_set_line_width(cr, 2.5)
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-    for pass in 0..<2 {
-      for (label, x, y) in names {
-        let kind = label.kind
-        TextMetrics.select(kind, in: cr)
-        let size = kind.fontSize
-        let textX = kind.hasDot ? (label.onLeft ? x - 5 - label.width : x + 5) : x - label.width / 2
-        let textY = y + size * 0.36
-        guard textX + label.width > -4, textX < width + 4, y > -size * 2, y < height + size * 2 else { continue }
-        let text = Array(label.name) + [0]
-        text.withUnsafeBufferPointer { buffer in
-          buffer.withMemoryRebound(to: CChar.self) { chars in
-            guard let name = chars.baseAddress else { return }
-            if pass == 0 {
-              cairo_move_to(cr, textX, textY)
-              cairo_text_path(cr, name)
-              set(cr, style.halo)
-              cairo_set_line_width(cr, 2.5)
-              cairo_stroke(cr)
-            } else {
-              if kind.hasDot {
-                set(cr, style.text)
-                cairo_arc(cr, x, y, kind == .village ? 1.6 : 2.2, 0, 2 * .pi)
-                cairo_fill(cr)
-              }
-              set(cr, kind == .country ? style.countryText : style.text)
-              cairo_move_to(cr, textX, textY)
-              cairo_show_text(cr, name)
-            }
-          }
-        }
-      }
+    cairo_stroke(cr)
+    for name in shown where name.label.kind.hasDot {
+      cairo_new_sub_path(cr)
+      cairo_arc(cr, name.x, name.y, name.label.kind == .village ? 1.6 : 2.2, 0, 2 * .pi)
+    }
+    set(cr, style.text)
+    cairo_fill(cr)
+    for name in shown {
+      TextMetrics.select(name.label.kind, in: cr)
+      set(cr, name.label.kind == .country ? style.countryText : style.text)
+      cairo_move_to(cr, name.textX, name.textY)
+      name.text.withUnsafeBufferPointer { cairo_show_text(cr, $0.baseAddress) }
     }
   }
 

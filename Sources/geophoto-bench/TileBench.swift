@@ -45,7 +45,7 @@ func benchTiles() throws {
     "uncached tile, drawn and PNG-encoded, p50", format(all.p50 / 1e3, "ms"),
     "goal ≤ 10 ms; \(bytes / tiles.count) bytes a tile")
   row("uncached tile, p99", format(all.p99 / 1e3, "ms"), "goal ≤ 40 ms")
-  let medians = byZoom.map { Percentiles($0).p50 }
+  let medians = byZoom.map { $0.isEmpty ? 0 : Percentiles($0).p50 }
   if let slowest = medians.indices.max(by: { medians[$0] < medians[$1] }) {
     row(
       "  slowest zoom's p50", format(medians[slowest] / 1e3, "ms"),

@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoBasemap
 import GeoPhotoCore
+import GeoPhotoFixtures
 import GeoPhotoSnapshot
 import Testing
 
@@ -39,7 +40,7 @@ struct TileRenderingTests {
   func landWhereNaturalEarthHasLand() throws {
     let land = try SourcePolygons("ne50_land")
     let lakes = try SourcePolygons("ne50_lakes")
-    var rng = SystemRandomNumberGenerator()
+    var rng = SeededGenerator(seed: 16)
     var checked = 0
     var wrong: [String] = []
     for (zoom, centre) in [
@@ -57,8 +58,12 @@ struct TileRenderingTests {
           return land.contains(c) && !lakes.contains(c) ? .land : .water
         }
         let expected = truth(0, 0)
-        // Two pixels round it agree: not at a shore.
-        guard [(-2, 0), (2, 0), (0, -2), (0, 2), (-2, -2), (2, 2)].allSatisfy({ truth($0.0, $0.1) == expected }),
+        // Three pixels round it agree: not at a shore (which simplification may move by half a
+        // pixel, and where specks smaller than a pixel are left out).
+        guard
+          [(-3, 0), (3, 0), (0, -3), (0, 3), (-3, -3), (3, 3), (-3, 3), (3, -3)].allSatisfy({
+            truth($0.0, $0.1) == expected
+          }),
           let drawn = Surface(image.rgb(x: px, y: py)!)
         else { continue }
         checked += 1
@@ -67,7 +72,7 @@ struct TileRenderingTests {
     }
     #expect(checked > 800)
     // Natural Earth's 1:110m land (zooms 0–2) is not checked here; at 1:50m, all but a few.
-    #expect(Double(wrong.count) <= Double(checked) * 0.01, "\(wrong.prefix(10))")
+    #expect(Double(wrong.count) <= Double(checked) * 0.01, "\(wrong.count) of \(checked): \(wrong.prefix(20))")
   }
 
   @Test("tiles side by side are one picture: labels and shapes continue across tile edges", arguments: [3, 6, 9])
