@@ -58,7 +58,10 @@ enum ServeCommand: Subcommand {
     }
 
     var api = config.serve.api
-    if !context.parsed.has("quiet") { api.accessLog = { console.err($0 + "\n") } }
+    // Every line the server writes goes through one buffer, written off the request path.
+    let log = LogBuffer { console.err(String(decoding: $0, as: UTF8.self)) }
+    defer { log.close() }
+    if !context.parsed.has("quiet") { api.accessLog = { log.append($0) } }
     // The place search box's names: the gazetteer beside the index or shipped with geophoto,
     // mapped on the first search.
     if let url = PlaceNames.gazetteerURL(context) { api.places = PlaceDirectory { try PlaceNames.load(url) } }
@@ -77,7 +80,7 @@ enum ServeCommand: Subcommand {
         "warning: geophoto's basemap (\(Basemap.bundledName)) is not installed beside it; the web map has none\n")
       api.map.basemap = .none
     }
-    api.warnings = { console.err("warning: " + $0 + "\n") }
+    api.warnings = { log.append("warning: " + $0) }
     let router = APIRouter(holder: holder, configuration: api)
     let server: HTTPServer
     do {
@@ -97,7 +100,7 @@ enum ServeCommand: Subcommand {
     console.out(
       "serving \(snapshot.photos.count) photos (index generation \(snapshot.generation)) on "
         + "http://\(shownHost):\(server.port)/\(resolved)\n")
-    holder.watch(interval: config.serve.reloadInterval) { console.err("\($0)\n") }
+    holder.watch(interval: config.serve.reloadInterval) { log.append($0) }
 
     // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
     let stop = DispatchSemaphore(value: 0)
@@ -112,6 +115,8 @@ enum ServeCommand: Subcommand {
     stop.wait()
     server.stop()
     holder.stopWatching()
-    console.err("stopped\n")
+    log.append("stopped")
+    log.close()
+    if log.droppedLines > 0 { console.err("\(log.droppedLines) log lines were dropped in all\n") }
   }
 }
