@@ -10,12 +10,14 @@
 /* MHD_start_daemon takes a variadic option list: one fixed list here. */
 static inline struct MHD_Daemon *gp_mhd_start(
     unsigned int flags, const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *context,
-    unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit) {
+    unsigned int threads, unsigned int connection_limit, unsigned int per_client_limit, unsigned int timeout_seconds,
+    size_t memory_limit) {
   return MHD_start_daemon(
       flags, 0, NULL, NULL, handler, context,
       MHD_OPTION_SOCK_ADDR, address,
       MHD_OPTION_THREAD_POOL_SIZE, threads,
       MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
       MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
       MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)512,

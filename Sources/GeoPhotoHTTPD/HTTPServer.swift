@@ -64,7 +64,12 @@ public struct HTTPServerOptions: Sendable {
   /// 0 picks a free port (see `HTTPServer.port`).
   public var port = 8080
   public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+  /// Connections open at once, from everyone.
   public var connectionLimit = 1_024
+  /// Connections open at once from one client address (0: no limit beyond the total), so one
+  /// client cannot take every connection; behind a reverse proxy, whose connections all come
+  /// from one address, set it to 0 or above the proxy's.
+  public var connectionsPerClient = 256
   /// Idle seconds before a connection is closed.
   public var connectionTimeout = 30
   /// Memory per connection for the request line and headers (libmicrohttpd answers 414/431
@@ -198,7 +203,8 @@ public final class HTTPServer: Sendable {
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddress in
         gp_mhd_start(
           flags, sockaddress, accessHandler, context.toOpaque(), UInt32(options.threads),
-          UInt32(options.connectionLimit), UInt32(options.connectionTimeout), options.connectionMemory)
+          UInt32(options.connectionLimit), UInt32(options.connectionsPerClient), UInt32(options.connectionTimeout),
+          options.connectionMemory)
       }
     }
   }

@@ -23,7 +23,8 @@ extension Setting {
     // http
     httpConnectTimeout, httpTimeout, httpMaxResponse, httpAttempts, httpBackoff, httpContact,
     // serve
-    serveHost, servePort, serveToken, serveThreads, serveAllowOrigin, serveMaxFeatures, servePrivacyZones, serveTiles,
+    serveHost, servePort, serveToken, serveThreads, serveMaxConnections, serveMaxConnectionsPerClient,
+    serveIdleTimeout, serveAllowOrigin, serveMaxFeatures, servePrivacyZones, serveTiles,
     serveAttribution, serveLeafletURL, serveReloadInterval,
     // routing
     routingEndpoint, routingEngine, routingProfile,
@@ -162,6 +163,28 @@ extension Setting {
     key: "serve.threads", environment: "GEOPHOTO_THREADS", flag: Flag(long: "threads"), valueName: "n",
     help: "Request threads of 'serve'", defaultText: "one per core"
   ) { c, v, _ in c.serve.server.threads = try SettingValue.wholeNumber(v, 1...256, "threads") }
+
+  static let serveMaxConnections = Setting(
+    key: "serve.max_connections", environment: "GEOPHOTO_MAX_CONNECTIONS", valueName: "n",
+    help: "Connections 'serve' keeps open at once, from everyone", defaultText: "1024"
+  ) { c, v, _ in c.serve.server.connectionLimit = try SettingValue.wholeNumber(v, 1...65_536, "max_connections") }
+
+  static let serveMaxConnectionsPerClient = Setting(
+    key: "serve.max_connections_per_client", environment: "GEOPHOTO_MAX_CONNECTIONS_PER_CLIENT", valueName: "n",
+    help: "Connections one client address may keep open at once (0: no limit; for a reverse proxy)",
+    defaultText: "256"
+  ) { c, v, _ in
+    c.serve.server.connectionsPerClient = try SettingValue.wholeNumber(v, 0...65_536, "max_connections_per_client")
+  }
+
+  static let serveIdleTimeout = Setting(
+    key: "serve.idle_timeout", environment: "GEOPHOTO_IDLE_TIMEOUT", valueName: "duration",
+    help: "How long an idle connection stays open", defaultText: "30s"
+  ) { c, v, _ in
+    let seconds = try SettingValue.duration(v)
+    guard seconds >= 1, seconds <= 3_600 else { throw InvalidSetting("idle_timeout must be 1s to 1h") }
+    c.serve.server.connectionTimeout = Int(seconds.rounded())
+  }
 
   static let serveAllowOrigin = Setting(
     key: "serve.allow_origin", environment: "GEOPHOTO_ALLOW_ORIGIN", flag: Flag(long: "allow-origin"),
