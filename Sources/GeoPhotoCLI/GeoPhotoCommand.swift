@@ -36,7 +36,7 @@ public enum GeoPhotoCommand {
     SyncCommand.self, FetchCommand.self, NearCommand.self, ExportCommand.self, ServeCommand.self, RouteCommand.self,
     AlongCommand.self,
     DirectionsCommand.self, SnapshotCommand.self, GeotagCommand.self, PlacesCommand.self, MigrateCommand.self,
-    InfoCommand.self, ForgetCommand.self,
+    InfoCommand.self, CheckCommand.self, ForgetCommand.self,
   ]
 
   static var specs: [CommandSpec] { commands.map { $0.spec } }

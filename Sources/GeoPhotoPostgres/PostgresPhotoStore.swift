@@ -296,6 +296,25 @@ public final class PostgresPhotoStore: PhotoStore {
   }
 
   public func refreshDerivedIndexes() throws {}
+
+  /// The database keeps its own indexes: nothing derived to rebuild.
+  public func rebuildDerivedIndexes() throws {}
+
+  /// The server answers, the schema is the one this geophoto writes, and every photo row is
+  /// readable (a count over the table); the database checks its own pages.
+  public func check(thorough: Bool) throws -> [String] {
+    var problems: [String] = []
+    do {
+      try pool.withConnection { connection in
+        try PostgresSchema.check(connection)
+        _ = try connection.execute(
+          thorough ? "SELECT count(*), count(position) FROM photos" : "SELECT 1 FROM photos LIMIT 1")
+      }
+    } catch {
+      problems.append("\(location): \(error)")
+    }
+    return problems
+  }
 }
 
 @available(*, unavailable)

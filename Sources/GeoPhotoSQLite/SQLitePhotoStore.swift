@@ -567,6 +567,62 @@ public final class SQLitePhotoStore: PhotoStore {
 
   public func refreshDerivedIndexes() throws { try rebuildSpatialIndexIfStale() }
 
+  public func rebuildDerivedIndexes() throws { try rebuildSpatialIndex() }
+
+  public func check(thorough: Bool) throws -> [String] {
+    var problems: [String] = []
+    // SQLite's own check: "ok", or one line per damaged page, index or row (at most 20).
+    do {
+      let statement = try database.makeStatement(thorough ? "PRAGMA integrity_check(20)" : "PRAGMA quick_check(20)")
+      while try statement.step() {
+        // A row may hold several messages, one per line, under a "*** in database ***" heading.
+        for line in statement.text(0).split(separator: "\n") where line != "ok" && !line.hasPrefix("***") {
+          problems.append("\(url.lastPathComponent): \(line)")
+        }
+      }
+    } catch {
+      // Damage the check itself cannot get past.
+      return problems + ["\(url.lastPathComponent): \(error)"]
+    }
+    guard problems.isEmpty else { return problems }
+    // The kd-tree file: current, and holding the located photos where the rows put them.
+    let file = spatialIndexURL.lastPathComponent
+    guard FileManager.default.fileExists(atPath: spatialIndexURL.path) else {
+      if try counts().located > 0 { problems.append("\(file) is missing (check --repair builds it)") }
+      return problems
+    }
+    guard let index = SpatialIndexFile.read(from: spatialIndexURL, stamp: try stamp()) else {
+      let why =
+        SpatialIndexFile.stamp(at: spatialIndexURL) == nil
+        ? "is damaged or of another geophoto" : "is older than the index's photos"
+      problems.append("\(file) \(why) (check --repair rebuilds it)")
+      return problems
+    }
+    let located = try counts().located
+    if index.count != located {
+      problems.append("\(file) holds \(index.count) photos, the index \(located) with a location")
+    }
+    // A sample of the file's points against the rows: the same photos, at the same places.
+    let step = max(1, index.count / 500)
+    let sample = stride(from: 0, to: index.count, by: step).map { ($0, index.ids[$0]) }
+    let rows = Dictionary(
+      try photos(ids: sample.map(\.1)).map { ($0.id, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
+    var moved = 0
+    for (position, id) in sample {
+      guard let coordinate = rows[id] ?? nil else {
+        moved += 1
+        continue
+      }
+      let v = GreatCircle.unitVector(coordinate)
+      let (x, y, z) = (index.vectors[3 * position], index.vectors[3 * position + 1], index.vectors[3 * position + 2])
+      if abs(v.x - x) > 1e-9 || abs(v.y - y) > 1e-9 || abs(v.z - z) > 1e-9 { moved += 1 }
+    }
+    if moved > 0 {
+      problems.append("\(file): \(moved) of \(sample.count) sampled photos are not where the index has them")
+    }
+    return problems
+  }
+
   /// The spatial index for the current generation: loaded from its file when that is fresh,
   /// otherwise rebuilt from the photos table (and saved for the next process).
   public func spatialIndex() throws -> SpatialIndex {

@@ -114,6 +114,13 @@ public protocol PhotoStore: AnyObject {
   /// Brings derived data up to date after writes (the SQLite store's kd-tree file); a
   /// no-op where the database keeps its own index.
   func refreshDerivedIndexes() throws
+
+  /// What is wrong with the index's own storage, one line each (none when it is sound): the
+  /// database's consistency check (`thorough`: every page and index, else the quick one), and
+  /// derived files against the rows (counts and a sample of positions).
+  func check(thorough: Bool) throws -> [String]
+  /// Rebuilds every derived file from the rows, whatever state it is in.
+  func rebuildDerivedIndexes() throws
 }
 
 extension PhotoStore {
