@@ -11,10 +11,13 @@
 static inline struct MHD_Daemon *gp_mhd_start(
     unsigned int flags, const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *context,
     unsigned int threads, unsigned int connection_limit, unsigned int per_client_limit, unsigned int timeout_seconds,
-    size_t memory_limit) {
+    size_t memory_limit, MHD_NotifyConnectionCallback connection_notifier,
+    MHD_RequestCompletedCallback completion_notifier) {
   return MHD_start_daemon(
       flags, 0, NULL, NULL, handler, context,
       MHD_OPTION_SOCK_ADDR, address,
+      MHD_OPTION_NOTIFY_CONNECTION, connection_notifier, context,
+      MHD_OPTION_NOTIFY_COMPLETED, completion_notifier, context,
       MHD_OPTION_THREAD_POOL_SIZE, threads,
       MHD_OPTION_CONNECTION_LIMIT, connection_limit,
       MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
@@ -22,6 +25,12 @@ static inline struct MHD_Daemon *gp_mhd_start(
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
       MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)512,
       MHD_OPTION_END);
+}
+
+/* A connection's socket (MHD_get_connection_info is variadic). */
+static inline int gp_mhd_connection_fd(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return info ? info->connect_fd : -1;
 }
 
 /* The port the daemon listens on (for port-0 servers). */

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The JPEG previews camera RAW files carry beside their sensor data (the camera's own
 /// rendering, often full size), found without decoding anything: a RAW file's thumbnail is

@@ -70,6 +70,10 @@ public struct HTTPServerOptions: Sendable {
   /// client cannot take every connection; behind a reverse proxy, whose connections all come
   /// from one address, set it to 0 or above the proxy's.
   public var connectionsPerClient = 256
+  /// Seconds a client has to send a whole request (from the connection's start or the end of
+  /// its previous answer): a client that trickles its headers a byte every few seconds is cut
+  /// off when they run out, however often it sends.
+  public var requestTimeout = 30
   /// Idle seconds before a connection is closed.
   public var connectionTimeout = 30
   /// Memory per connection for the request line and headers (libmicrohttpd answers 414/431
@@ -97,7 +101,11 @@ public final class HTTPServer: Sendable {
   /// What libmicrohttpd keeps for the handler while the daemon runs.
   final class Context: Sendable {
     let responder: any Responder
-    init(responder: any Responder) { self.responder = responder }
+    let requests: RequestClock
+    init(responder: any Responder, requestTimeout: Int) {
+      self.responder = responder
+      requests = RequestClock(limit: UInt64(max(1, requestTimeout)) * 1_000_000_000)
+    }
   }
 
   public struct StartError: Error, CustomStringConvertible {
@@ -159,7 +167,7 @@ public final class HTTPServer: Sendable {
 
   public init(options: HTTPServerOptions, responder: any Responder) throws {
     let addresses = try Self.resolve(options.host)
-    let context = Unmanaged.passRetained(Context(responder: responder))
+    let context = Unmanaged.passRetained(Context(responder: responder, requestTimeout: options.requestTimeout))
     // With port 0 the first daemon picks a free port and the others take the same one; when
     // that port is taken on another address, all start again on a new one.
     var attempt = 0
@@ -204,7 +212,7 @@ public final class HTTPServer: Sendable {
         gp_mhd_start(
           flags, sockaddress, accessHandler, context.toOpaque(), UInt32(options.threads),
           UInt32(options.connectionLimit), UInt32(options.connectionsPerClient), UInt32(options.connectionTimeout),
-          options.connectionMemory)
+          options.connectionMemory, connectionNotifier, completionNotifier)
       }
     }
   }
@@ -220,7 +228,10 @@ public final class HTTPServer: Sendable {
       defer { done = true }
       return !done
     }
-    if first { for daemon in daemons { MHD_stop_daemon(daemon) } }
+    if first {
+      for daemon in daemons { MHD_stop_daemon(daemon) }
+      context.takeUnretainedValue().requests.stop()
+    }
   }
 
   deinit {
@@ -241,6 +252,67 @@ private let collectValue: MHD_KeyValueIterator = { context, _, key, value in
   return .YES
 }
 
+/// When each connection's current request began, so requests that take too long to arrive
+/// are cut off: a thread looks every second and shuts down the sockets of requests past the
+/// limit (libmicrohttpd then closes them as it would any connection the client dropped). The
+/// table is keyed by socket; an entry is removed, under the same lock, before libmicrohttpd
+/// closes its socket, so a socket number is never shut down once it belongs to another
+/// connection.
+final class RequestClock: Sendable {
+  private struct Waiting {
+    /// When the request began (ns), or nil while the server is answering it.
+    var since: UInt64?
+  }
+
+  private let waiting = Mutex<[Int32: Waiting]>([:])
+  private let limit: UInt64
+  private let running = Mutex(true)
+
+  init(limit: UInt64) {
+    self.limit = limit
+    let thread = Thread { [self] in watch() }
+    thread.name = "geophoto request clock"
+    thread.start()
+  }
+
+  func started(_ fd: Int32) { waiting.withLock { $0[fd] = Waiting(since: DispatchTime.now().uptimeNanoseconds) } }
+  func closed(_ fd: Int32) { waiting.withLock { _ = $0.removeValue(forKey: fd) } }
+  /// The headers are in: the server has the request, the client no longer owes anything.
+  func answering(_ fd: Int32) { waiting.withLock { $0[fd]?.since = nil } }
+  /// The answer went out: the next request's time begins.
+  func answered(_ fd: Int32) { waiting.withLock { $0[fd]?.since = DispatchTime.now().uptimeNanoseconds } }
+
+  func stop() { running.withLock { $0 = false } }
+
+  private func watch() {
+    while running.withLock({ $0 }) {
+      Thread.sleep(forTimeInterval: 1)
+      let now = DispatchTime.now().uptimeNanoseconds
+      waiting.withLock { table in
+        for (fd, entry) in table {
+          guard let since = entry.since, now > since, now - since > limit else { continue }
+          shutdown(fd, Int32(SHUT_RDWR))
+          table[fd]?.since = nil
+        }
+      }
+    }
+  }
+}
+
+private let connectionNotifier: MHD_NotifyConnectionCallback = { context, connection, _, event in
+  guard let context, let connection else { return }
+  let clock = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue().requests
+  let fd = gp_mhd_connection_fd(connection)
+  guard fd >= 0 else { return }
+  if event == .CONNECTION_NOTIFY_STARTED { clock.started(fd) } else { clock.closed(fd) }
+}
+
+private let completionNotifier: MHD_RequestCompletedCallback = { context, connection, _, _ in
+  guard let context, let connection else { return }
+  let fd = gp_mhd_connection_fd(connection)
+  if fd >= 0 { Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue().requests.answered(fd) }
+}
+
 private let accessHandler: MHD_AccessHandlerCallback = {
   context, connection, url, method, _, _, uploadSize, connectionContext in
   guard let context, let connection, let url, let method else { return .NO }
@@ -255,6 +327,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
   let sawBody = UnsafeMutableRawPointer(bitPattern: 2)
   if connectionContext.pointee == nil {
     connectionContext.pointee = started
+    let fd = gp_mhd_connection_fd(connection)
+    if fd >= 0 { server.requests.answering(fd) }
     return .YES
   }
   if uploadSize.pointee > 0 {

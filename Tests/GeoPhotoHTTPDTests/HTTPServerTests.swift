@@ -189,3 +189,68 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
     #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("/other"), "\(answer.prefix(80))")
   }
 }
+
+/// A request that trickles in is cut off when its time is up, however often it sends.
+@Suite struct RequestTimeoutTests {
+  @Test func aClientSendingAByteAtATimeIsCutOffAndOthersAreAnswered() throws {
+    var options = HTTPServerOptions()
+    options.port = 0
+    options.threads = 1
+    options.requestTimeout = 2
+    let server = try HTTPServer(options: options, responder: EchoResponder())
+    defer { server.stop() }
+    let fd = try ConnectionLimitTests().connect(from: "127.0.0.1", port: server.port)
+    defer { close(fd) }
+    // One byte every 250 ms (the idle timeout of 30 s never fires), for at most 8 s.
+    let request = Array("GET /slow HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Padding: 1\r\n", count: 40))
+    let started = Date()
+    var cutOff = false
+    var sent = 0
+    while Date().timeIntervalSince(started) < 8 && sent < request.count {
+      let byte = UInt8(ascii: request[sent].unicodeScalars.first!)
+      if withUnsafePointer(to: byte, { send(fd, $0, 1, Int32(MSG_NOSIGNAL)) }) < 0 {
+        cutOff = true
+        break
+      }
+      sent += 1
+      // A closed connection shows as readable with nothing (or an error) to read.
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      if poll(&poller, 1, 250) == 1 {
+        var answer: UInt8 = 0
+        if recv(fd, &answer, 1, Int32(MSG_DONTWAIT)) <= 0 {
+          cutOff = true
+          break
+        }
+      }
+    }
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(cutOff, "the slow request was never cut off (\(sent) bytes sent)")
+    #expect(elapsed >= 1.5 && elapsed < 5, "cut off after \(elapsed) s")
+    // A normal request meanwhile and after is answered.
+    let answer = try exchange("GET /quick HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
+    #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("/quick"))
+  }
+
+  @Test func keepAliveRequestsEachGetTheirOwnTime() throws {
+    var options = HTTPServerOptions()
+    options.port = 0
+    options.threads = 1
+    options.requestTimeout = 2
+    let server = try HTTPServer(options: options, responder: EchoResponder())
+    defer { server.stop() }
+    let fd = try ConnectionLimitTests().connect(from: "127.0.0.1", port: server.port)
+    defer { close(fd) }
+    // Five requests a second apart on one connection: 4 s in all, each well inside its 2 s.
+    for i in 0..<5 {
+      let request = "GET /r\(i) HTTP/1.1\r\nHost: x\r\n\r\n"
+      _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+      var buffer = [UInt8](repeating: 0, count: 1024)
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      #expect(poll(&poller, 1, 2_000) == 1)
+      let n = recv(fd, &buffer, buffer.count, 0)
+      let text = String(decoding: buffer.prefix(max(0, n)), as: UTF8.self)
+      #expect(text.hasPrefix("HTTP/1.1 200") && text.hasSuffix("/r\(i)"), "request \(i): \(text.prefix(60))")
+      Thread.sleep(forTimeInterval: 1)
+    }
+  }
+}

@@ -24,7 +24,7 @@ extension Setting {
     httpConnectTimeout, httpTimeout, httpMaxResponse, httpAttempts, httpBackoff, httpContact,
     // serve
     serveHost, servePort, serveToken, serveThreads, serveMaxConnections, serveMaxConnectionsPerClient,
-    serveIdleTimeout, serveAllowOrigin, serveMaxFeatures, servePrivacyZones, serveTiles,
+    serveIdleTimeout, serveRequestTimeout, serveAllowOrigin, serveMaxFeatures, servePrivacyZones, serveTiles,
     serveAttribution, serveLeafletURL, serveReloadInterval,
     // routing
     routingEndpoint, routingEngine, routingProfile,
@@ -184,6 +184,15 @@ extension Setting {
     let seconds = try SettingValue.duration(v)
     guard seconds >= 1, seconds <= 3_600 else { throw InvalidSetting("idle_timeout must be 1s to 1h") }
     c.serve.server.connectionTimeout = Int(seconds.rounded())
+  }
+
+  static let serveRequestTimeout = Setting(
+    key: "serve.request_timeout", environment: "GEOPHOTO_REQUEST_TIMEOUT", valueName: "duration",
+    help: "How long a client has to send a whole request (slow senders are cut off)", defaultText: "30s"
+  ) { c, v, _ in
+    let seconds = try SettingValue.duration(v)
+    guard seconds >= 1, seconds <= 3_600 else { throw InvalidSetting("request_timeout must be 1s to 1h") }
+    c.serve.server.requestTimeout = Int(seconds.rounded())
   }
 
   static let serveAllowOrigin = Setting(
