@@ -1,5 +1,10 @@
 internal import CGeoPhotoSQLite
+import Foundation
 public import GeoPhotoStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// One SQLite connection: opened in WAL mode, with a statement cache and closure transactions.
 ///
@@ -20,13 +25,33 @@ public final class Database {
     case readOnly
   }
 
+  /// Whether the folder of `path` is on a filesystem mounted read-only.
+  static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+    var info = statvfs()
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard statvfs(folder, &info) == 0 else { return false }
+    // ST_RDONLY: the filesystem is mounted read-only.
+    return info.f_flag & 1 != 0
+  }
+
   /// Opens (or creates) the database at `path`, switches it to WAL and sets a busy timeout so
   /// a reader and a writer in other processes wait for each other instead of failing.
   public init(path: String, mode: Mode = .readWriteCreate) throws(SQLiteError) {
     var handle: OpaquePointer?
     var flags = (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
     if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
-    let rc = sqlite3_open_v2(path, &handle, flags, nil)
+    // On a read-only filesystem (a snapshot, a read-only mount) nobody can change the file and
+    // SQLite cannot make the WAL's shared-memory file: it is opened as immutable, with no
+    // locks and no -shm.
+    var name = path
+    if mode == .readOnly, Self.isOnReadOnlyFileSystem(path) {
+      flags |= SQLITE_OPEN_URI
+      let escaped = path.unicodeScalars.map { c in
+        "?#%".unicodeScalars.contains(c) ? String(format: "%%%02X", c.value) : String(c)
+      }.joined()
+      name = "file:" + escaped + "?immutable=1"
+    }
+    let rc = sqlite3_open_v2(name, &handle, flags, nil)
     guard rc == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
       sqlite3_close_v2(handle)

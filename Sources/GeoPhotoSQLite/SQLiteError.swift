@@ -39,7 +39,17 @@ public struct SQLiteError: Error, CustomStringConvertible, CustomDebugStringConv
     self.sql = sql
   }
 
-  public var description: String { "SQLite error \(code.rawValue) (\(code)): \(message)" }
+  public var description: String {
+    switch code {
+    case .full:
+      return "the disk holding the index is full (SQLite error \(code.rawValue)): free some space and run it again; "
+        + "what was written before is kept"
+    case .readOnly:
+      return "the index cannot be written: its file or folder is read-only (SQLite error \(code.rawValue): \(message))"
+    default:
+      return "SQLite error \(code.rawValue) (\(code)): \(message)"
+    }
+  }
 
   public var debugDescription: String {
     description + (sql.map { " — while running: \($0)" } ?? "")

@@ -28,9 +28,15 @@ public final class SQLitePhotoStore: PhotoStore {
     }
     do {
       switch mode {
+      case .create where Database.isOnReadOnlyFileSystem(path):
+        throw StoreError(.cannotOpen, "cannot write the index \(path): its folder is on a read-only filesystem")
       case .create:
         database = try Database(path: path, mode: .readWriteCreate)
         try Schema.migrator.migrate(database)
+      case .readWrite where Database.isOnReadOnlyFileSystem(path):
+        // A read-only mount: read it as it is; a write says why it cannot be made.
+        database = try Database(path: path, mode: .readOnly)
+        try Self.checkSchema(of: database, at: path)
       case .readWrite:
         database = try Database(path: path, mode: .readWrite)
         try Schema.migrator.migrate(database)

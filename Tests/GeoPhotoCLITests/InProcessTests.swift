@@ -62,7 +62,7 @@ final class RecordingConsole: Sendable {
       names == [
         "sync", "fetch", "near", "export", "serve", "route", "along", "directions", "snapshot", "geotag", "places",
         "migrate",
-        "info", "forget",
+        "info", "check", "forget",
       ])
     for command in GeoPhotoCommand.commands {
       let spec = command.spec
