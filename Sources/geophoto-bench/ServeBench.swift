@@ -48,6 +48,20 @@ func wrkFigures(
   return (rate, p50, p99)
 }
 
+/// The `ETag` an answer of `url` carries (curl's view of the headers), "" for none.
+func entityTag(of url: String) throws -> String {
+  let probe = Process()
+  probe.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+  probe.arguments = ["-s", "-D", "-", "-o", "/dev/null", url]
+  let probeOut = Pipe()
+  probe.standardOutput = probeOut
+  try probe.run()
+  let headers = String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  probe.waitUntilExit()
+  let line = headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }
+  return line.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) } ?? ""
+}
+
 /// `geophoto serve --port 0` (the release build) with `arguments`, running until `stop()`,
 /// and the address it printed.
 struct ServerProcess {
@@ -109,16 +123,7 @@ func benchServe(points: [Coordinate]) throws {
   let near = try wrk(base + "/", script: script.path)
 
   let fixed = base + "/v1/near?lat=35.68&lon=139.76&limit=50"
-  let probe = Process()
-  probe.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-  probe.arguments = ["-s", "-D", "-", "-o", "/dev/null", fixed]
-  let probeOut = Pipe()
-  probe.standardOutput = probeOut
-  try probe.run()
-  let headers = String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  probe.waitUntilExit()
-  let etagLine = headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }
-  let etag = etagLine.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) } ?? ""
+  let etag = try entityTag(of: fixed)
   let revalidation = try wrk(fixed, header: "If-None-Match: \(etag)")
   let health = try wrk(base + "/healthz")
 

@@ -70,17 +70,7 @@ func benchTiles() throws {
   defer { server.stop() }
   let base = server.base
   let tile = base + "/tiles/8/227/100.png"
-  let probe = Process()
-  probe.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-  probe.arguments = ["-s", "-D", "-", "-o", "/dev/null", tile]
-  let probeOut = Pipe()
-  probe.standardOutput = probeOut
-  try probe.run()
-  let headers = String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  probe.waitUntilExit()
-  let etag =
-    headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }
-    .map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) } ?? ""
+  let etag = try entityTag(of: tile)
   let cached = try wrkFigures(tile, seconds: 4, connections: 1)
   let revalidated = try wrkFigures(tile, header: "If-None-Match: \(etag)", seconds: 4, connections: 1)
   row(

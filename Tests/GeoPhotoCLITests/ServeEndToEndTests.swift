@@ -126,6 +126,14 @@ import Testing
     #expect(!result.stderr.contains("other machines can reach"))
   }
 
+  /// Where screenshots are kept after the run (`.build/test-artifacts`).
+  static func artifacts() throws -> URL {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
   static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
     FileManager.default.isExecutableFile(atPath: $0)
   }
@@ -148,9 +156,7 @@ import Testing
       running.process.terminate()
       running.process.waitUntilExit()
     }
-    let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts")
-    try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+    let artifacts = try Self.artifacts()
     let screenshot = artifacts.appendingPathComponent("webmap.png")
     try? FileManager.default.removeItem(at: screenshot)
     let browser = HeadlessChromium(executable: chromium, base: base)
@@ -267,9 +273,7 @@ import Testing
       running.process.terminate()
       running.process.waitUntilExit()
     }
-    let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts")
-    try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+    let artifacts = try Self.artifacts()
     let browser = HeadlessChromium(executable: chromium, base: base)
     defer { browser.clean() }
     let scratch = browser.scratch

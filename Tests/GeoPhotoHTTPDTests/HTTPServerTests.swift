@@ -192,12 +192,17 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
 
 /// A request that trickles in is cut off when its time is up, however often it sends.
 @Suite struct RequestTimeoutTests {
-  @Test func aClientSendingAByteAtATimeIsCutOffAndOthersAreAnswered() throws {
+  /// A server that gives each request two seconds.
+  static func server() throws -> HTTPServer {
     var options = HTTPServerOptions()
     options.port = 0
     options.threads = 1
     options.requestTimeout = 2
-    let server = try HTTPServer(options: options, responder: EchoResponder())
+    return try HTTPServer(options: options, responder: EchoResponder())
+  }
+
+  @Test func aClientSendingAByteAtATimeIsCutOffAndOthersAreAnswered() throws {
+    let server = try Self.server()
     defer { server.stop() }
     let fd = try ConnectionLimitTests().connect(from: "127.0.0.1", port: server.port)
     defer { close(fd) }
@@ -232,11 +237,7 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
   }
 
   @Test func keepAliveRequestsEachGetTheirOwnTime() throws {
-    var options = HTTPServerOptions()
-    options.port = 0
-    options.threads = 1
-    options.requestTimeout = 2
-    let server = try HTTPServer(options: options, responder: EchoResponder())
+    let server = try Self.server()
     defer { server.stop() }
     let fd = try ConnectionLimitTests().connect(from: "127.0.0.1", port: server.port)
     defer { close(fd) }

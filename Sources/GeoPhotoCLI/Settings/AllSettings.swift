@@ -180,20 +180,12 @@ extension Setting {
   static let serveIdleTimeout = Setting(
     key: "serve.idle_timeout", environment: "GEOPHOTO_IDLE_TIMEOUT", valueName: "duration",
     help: "How long an idle connection stays open", defaultText: "30s"
-  ) { c, v, _ in
-    let seconds = try SettingValue.duration(v)
-    guard seconds >= 1, seconds <= 3_600 else { throw InvalidSetting("idle_timeout must be 1s to 1h") }
-    c.serve.server.connectionTimeout = Int(seconds.rounded())
-  }
+  ) { c, v, _ in c.serve.server.connectionTimeout = try SettingValue.wholeSeconds(v, 1...3_600, "idle_timeout") }
 
   static let serveRequestTimeout = Setting(
     key: "serve.request_timeout", environment: "GEOPHOTO_REQUEST_TIMEOUT", valueName: "duration",
     help: "How long a client has to send a whole request (slow senders are cut off)", defaultText: "30s"
-  ) { c, v, _ in
-    let seconds = try SettingValue.duration(v)
-    guard seconds >= 1, seconds <= 3_600 else { throw InvalidSetting("request_timeout must be 1s to 1h") }
-    c.serve.server.requestTimeout = Int(seconds.rounded())
-  }
+  ) { c, v, _ in c.serve.server.requestTimeout = try SettingValue.wholeSeconds(v, 1...3_600, "request_timeout") }
 
   static let serveAllowOrigin = Setting(
     key: "serve.allow_origin", environment: "GEOPHOTO_ALLOW_ORIGIN", flag: Flag(long: "allow-origin"),

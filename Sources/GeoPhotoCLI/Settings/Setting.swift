@@ -105,6 +105,15 @@ enum SettingValue {
     return template
   }
 
+  /// A duration (`30s`, `2m`) in whole seconds within `range`.
+  static func wholeSeconds(_ value: String, _ range: ClosedRange<Int>, _ name: String) throws(InvalidSetting) -> Int {
+    let seconds = Int(try duration(value).rounded())
+    guard range.contains(seconds) else {
+      throw InvalidSetting("\(name) must be \(range.lowerBound)s to \(range.upperBound)s")
+    }
+    return seconds
+  }
+
   /// A map's basemap: `builtin` (geophoto's own), `osm`, `none`, or a URL template that
   /// `template` checks.
   static func basemap(_ value: String, template: (String) throws(InvalidSetting) -> String) throws(InvalidSetting)
