@@ -40,18 +40,7 @@ public final class Database {
     var handle: OpaquePointer?
     var flags = (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
     if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
-    // On a read-only filesystem (a snapshot, a read-only mount) nobody can change the file and
-    // SQLite cannot make the WAL's shared-memory file: it is opened as immutable, with no
-    // locks and no -shm.
-    var name = path
-    if mode == .readOnly, Self.isOnReadOnlyFileSystem(path) {
-      flags |= SQLITE_OPEN_URI
-      let escaped = path.unicodeScalars.map { c in
-        "?#%".unicodeScalars.contains(c) ? String(format: "%%%02X", c.value) : String(c)
-      }.joined()
-      name = "file:" + escaped + "?immutable=1"
-    }
-    let rc = sqlite3_open_v2(name, &handle, flags, nil)
+    let rc = sqlite3_open_v2(path, &handle, flags, nil)
     guard rc == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
       sqlite3_close_v2(handle)

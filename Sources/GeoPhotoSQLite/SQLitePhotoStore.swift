@@ -28,15 +28,11 @@ public final class SQLitePhotoStore: PhotoStore {
     }
     do {
       switch mode {
-      case .create where Database.isOnReadOnlyFileSystem(path):
+      case .create where Database.isOnReadOnlyFileSystem(path), .readWrite where Database.isOnReadOnlyFileSystem(path):
         throw StoreError(.cannotOpen, "cannot write the index \(path): its folder is on a read-only filesystem")
       case .create:
         database = try Database(path: path, mode: .readWriteCreate)
         try Schema.migrator.migrate(database)
-      case .readWrite where Database.isOnReadOnlyFileSystem(path):
-        // A read-only mount: read it as it is; a write says why it cannot be made.
-        database = try Database(path: path, mode: .readOnly)
-        try Self.checkSchema(of: database, at: path)
       case .readWrite:
         database = try Database(path: path, mode: .readWrite)
         try Schema.migrator.migrate(database)
@@ -48,6 +44,14 @@ public final class SQLitePhotoStore: PhotoStore {
       switch error.code {
       case .notADatabase, .corrupt:
         throw StoreError(.notAnIndex, "\(path) is not a geophoto index (\(error.message))")
+      case .cantOpen where Database.isOnReadOnlyFileSystem(path):
+        // SQLite reads a WAL index through its -shm file, which it cannot make on a read-only
+        // filesystem when no writer has the index open. (Opening it as immutable would not be
+        // safe: a writer elsewhere may still change it.)
+        throw StoreError(
+          .cannotOpen,
+          "cannot open the index \(path): its folder is on a read-only filesystem, where SQLite cannot make "
+            + "the index's shared-memory file")
       default:
         throw StoreError(.cannotOpen, "cannot open the index \(path): \(error.message)")
       }
