@@ -68,13 +68,14 @@ struct ServerProcess {
   let process = Process()
   private(set) var base = ""
 
-  init(_ arguments: [String], folder: URL = workDirectory) throws {
+  /// `errors`: where its stderr (the access log) goes; nowhere by default.
+  init(_ arguments: [String], folder: URL = workDirectory, errors: URL? = nil) throws {
     let output = folder.appendingPathComponent("serve.out")
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     process.executableURL = URL(fileURLWithPath: ".build/release/geophoto")
     process.arguments = ["serve", "--port", "0"] + arguments
     process.standardOutput = try FileHandle(forWritingTo: output)
-    process.standardError = FileHandle.nullDevice
+    process.standardError = try errors.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
     try process.run()
     while base.isEmpty && process.isRunning {
       let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""

@@ -409,7 +409,10 @@ func benchSync() throws {
 try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
 let parts =
   CommandLine.arguments.dropFirst().isEmpty
-  ? ["clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "sync", "library"]
+  ? [
+    "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "log", "sync",
+    "library",
+  ]
   : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
@@ -426,6 +429,7 @@ for part in parts {
   case "places": try benchPlaces(points: points)
   case "thumbnails": try benchThumbnails()
   case "tiles": try benchTiles()
+  case "log": try benchAccessLog()
   case "near": try benchNear(points: points)
   case "postgis": try benchPostgres(points: points)
   case "sync": try benchSync()
@@ -437,7 +441,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, thumbnails, tiles, sync, library)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, thumbnails, tiles, log, sync, library)\n"
           .utf8))
     exit(64)
   }
