@@ -14,27 +14,10 @@ func benchAccessLog() throws {
     return
   }
   let count = 20_000
-  let folder = workDirectory.appendingPathComponent("photos-20k")
-  let marker = workDirectory.appendingPathComponent("photos-20k.complete")
-  if !FileManager.default.fileExists(atPath: marker.path) {
-    try? FileManager.default.removeItem(at: folder)
-    try SyntheticLibrary.writeFolder(to: folder, count: count)
-    _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
-  }
+  let folder = try syntheticFolder(count: count, named: "photos-20k")
   let db = workDirectory.appendingPathComponent("photos-20k.sqlite")
   _ = try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", db.path])
-  let script = workDirectory.appendingPathComponent("near-20k.lua")
-  let paths = queries(SyntheticLibrary.points(count: count), count: 1_000).map {
-    String(format: "\"/v1/near?lat=%.5f&lon=%.5f&limit=50\"", $0.latitude, $0.longitude)
-  }
-  try """
-  local paths = {\(paths.joined(separator: ","))}
-  local i = 0
-  request = function()
-    i = i % #paths + 1
-    return wrk.format("GET", paths[i])
-  end
-  """.write(to: script, atomically: true, encoding: .utf8)
+  let script = try nearScript(SyntheticLibrary.points(count: count), named: "near-20k.lua")
   let log = workDirectory.appendingPathComponent("access.log")
   var best: [Bool: (rate: Double, p50: Double, p99: Double)] = [:]
   var lines = 0

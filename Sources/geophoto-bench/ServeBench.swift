@@ -48,6 +48,25 @@ func wrkFigures(
   return (rate, p50, p99)
 }
 
+/// A wrk script asking `/v1/near?limit=50` at a thousand different queries drawn like real
+/// requests round `points`, so no answer is cached anywhere.
+func nearScript(_ points: [Coordinate], named name: String) throws -> URL {
+  let script = workDirectory.appendingPathComponent(name)
+  let paths = queries(points, count: 1_000).map {
+    String(format: "\"/v1/near?lat=%.5f&lon=%.5f&limit=50\"", $0.latitude, $0.longitude)
+  }
+  let lua = """
+    local paths = {\(paths.joined(separator: ","))}
+    local i = 0
+    request = function()
+      i = i % #paths + 1
+      return wrk.format("GET", paths[i])
+    end
+    """
+  try lua.write(to: script, atomically: true, encoding: .utf8)
+  return script
+}
+
 /// The `ETag` an answer of `url` carries (curl's view of the headers), "" for none.
 func entityTag(of url: String) throws -> String {
   let probe = Process()
@@ -107,20 +126,7 @@ func benchServe(points: [Coordinate]) throws {
   let base = server.base
   let ready = milliseconds(now() - started)
 
-  // A thousand different queries drawn like real requests, so no answer is cached anywhere.
-  let script = workDirectory.appendingPathComponent("near.lua")
-  let paths = queries(points, count: 1_000).map {
-    String(format: "\"/v1/near?lat=%.5f&lon=%.5f&limit=50\"", $0.latitude, $0.longitude)
-  }
-  let lua = """
-    local paths = {\(paths.joined(separator: ","))}
-    local i = 0
-    request = function()
-      i = i % #paths + 1
-      return wrk.format("GET", paths[i])
-    end
-    """
-  try lua.write(to: script, atomically: true, encoding: .utf8)
+  let script = try nearScript(points, named: "near.lua")
   let near = try wrk(base + "/", script: script.path)
 
   let fixed = base + "/v1/near?lat=35.68&lon=139.76&limit=50"

@@ -352,16 +352,23 @@ func benchNear(points: [Coordinate]) throws {
   row("  geophoto --version (process start-up)", format(milliseconds(version), "ms"))
 }
 
-func benchSync() throws {
-  let count = 10_000
-  print("geophoto sync: \(count) JPEGs (page cache warm), 2 cores")
-  let folder = workDirectory.appendingPathComponent("photos-10k")
-  let marker = workDirectory.appendingPathComponent("photos-10k.complete")
+/// A folder of `count` synthetic JPEGs in the bench's work folder, written once (a marker
+/// says it was written whole) and reused by later runs.
+func syntheticFolder(count: Int, named name: String) throws -> URL {
+  let folder = workDirectory.appendingPathComponent(name)
+  let marker = workDirectory.appendingPathComponent(name + ".complete")
   if !FileManager.default.fileExists(atPath: marker.path) {
     try? FileManager.default.removeItem(at: folder)
     try SyntheticLibrary.writeFolder(to: folder, count: count)
     _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
   }
+  return folder
+}
+
+func benchSync() throws {
+  let count = 10_000
+  print("geophoto sync: \(count) JPEGs (page cache warm), 2 cores")
+  let folder = try syntheticFolder(count: count, named: "photos-10k")
   let db = workDirectory.appendingPathComponent("sync-10k.sqlite")
   // Warm the page cache the same way for both tools.
   _ = try runProcess("/usr/bin/find", [folder.path, "-type", "f", "-exec", "cat", "{}", "+"])
