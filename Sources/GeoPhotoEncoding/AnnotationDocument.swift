@@ -21,7 +21,17 @@ public struct AnnotationDocument: OutputDocument {
 
   /// `{"query": {...}, "annotations": [{"id", "source", "coordinate", "title", "subtitle", ...}]}`
   public func json(pretty: Bool = false) -> [UInt8] {
-    var w = JSONWriter(pretty: pretty, capacity: 256 + 220 * annotations.count)
+    Self.json(query: query, pretty: pretty, capacity: 256 + 220 * annotations.count) { w in
+      for a in annotations { AnnotationMembers.write(a, options: options, coordinate: true, to: &w) }
+    }
+  }
+
+  /// The JSON form around annotations that `writeAnnotations` writes, one value each (as
+  /// `AnnotationMembers` with its coordinate, or an `EncodedAnnotation` of the object form).
+  public static func json(
+    query: NearQuery, pretty: Bool = false, capacity: Int, annotations writeAnnotations: (inout JSONWriter) -> Void
+  ) -> [UInt8] {
+    var w = JSONWriter(pretty: pretty, capacity: capacity)
     w.beginObject()
     w.key("query")
     w.beginObject()
@@ -36,7 +46,7 @@ public struct AnnotationDocument: OutputDocument {
     w.endObject()
     w.key("annotations")
     w.beginArray()
-    for a in annotations { AnnotationMembers(annotation: a, options: options, coordinate: true).write(to: &w) }
+    writeAnnotations(&w)
     w.endArray()
     w.endObject()
     return w.bytes
@@ -44,13 +54,18 @@ public struct AnnotationDocument: OutputDocument {
 
   /// An RFC 7946 FeatureCollection: one Point feature per annotation, its members as properties.
   public func geoJSON(pretty: Bool = false) -> [UInt8] {
-    GeoJSON.FeatureCollection(
-      annotations.map { a in
-        GeoJSON.Feature(
-          id: a.id, geometry: GeoJSON.Point(a.coordinate),
-          properties: AnnotationMembers(annotation: a, options: options, coordinate: false))
-      }
-    ).encoded(pretty: pretty, capacity: 256 + 260 * annotations.count)
+    Self.geoJSON(pretty: pretty, capacity: 256 + 260 * annotations.count) { w in
+      for a in annotations { AnnotationMembers.writeFeature(a, options: options, to: &w) }
+    }
+  }
+
+  /// The FeatureCollection around features that `writeFeatures` writes, one value each.
+  public static func geoJSON(
+    pretty: Bool = false, capacity: Int, features writeFeatures: (inout JSONWriter) -> Void
+  ) -> [UInt8] {
+    var w = JSONWriter(pretty: pretty, capacity: capacity)
+    GeoJSON.writeFeatureCollection(to: &w, features: writeFeatures)
+    return w.bytes
   }
 
   /// A header row and one row per annotation.
@@ -125,6 +140,15 @@ public struct AnnotationMembers: JSONWritable {
     Self.write(annotation, options: options, coordinate: coordinate, to: &w)
   }
 
+  /// `annotation` as a GeoJSON Point feature, its members (but the coordinate) as properties.
+  public static func writeFeature(
+    _ annotation: borrowing Annotation, options: AnnotationDocument.Options, to w: inout JSONWriter
+  ) {
+    GeoJSON.writeFeature(id: annotation.id, geometry: GeoJSON.Point(annotation.coordinate), to: &w) {
+      write(annotation, options: options, coordinate: false, to: &$0)
+    }
+  }
+
   /// The members of `annotation`, written from where it lies (not copied into an
   /// `AnnotationMembers` first): an export writes a million of them.
   public static func write(
@@ -141,10 +165,15 @@ public struct AnnotationMembers: JSONWritable {
     }
     w.key("title")
     w.string(annotation.title)
+    // The subtitle and distance values are marked: `EncodedAnnotation` fills them per answer.
     w.key("subtitle")
+    w.mark()
     w.string(annotation.subtitle)
+    w.mark()
     w.key("distance")
+    w.mark()
     if let d = annotation.distance { w.metres(d) } else { w.null() }
+    w.mark()
     w.key("takenAt")
     w.date(annotation.takenAt)
     if let zone = annotation.timeZone {

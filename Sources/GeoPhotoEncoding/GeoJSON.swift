@@ -90,16 +90,26 @@ public enum GeoJSON {
     }
 
     public func write(to w: inout JSONWriter) {
-      w.beginObject()
-      w.key("type")
-      w.string("FeatureCollection")
-      w.key("features")
-      w.beginArray()
-      for feature in features { feature.write(to: &w) }
-      w.endArray()
-      foreignMembers.writeMembers(to: &w)
-      w.endObject()
+      GeoJSON.writeFeatureCollection(foreignMembers: foreignMembers, to: &w) { w in
+        for feature in features { feature.write(to: &w) }
+      }
     }
+  }
+
+  /// A FeatureCollection whose features `writeFeatures` writes, one value each.
+  public static func writeFeatureCollection(
+    foreignMembers: JSONMembers = JSONMembers(), to w: inout JSONWriter,
+    features writeFeatures: (inout JSONWriter) -> Void
+  ) {
+    w.beginObject()
+    w.key("type")
+    w.string("FeatureCollection")
+    w.key("features")
+    w.beginArray()
+    writeFeatures(&w)
+    w.endArray()
+    foreignMembers.writeMembers(to: &w)
+    w.endObject()
   }
 
   /// `[longitude, latitude]`.

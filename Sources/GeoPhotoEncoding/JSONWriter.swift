@@ -17,14 +17,17 @@ public struct JSONWriter: ~Copyable {
   private var storage: UnsafeMutablePointer<UInt8>
   private var count = 0
   private var capacity: Int
-  private let pretty: Bool
+  let pretty: Bool
   /// How many containers are open, and per open container whether it has a member yet: bit 0
   /// for the innermost, up to 64 levels (every answer's depth), the outer ones beyond that in
   /// `outerLevels`.
   private var depth = 0
   private var hasMember: UInt64 = 0
   private var outerLevels: [Bool] = []
-  private var afterKey = false
+  var afterKey = false
+  /// The byte offsets `mark()` remembered, when the writer records them (nil otherwise): where
+  /// a pre-encoded fragment leaves room for what changes per answer (`EncodedAnnotation`).
+  var marks: [Int]?
 
   public init(pretty: Bool = false, capacity: Int = 1024) {
     self.pretty = pretty
@@ -69,7 +72,7 @@ public struct JSONWriter: ~Copyable {
   }
 
   @inline(__always)
-  private mutating func write(_ run: UnsafeRawBufferPointer) {
+  mutating func write(_ run: UnsafeRawBufferPointer) {
     guard let base = run.baseAddress, !run.isEmpty else { return }
     reserve(run.count)
     memcpy(storage + count, base, run.count)
@@ -86,8 +89,14 @@ public struct JSONWriter: ~Copyable {
 
   // MARK: - Structure
 
+  /// Remembers the current byte offset when the writer records marks.
   @inline(__always)
-  private mutating func beforeValue() {
+  mutating func mark() {
+    if marks != nil { marks?.append(count) }
+  }
+
+  @inline(__always)
+  mutating func beforeValue() {
     if afterKey {
       afterKey = false
       return

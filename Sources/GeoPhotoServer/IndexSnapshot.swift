@@ -37,6 +37,8 @@ public final class IndexSnapshot: Sendable {
   private let filteredIndexes = Mutex<[(PhotoFilter, SpatialIndex?)]>([])
   /// The searched text of every photo, built on the first text filter.
   private let documents = Mutex<SearchDocuments?>(nil)
+  /// Photos as pre-encoded annotations, made as answers need them.
+  let fragments = AnnotationFragments()
 
   public init(
     generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = []

@@ -55,7 +55,8 @@ import Testing
 
   @Test(arguments: [
     (0.4, "0 m"), (349.6, "350 m"), (999.4, "999 m"), (999.6, "1.0 km"), (2_449, "2.4 km"),
-    (9_949, "9.9 km"), (9_951, "10 km"), (24_400, "24 km"),
+    (9_949, "9.9 km"), (9_951, "10 km"), (24_400, "24 km"), (20_015_086.8, "20015 km"), (-3, "0 m"),
+    (.infinity, "?"), (.nan, "?"), (1e300, "1000000000000000 km"),
   ])
   func humanDistances(metres: Double, text: String) {
     #expect(DistanceFormat.human(metres) == text)

@@ -48,44 +48,17 @@ public struct Annotation: Hashable, Sendable {
     self.thumbnailURL = thumbnailURL
   }
 
-  /// The annotation for a located photo found `distance` metres from a query point.
-  ///
-  /// Local photos say where and when (`Tokyo, Tokyo, JP · 2024-05-03`), or when and how far
-  /// (`2024-05-03 · 350 m`) when no place is near; remote photos say who, where and when
-  /// (`Ann Example · Tokyo, Tokyo, JP · 2024-05-03`): their providers ask for attribution.
-  /// Unknown parts are left out.
+  /// The annotation for a located photo found `distance` metres from a query point, with the
+  /// subtitle `SubtitleTemplate` makes.
   public init?(photo: borrowing Photo, distance: Double?) {
     guard let coordinate = photo.coordinate else { return nil }
-    // Built by appending: this runs for every annotation of every answer.
-    var subtitle = ""
-    func add(_ part: String?) {
-      guard let part, !part.isEmpty else { return }
-      if !subtitle.isEmpty { subtitle += " · " }
-      subtitle += part
-    }
-    // The place read once (each read of the optional member copies it).
-    let label = photo.place?.label
-    if photo.source == .local {
-      if let label {
-        add(label)
-        add(photo.takenAt?.dateString)
-      } else {
-        add(photo.takenAt?.dateString)
-        add(distance.map(DistanceFormat.human))
-      }
-      if photo.locationEstimated { add("estimated location") }
-    } else {
-      add(photo.attribution)
-      add(label)
-      add(photo.takenAt?.dateString)
-    }
     // Each member set where it lies (a delegating init would build the annotation and then
     // copy it).
     id = photo.id
     source = photo.source
     self.coordinate = coordinate
     title = photo.title
-    self.subtitle = subtitle
+    subtitle = SubtitleTemplate(photo: photo).text(distance: distance)
     self.distance = distance
     takenAt = photo.takenAt
     path = photo.path
@@ -101,18 +74,105 @@ public struct Annotation: Hashable, Sendable {
   }
 }
 
+/// A photo's subtitle around the one part that depends on the query: the distance, which a
+/// local photo shows when no place is near it.
+///
+/// Local photos say where and when (`Tokyo, Tokyo, JP · 2024-05-03`), or when and how far
+/// (`2024-05-03 · 350 m`) when no place is near; remote photos say who, where and when
+/// (`Ann Example · Tokyo, Tokyo, JP · 2024-05-03`): their providers ask for attribution.
+/// Unknown parts are left out; the parts are joined by ` · `.
+public struct SubtitleTemplate: Hashable, Sendable {
+  /// The parts before the distance, joined.
+  public var leading: String
+  /// Whether the distance is a part (after `leading`, before `trailing`).
+  public var showsDistance: Bool
+  /// The parts after the distance, joined.
+  public var trailing: String
+
+  public init(photo: borrowing Photo) {
+    // The place read once (each read of the optional member copies it).
+    let label = photo.place?.label
+    let date = photo.takenAt?.dateString
+    let estimated = photo.locationEstimated ? "estimated location" : nil
+    if photo.source == .local {
+      if let label {
+        leading = Self.joined([label, date, estimated])
+        showsDistance = false
+        trailing = ""
+      } else {
+        leading = Self.joined([date])
+        showsDistance = true
+        trailing = Self.joined([estimated])
+      }
+    } else {
+      leading = Self.joined([photo.attribution, label, date])
+      showsDistance = false
+      trailing = ""
+    }
+  }
+
+  /// The subtitle of an annotation `distance` metres from the query point (none: no distance).
+  public func text(distance: Double?) -> String {
+    guard showsDistance else { return leading }
+    return Self.joined([leading, distance.map(DistanceFormat.human), trailing])
+  }
+
+  /// The non-empty parts, separated by ` · `; built by appending (this runs for every
+  /// annotation of every answer).
+  static func joined(_ parts: [String?]) -> String {
+    var text = ""
+    for case let part? in parts where !part.isEmpty {
+      if !text.isEmpty { text += " · " }
+      text += part
+    }
+    return text
+  }
+}
+
 /// Human-readable distances, the way map apps print them.
 public enum DistanceFormat {
   /// `350 m`, `2.4 km`, `24 km`: metres below 1 km, one decimal below 10 km, whole km above.
   public static func human(_ metres: Double) -> String {
-    guard metres.isFinite else { return "?" }
+    withHuman(metres) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// `human(metres)` as UTF-8 for `body`, from a buffer on the stack (an answer writes one
+  /// per annotation whose subtitle shows its distance).
+  public static func withHuman<R>(_ metres: Double, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    guard metres.isFinite else { return withUnsafeBytes(of: UInt8(ascii: "?")) { body($0) } }
     let m = max(0, metres)
-    if m < 999.5 { return "\(Int(m.rounded())) m" }
-    let km = m / 1000
-    if km < 9.95 {
-      let tenths = Int((km * 10).rounded())
-      return "\(tenths / 10).\(tenths % 10) km"
+    var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    return withUnsafeMutableBytes(of: &scratch) { buffer in
+      // Written backwards from the end: the unit, then the digits.
+      var start = buffer.count
+      func put(_ text: StaticString) {
+        start -= text.utf8CodeUnitCount
+        UnsafeMutableRawBufferPointer(rebasing: buffer[start...]).copyMemory(
+          from: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+      }
+      func put(_ value: Int) {
+        var v = value
+        repeat {
+          start -= 1
+          buffer[start] = UInt8(ascii: "0") + UInt8(v % 10)
+          v /= 10
+        } while v > 0
+      }
+      if m < 999.5 {
+        put(" m")
+        put(Int(m.rounded()))
+      } else if m / 1000 < 9.95 {
+        let tenths = Int((m / 1000 * 10).rounded())
+        put(" km")
+        put(tenths % 10)
+        put(".")
+        put(tenths / 10)
+      } else {
+        put(" km")
+        // Beyond any distance on Earth, clamped so the conversion cannot overflow.
+        put(Int(min(m / 1000, 1e15).rounded()))
+      }
+      return body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
     }
-    return "\(Int(km.rounded())) km"
   }
 }

@@ -22,15 +22,24 @@ public enum AnswerOrder: String, CaseIterable, Sendable {
   /// `annotations` in this order. By time: by capture instant, a floating time by its
   /// wall-clock time, then by id; photos without a capture time last.
   public func sorted(_ annotations: [Annotation]) -> [Annotation] {
-    guard self == .time else { return annotations }
-    return annotations.sorted { a, b in
-      switch (a.takenAt.map(Self.key), b.takenAt.map(Self.key)) {
+    sorted(annotations) { ($0.takenAt, $0.id) }
+  }
+
+  /// `items` in this order, each known by its capture time and id.
+  public func sorted<Item>(_ items: [Item], by time: (Item) -> (takenAt: CaptureDate?, id: Int64)) -> [Item] {
+    guard self == .time else { return items }
+    let keyed = items.map { item in
+      let (takenAt, id) = time(item)
+      return (key: takenAt.map(Self.key), id: id, item: item)
+    }
+    return keyed.sorted { a, b in
+      switch (a.key, b.key) {
       case (let x?, let y?): return x != y ? x < y : a.id < b.id
       case (.some, nil): return true
       case (nil, .some): return false
       case (nil, nil): return a.id < b.id
       }
-    }
+    }.map(\.item)
   }
 
   /// The instant, or a floating time's wall clock read as UTC.

@@ -40,17 +40,21 @@ enum NearEndpoint {
     let geoJSON = wantsGeoJSON(p.word(format), accept: c.request.headers["accept"])
     let center = Coordinate(latitude: lat, longitude: lon == 180 ? -180 : lon)
     let query = NearQuery(center: center, limit: limit, radius: radius, filter: filter)
+    let order = p.word(sort).flatMap(AnswerOrder.init(rawValue:)) ?? .distance
     return c.cached(type: geoJSON ? "application/geo+json" : "application/json") {
-      let annotations = c.snapshot.nearest(query).compactMap { neighbor -> Annotation? in
-        let photo = c.snapshot.photos[Int(neighbor.id)]
-        var a = Annotation(photo: photo, distance: neighbor.distance)
-        a?.files = c.snapshot.files(of: photo)
-        return a
+      let snapshot = c.snapshot
+      let neighbors = order.sorted(snapshot.nearest(query)) { n in
+        (snapshot.photos[Int(n.id)].takenAt, snapshot.photos[Int(n.id)].id)
       }
-      let order = p.word(sort).flatMap(AnswerOrder.init(rawValue:)) ?? .distance
-      let document = AnnotationDocument(
-        order.sorted(annotations), query: query, options: AnnotationDocument.Options(includePaths: false))
-      return geoJSON ? document.geoJSON() : document.json()
+      // Each annotation copied from its pre-encoded fragment, with its distance written in.
+      let form: EncodedAnnotation.Form = geoJSON ? .feature : .object
+      let capacity = 256 + 512 * neighbors.count
+      func writeAnnotations(_ w: inout JSONWriter) {
+        for n in neighbors { snapshot.writeAnnotation(at: Int(n.id), form: form, distance: n.distance, to: &w) }
+      }
+      return geoJSON
+        ? AnnotationDocument.geoJSON(capacity: capacity, features: writeAnnotations)
+        : AnnotationDocument.json(query: query, capacity: capacity, annotations: writeAnnotations)
     }
   }
 

@@ -1,0 +1,85 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoEncoding
+import Testing
+
+@testable import GeoPhotoServer
+
+/// `/v1/near` answers are written from cached fragments: they must be the bytes the annotation
+/// writer gives, on a hit, on a miss and after a full cache starts over.
+@Suite struct AnnotationFragmentsTests {
+  /// The sample photos with a place for some (their subtitles do not show the distance).
+  static func photos() -> [Photo] {
+    samplePhotos().enumerated().map { i, photo in
+      var photo = photo
+      if i % 3 == 0 {
+        photo.place = PlaceName(name: "Chiyoda", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 90)
+      }
+      if i % 4 == 0 { photo.title = "\"quoted\" \\ \(i)" }
+      return photo
+    }
+  }
+
+  /// The writer's own answer for the photo at `position`.
+  static func reference(
+    _ snapshot: IndexSnapshot, _ position: Int, distance: Double, form: EncodedAnnotation.Form
+  ) throws -> String {
+    var annotation = try #require(Annotation(photo: snapshot.photos[position], distance: distance))
+    annotation.files = snapshot.files(of: snapshot.photos[position])
+    var w = JSONWriter()
+    let options = AnnotationDocument.Options(includePaths: false)
+    switch form {
+    case .object: AnnotationMembers.write(annotation, options: options, coordinate: true, to: &w)
+    case .feature: AnnotationMembers.writeFeature(annotation, options: options, to: &w)
+    }
+    return String(decoding: w.bytes, as: UTF8.self)
+  }
+
+  @Test func answersFromAFullCacheAreTheWritersAnswers() throws {
+    let snapshot = IndexSnapshot(generation: 1, photos: Self.photos())
+    // The smallest cache: 16 shards of 4 KiB, so a few dozen fragments fill it and it starts over.
+    let cache = AnnotationFragments(capacity: 0)
+    var made = 0
+    for round in 0..<3 {
+      for form in [EncodedAnnotation.Form.object, .feature] {
+        for position in snapshot.photos.indices {
+          let distance = Double(position * 731 + round * 17) + 0.25
+          var w = JSONWriter()
+          let written = cache.write(position: position, form: form, distance: distance, to: &w) {
+            made += 1
+            var annotation = Annotation(photo: snapshot.photos[position], distance: nil)
+            annotation?.files = snapshot.files(of: snapshot.photos[position])
+            return annotation.map {
+              EncodedAnnotation(
+                $0, subtitle: SubtitleTemplate(photo: snapshot.photos[position]), form: form,
+                options: AnnotationDocument.Options(includePaths: false))
+            }
+          }
+          #expect(written)
+          #expect(
+            String(decoding: w.bytes, as: UTF8.self)
+              == (try Self.reference(snapshot, position, distance: distance, form: form)),
+            "position \(position), round \(round)")
+        }
+      }
+    }
+    let usage = cache.usage
+    #expect(usage.bytes <= 16 * 4096 && usage.fragments > 0)
+    // Every fragment made once in the first round; the later rounds hit for those kept.
+    let photos = snapshot.photos.count
+    #expect(made >= 2 * photos && made < 6 * photos)
+  }
+
+  @Test func nearAnswersAreTheSameOnAMissAndOnAHit() throws {
+    let api = router()
+    for path in [
+      "/v1/near?lat=35.68&lon=139.76&limit=40", "/v1/near?lat=35.68&lon=139.76&limit=40&format=geojson",
+      "/v1/near?lat=35.68&lon=139.76&limit=40&sort=time",
+    ] {
+      let first = get(api, path)
+      let second = get(api, path)
+      #expect(first.status == 200 && first.body == second.body)
+      #expect(first.json["annotations"] != nil || path.contains("geojson"))
+    }
+  }
+}
