@@ -86,11 +86,12 @@ public enum InputParser {
     let t = text.trimmingSpaces
     var sawDigit = false
     var sawDot = false
-    for (i, ch) in t.enumerated() {
-      switch ch {
-      case "+" where i == 0, "-" where i == 0: continue
-      case "0"..."9": sawDigit = true
-      case "." where !sawDot: sawDot = true
+    // Byte by byte: every query parameter of every request passes here.
+    for (i, byte) in t.utf8.enumerated() {
+      switch byte {
+      case UInt8(ascii: "+") where i == 0, UInt8(ascii: "-") where i == 0: continue
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+      case UInt8(ascii: ".") where !sawDot: sawDot = true
       default: return nil
       }
     }
