@@ -14,9 +14,11 @@ struct EndpointContext {
   /// A strong ETag from the index generation and the normalized query.
   func etag() -> String {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in (request.path + "?" + parameters.canonical).utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01B3
+    for part in [request.path, "?", parameters.canonical] {
+      for byte in part.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0000_0100_0000_01B3
+      }
     }
     return "\"g\(snapshot.generation)-\(String(hash, radix: 36))\""
   }

@@ -21,10 +21,9 @@ struct ParameterValues {
   }
 
   init(_ request: ServerRequest, route: Route, pathValues: [String: String]) throws {
-    let query = route.parameters.filter { $0.location == .query }
     for (name, value) in request.query {
-      guard let parameter = query.first(where: { $0.name == name }) else {
-        let known = query.map(\.name).sorted()
+      guard let parameter = route.parameters.first(where: { $0.location == .query && $0.name == name }) else {
+        let known = route.parameters.filter { $0.location == .query }.map(\.name).sorted()
         throw APIError.badRequest(
           known.isEmpty
             ? "unknown parameter '\(name)'; this endpoint takes none"
@@ -173,10 +172,18 @@ struct ParameterValues {
   /// A canonical form of the query (sorted names, numbers rounded), for cache keys: the same
   /// query written differently has the same ETag.
   var canonical: String {
-    raw.keys.sorted().map { key in
-      let value = raw[key] ?? ""
-      if let n = InputParser.number(value) { return "\(key)=\((n * 1e6).rounded() / 1e6)" }
-      return "\(key)=\(value)"
-    }.joined(separator: "&")
+    var text = ""
+    for key in raw.keys.sorted() {
+      if !text.isEmpty { text += "&" }
+      text += key
+      text += "="
+      // Numbers as they were read (no second parse), to the micro-degree.
+      switch values[key] {
+      case .number(let n): text += String((n * 1e6).rounded() / 1e6)
+      case .integer(let i): text += String(i)
+      default: text += raw[key] ?? ""
+      }
+    }
+    return text
   }
 }
