@@ -7,11 +7,21 @@
 #   Scripts/postgres-cluster.sh restart DIR  stop at once, then start again
 #   Scripts/postgres-cluster.sh reload DIR   reread pg_hba.conf and the settings
 #   Scripts/postgres-cluster.sh remove DIR   stop and delete the folder
+#   Scripts/postgres-cluster.sh standby PRIMARY DIR
+#                                            a hot standby of the cluster in PRIMARY, streaming
+#                                            from it (pg_basebackup -R), on its own socket in
+#                                            DIR; prints its URL (read-only: the same databases)
 #
 # Run as root, the cluster belongs to the postgres user (PostgreSQL refuses to run as root).
 set -euo pipefail
-action=${1:?usage: postgres-cluster.sh start|stop|restart|remove DIR}
-dir=${2:?usage: postgres-cluster.sh start|stop|restart|remove DIR}
+usage="usage: postgres-cluster.sh start|stop|restart|reload|remove DIR, or standby PRIMARY DIR"
+action=${1:?$usage}
+if [[ "$action" == "standby" ]]; then
+  primary=${2:?$usage}
+  dir=${3:?$usage}
+else
+  dir=${2:?$usage}
+fi
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
 [[ -n "$bin" && -x "$bin/initdb" ]] || { echo "no PostgreSQL server (apt-get install postgresql postgis)" >&2; exit 3; }
 as_owner=()
@@ -31,10 +41,23 @@ start() {
   if [[ -n "${fresh:-}" ]]; then "${as_owner[@]}" "$bin/createdb" -h "$dir" -U geophoto geophoto_test; fi
   echo "postgresql://geophoto@/geophoto_test?host=$dir"
 }
+# A streaming replica: a base backup of the primary (its replication connection over the
+# primary's socket, which initdb's trust rules allow) that recovers from it as it writes.
+standby() {
+  mkdir -p "$dir"
+  [[ "$(id -u)" == "0" ]] && chown postgres "$dir"
+  "${as_owner[@]}" "$bin/pg_basebackup" -h "$primary" -U geophoto -D "$dir/data" -R -X stream -c fast \
+    >"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log" >&2; exit 1; }
+  "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+    -o "-c listen_addresses='' -k $dir -c fsync=off -c hot_standby=on" start >/dev/null \
+    || { cat "$dir/server.log" >&2; exit 1; }
+  echo "postgresql://geophoto@/geophoto_test?host=$dir"
+}
 stop() { "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true; }
 
 case "$action" in
   start) start ;;
+  standby) standby ;;
   stop) stop ;;
   restart) stop; start >/dev/null ;;
   reload) "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" reload >/dev/null ;;

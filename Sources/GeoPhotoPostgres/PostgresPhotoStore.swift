@@ -34,7 +34,16 @@ public final class PostgresPhotoStore: PhotoStore {
     self.pool = pool
     try pool.once {
       try pool.withConnection { connection in
-        if mode == .readOnly { try PostgresSchema.check(connection) } else { try PostgresSchema.migrate(connection) }
+        if mode == .readOnly {
+          try PostgresSchema.check(connection)
+        } else if try PostgresSchema.isStandby(connection) {
+          // A replica: nothing to create here, and a writer is told to use the primary when
+          // it first writes.
+          if mode == .create { throw PostgresSchema.standbyRefusal(connection.url) }
+          try PostgresSchema.check(connection)
+        } else {
+          try PostgresSchema.migrate(connection)
+        }
       }
     }
   }
@@ -91,11 +100,17 @@ public final class PostgresPhotoStore: PhotoStore {
           return value
         } catch {
           _ = try? connection.execute("ROLLBACK")
+          if let error = error as? PostgresError, error.sqlState == PostgresSchema.readOnlyTransaction {
+            throw Interrupted(error: PostgresSchema.standbyRefusal(pool.url))
+          }
           throw Interrupted(error: error)
         }
       }
     } catch let interrupted as Interrupted {
       throw interrupted.error
+    } catch let error as PostgresError where error.sqlState == PostgresSchema.readOnlyTransaction {
+      // The server is a standby (or was demoted to one since the store opened).
+      throw PostgresSchema.standbyRefusal(pool.url)
     }
   }
 

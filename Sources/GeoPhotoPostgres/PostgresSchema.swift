@@ -230,6 +230,23 @@ enum PostgresSchema {
       try connection.execute("SELECT coalesce(max(version), 0) FROM geophoto_migrations").first?.int64(at: 0) ?? 0)
   }
 
+  /// Whether the server is a hot standby (a streaming replica, read-only while it recovers).
+  static func isStandby(_ connection: PostgresConnection) throws -> Bool {
+    try connection.execute("SELECT pg_is_in_recovery()").first?.bool(at: 0) == true
+  }
+
+  /// SQLSTATE `read_only_sql_transaction`: a write on a standby.
+  static let readOnlyTransaction = "25006"
+
+  /// What a command that writes is told on a standby.
+  static func standbyRefusal(_ url: String) -> StoreError {
+    StoreError(
+      .readOnly,
+      "\(redactingPassword(url)) is a read-only standby (a replica of the primary): commands that write the "
+        + "index (sync, fetch, forget, migrate, places) must use the primary; serve, near and "
+        + "export can read here")
+  }
+
   /// A read-only open: the schema must be the one this geophoto writes; nothing is changed.
   static func check(_ connection: PostgresConnection) throws {
     let version = try schemaVersion(connection)

@@ -11,6 +11,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable, Equatable {
     case newerSchema
     /// Made by an older geophoto, opened read-only: it needs a writing command to upgrade.
     case olderSchema
+    /// Opened to write where nothing can be written (a read-only replica of the database).
+    case readOnly
   }
 
   public var kind: Kind

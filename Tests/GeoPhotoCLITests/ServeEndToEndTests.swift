@@ -9,17 +9,7 @@ import Testing
 @Suite(.serialized) struct ServeEndToEndTests {
   /// Starts `geophoto serve --port 0` on the workspace index and waits for its address.
   func start(_ w: ExampleWorkspace, _ extra: [String] = [], tiles: String = "none") throws -> (Binary.Running, String) {
-    let running = try Binary.start(["serve", "--port", "0", "--tiles", tiles] + extra, environment: w.env)
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
-      let out = (try? String(contentsOf: running.out, encoding: .utf8)) ?? ""
-      if let range = out.range(of: "http://127.0.0.1:"), let end = out[range.upperBound...].firstIndex(of: "/") {
-        return (running, "http://127.0.0.1:" + out[range.upperBound..<end])
-      }
-      Thread.sleep(forTimeInterval: 0.05)
-    }
-    running.process.terminate()
-    throw CocoaError(.fileReadUnknown)
+    try Binary.serve(["--tiles", tiles] + extra, environment: w.env)
   }
 
   func fetch(_ url: String) throws -> (Int, Data) {

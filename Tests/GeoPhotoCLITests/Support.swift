@@ -21,6 +21,30 @@ struct Binary {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[1]
   }()
 
+  /// Starts `geophoto serve --port 0 arguments...` and waits for the address it prints: the
+  /// running server and its base URL.
+  static func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> (Running, String) {
+    let running = try start(["serve", "--port", "0"] + arguments, environment: environment)
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+      let out = (try? String(contentsOf: running.out, encoding: .utf8)) ?? ""
+      if let range = out.range(of: "http://127.0.0.1:"), let end = out[range.upperBound...].firstIndex(of: "/") {
+        return (running, "http://127.0.0.1:" + out[range.upperBound..<end])
+      }
+      if !running.process.isRunning { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    running.process.terminate()
+    running.process.waitUntilExit()
+    let result = running.result()
+    throw ServeDidNotStart(stderr: result.stderr)
+  }
+
+  struct ServeDidNotStart: Error, CustomStringConvertible {
+    var stderr: String
+    var description: String { "geophoto serve printed no address: \(stderr)" }
+  }
+
   /// Runs `geophoto arguments...` with a clean environment plus `environment`.
   static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Result
   {
