@@ -32,20 +32,22 @@ func wrkFigures(
   var rate = 0.0
   var p50 = 0.0
   var p99 = 0.0
-  func milliseconds(_ value: String) -> Double {
-    if value.hasSuffix("ms") { return Double(value.dropLast(2)) ?? 0 }
-    if value.hasSuffix("us") { return (Double(value.dropLast(2)) ?? 0) / 1000 }
-    if value.hasSuffix("s") { return (Double(value.dropLast(1)) ?? 0) * 1000 }
-    return 0
-  }
   for line in text.split(separator: "\n") {
     let fields = line.split(separator: " ", omittingEmptySubsequences: true)
     if fields.first == "Requests/sec:", fields.count > 1 { rate = Double(fields[1]) ?? 0 }
-    if fields.first == "50%", fields.count > 1 { p50 = milliseconds(String(fields[1])) }
-    if fields.first == "99%", fields.count > 1 { p99 = milliseconds(String(fields[1])) }
+    if fields.first == "50%", fields.count > 1 { p50 = wrkMilliseconds(String(fields[1])) }
+    if fields.first == "99%", fields.count > 1 { p99 = wrkMilliseconds(String(fields[1])) }
     if line.contains("Non-2xx or 3xx responses") { print("  (wrk: \(line.trimmingCharacters(in: .whitespaces)))") }
   }
   return (rate, p50, p99)
+}
+
+/// A latency as wrk prints it (`812.00us`, `4.21ms`, `1.02s`) in milliseconds.
+func wrkMilliseconds(_ value: String) -> Double {
+  if value.hasSuffix("ms") { return Double(value.dropLast(2)) ?? 0 }
+  if value.hasSuffix("us") { return (Double(value.dropLast(2)) ?? 0) / 1000 }
+  if value.hasSuffix("s") { return (Double(value.dropLast(1)) ?? 0) * 1000 }
+  return 0
 }
 
 /// A wrk script asking `/v1/near?limit=50` at a thousand different queries drawn like real
