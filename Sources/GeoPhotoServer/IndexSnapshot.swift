@@ -3,6 +3,12 @@ public import GeoPhotoCore
 public import GeoPhotoStore
 import Synchronization
 
+#if canImport(Glibc)
+  /// glibc's `malloc_trim` (declared in <malloc.h>, which the Glibc module leaves out).
+  @_silgen_name("malloc_trim")
+  private func mallocTrim(_ pad: Int) -> Int32
+#endif
+
 /// A circle whose photos the server never shows (a home, a school).
 public struct PrivacyZone: Equatable, Sendable {
   public var center: Coordinate
@@ -198,13 +204,22 @@ public final class SnapshotHolder: Sendable {
   /// Starts the background check; `report` hears about reloads and failures.
   public func watch(interval: Double, report: @escaping @Sendable (String) -> Void) {
     let thread = Thread { [self] in
+      var reloaded = false
       while running.withLock({ $0 }) {
         Thread.sleep(forTimeInterval: interval)
+        if reloaded {
+          // The replaced snapshot is gone once the requests that held it have finished (a
+          // tick later): its pages go back to the system rather than staying in the
+          // allocator's free lists, so memory stays flat over many reloads.
+          releaseFreedMemory()
+          reloaded = false
+        }
         let started = Date()
         do {
           if let generation = try refresh() {
             let ms = Int(Date().timeIntervalSince(started) * 1000)
             report("index reloaded: generation \(generation), \(snapshot.photos.count) photos in \(ms) ms")
+            reloaded = true
           }
         } catch {
           report("index reload failed (still serving generation \(snapshot.generation)): \(error)")
@@ -215,4 +230,11 @@ public final class SnapshotHolder: Sendable {
   }
 
   public func stopWatching() { running.withLock { $0 = false } }
+
+  /// Returns the allocator's free memory to the system (glibc's `malloc_trim`).
+  private func releaseFreedMemory() {
+    #if canImport(Glibc)
+      _ = mallocTrim(0)
+    #endif
+  }
 }

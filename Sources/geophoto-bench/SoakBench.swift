@@ -36,6 +36,7 @@ func benchSoak() throws {
   let traffic = try SoakTraffic(base: server.base, db: db)
 
   var samples: [(second: Int, kilobytes: Int)] = []
+  var peak = 0
   var totals = SoakTraffic.Figures()
   var syncs = 0
   var rng = SeededGenerator(seed: 30)
@@ -46,8 +47,10 @@ func benchSoak() throws {
     // below has been reloaded.
     let script = try traffic.script(named: "soak-\(segment % 2).lua")
     let load = try SoakTraffic.start(server.base, script: script, seconds: period)
-    // A third into the segment, 100 photos move and a sync runs alongside the traffic.
+    // A third into the segment, the steady state is measured, then 100 photos move and a
+    // sync runs alongside the traffic.
     Thread.sleep(forTimeInterval: Double(period) / 3)
+    samples.append((Int(Date().timeIntervalSince(started)), residentKilobytes(of: server.process.processIdentifier)))
     for i in 0..<100 {
       let name = files[(segment * 100 + i) % files.count]
       try SampleJPEG.write(to: folder.appendingPathComponent(name)) { b in
@@ -58,8 +61,12 @@ func benchSoak() throws {
     }
     _ = try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", db.path])
     syncs += 1
+    // The peak: the server's resident memory every half second while the sync is reloaded.
+    for _ in 0..<10 {
+      peak = max(peak, residentKilobytes(of: server.process.processIdentifier))
+      Thread.sleep(forTimeInterval: 0.5)
+    }
     totals.add(try SoakTraffic.finish(load))
-    samples.append((Int(Date().timeIntervalSince(started)), residentKilobytes(of: server.process.processIdentifier)))
   }
   let lines = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
   let reloads = lines.components(separatedBy: "index reloaded").count - 1
@@ -67,7 +74,8 @@ func benchSoak() throws {
     let fields = line.split(separator: " ")
     return fields.count > 3 && fields[2].hasPrefix("5") && fields[2].count == 3
   }.count
-  // Warm-up: the first minute (caches filling, the first reloads).
+  // Warm-up: the first minute (caches filling, the first reloads); each sample is taken before
+  // a sync, in the steady state between reloads.
   let settled = samples.filter { $0.second > 60 }.map(\.kilobytes)
   let low = settled.min() ?? 0
   let high = settled.max() ?? 0
@@ -82,6 +90,9 @@ func benchSoak() throws {
   row(
     "resident memory after the first minute", String(format: "%.1f–%.1f MB", Double(low) / 1024, Double(high) / 1024),
     String(format: "%.1f %% apart (goal ≤ 10 %%)", low > 0 ? Double(high - low) / Double(low) * 100 : 0))
+  print(
+    "    MB before each sync (steady state): "
+      + samples.map { String(format: "%.0f", Double($0.kilobytes) / 1024) }.joined(separator: " "))
 }
 
 /// The server's resident set in KiB (`VmRSS` of /proc/PID/status).

@@ -418,14 +418,14 @@ let parts =
   CommandLine.arguments.dropFirst().isEmpty
   ? [
     "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "log", "sync",
-    "library", "soak",
+    "library", "abuse", "soak",
   ]
   : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
 let points =
-  parts.contains { !["sync", "thumbnails", "tiles", "log", "soak"].contains($0) }
+  parts.contains { !["sync", "thumbnails", "tiles", "log", "abuse", "soak"].contains($0) }
   ? SyntheticLibrary.points(count: pointCount) : []
 for part in parts {
   print("")
@@ -438,6 +438,7 @@ for part in parts {
   case "thumbnails": try benchThumbnails()
   case "tiles": try benchTiles()
   case "log": try benchAccessLog()
+  case "abuse": try benchAbuse()
   case "soak": try benchSoak()
   case "near": try benchNear(points: points)
   case "postgis": try benchPostgres(points: points)
@@ -450,7 +451,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, thumbnails, tiles, log, sync, library, soak)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, thumbnails, tiles, log, sync, library, abuse, soak)\n"
           .utf8))
     exit(64)
   }
