@@ -3,12 +3,6 @@ public import GeoPhotoCore
 public import GeoPhotoStore
 import Synchronization
 
-#if canImport(Glibc)
-  /// glibc's `malloc_trim` (declared in <malloc.h>, which the Glibc module leaves out).
-  @_silgen_name("malloc_trim")
-  private func mallocTrim(_ pad: Int) -> Int32
-#endif
-
 /// A circle whose photos the server never shows (a home, a school).
 public struct PrivacyZone: Equatable, Sendable {
   public var center: Coordinate
@@ -183,6 +177,7 @@ public final class SnapshotHolder: Sendable {
   let privacyZones: [PrivacyZone]
 
   public init(privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty, open: @escaping Opener) {
+    ProcessMemory.keepLargeBlocksApart()
     self.open = open
     self.privacyZones = privacyZones
     current = Mutex(initial)
@@ -211,7 +206,7 @@ public final class SnapshotHolder: Sendable {
           // The replaced snapshot is gone once the requests that held it have finished (a
           // tick later): its pages go back to the system rather than staying in the
           // allocator's free lists, so memory stays flat over many reloads.
-          releaseFreedMemory()
+          ProcessMemory.releaseFreed()
           reloaded = false
         }
         let started = Date()
@@ -230,11 +225,4 @@ public final class SnapshotHolder: Sendable {
   }
 
   public func stopWatching() { running.withLock { $0 = false } }
-
-  /// Returns the allocator's free memory to the system (glibc's `malloc_trim`).
-  private func releaseFreedMemory() {
-    #if canImport(Glibc)
-      _ = mallocTrim(0)
-    #endif
-  }
 }
