@@ -89,7 +89,9 @@ func benchSoak() throws {
   row("syncs of 100 changed photos / reloads in the log", "\(syncs) / \(reloads)", "goal: every sync reloaded")
   row(
     "resident memory after the first minute", String(format: "%.1f–%.1f MB", Double(low) / 1024, Double(high) / 1024),
-    String(format: "%.1f %% apart (goal ≤ 10 %%)", low > 0 ? Double(high - low) / Double(low) * 100 : 0))
+    String(
+      format: "%.1f %% apart (goal ≤ 10 %%); %.1f MB at the most while reloading",
+      low > 0 ? Double(high - low) / Double(low) * 100 : 0, Double(peak) / 1024))
   print(
     "    MB before each sync (steady state): "
       + samples.map { String(format: "%.0f", Double($0.kilobytes) / 1024) }.joined(separator: " "))
