@@ -179,7 +179,7 @@ let package = Package(
     .testTarget(name: "GeoPhotoCoreTests", dependencies: ["GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(name: "GeoPhotoEncodingTests", dependencies: ["GeoPhotoEncoding", "GeoPhotoCore"]),
     .testTarget(name: "GeoPhotoHTTPTests", dependencies: ["GeoPhotoHTTP", "GeoPhotoCore", "GeoPhotoFixtures"]),
-    .testTarget(name: "GeoPhotoHTTPDTests", dependencies: ["GeoPhotoHTTPD", "GeoPhotoHTTP"]),
+    .testTarget(name: "GeoPhotoHTTPDTests", dependencies: ["GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoRemoteTests",
       dependencies: ["GeoPhotoRemote", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures"],

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoFixtures
 import Glibc
 
 // MARK: - Abuse: what a normal client sees while others misbehave
@@ -30,7 +31,7 @@ func benchAbuse() throws {
     var failed = 0
     for _ in 0..<200 {
       let started = DispatchTime.now().uptimeNanoseconds
-      let answer = RawClient.exchange("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
+      let answer = LoopbackClient.exchange("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
       if !answer.hasPrefix("HTTP/1.1 200") { failed += 1 }
       times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
     }
@@ -45,18 +46,18 @@ func benchAbuse() throws {
   row("alone", figures(normalClient()))
 
   // Slowloris: requests begun and never finished, from one address (it gets its share).
-  let slow = RawClient.open(2_000, from: "127.0.0.2", port: port, sending: "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+  let slow = LoopbackClient.open(2_000, from: "127.0.0.2", port: port, sending: "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
   let beside = normalClient()
-  let slowClosed = RawClient.closedByServer(slow)
+  let slowClosed = LoopbackClient.closedByServer(slow)
   for fd in slow { close(fd) }
   row(
     "beside 2,000 slow clients", figures(beside),
     "goal p99 ≤ 100 ms; \(slowClosed) of \(slow.count) closed by the server at once (256 a client)")
 
   // Idle keep-alive connections, 5,000 from one address.
-  let idle = RawClient.open(5_000, from: "127.0.0.3", port: port)
+  let idle = LoopbackClient.open(5_000, from: "127.0.0.3", port: port)
   let besideIdle = normalClient()
-  let idleClosed = RawClient.closedByServer(idle)
+  let idleClosed = LoopbackClient.closedByServer(idle)
   for fd in idle { close(fd) }
   row("beside 5,000 idle connections", figures(besideIdle), "\(idleClosed) of \(idle.count) closed at once")
 
@@ -65,7 +66,7 @@ func benchAbuse() throws {
     "GET \(path) HTTP/1.1\r\nHost: x\r\n" + (0..<20_000).map { "X-Flood-\($0): y\r\n" }.joined()
     + "Connection: close\r\n\r\n"
   let started = DispatchTime.now().uptimeNanoseconds
-  let refused = RawClient.exchange(flood, port: port)
+  let refused = LoopbackClient.exchange(flood, port: port)
   let floodMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
   row(
     "a request of 20,000 headers", refused.isEmpty ? "closed without an answer" : String(refused.prefix(12)),
@@ -75,76 +76,4 @@ func benchAbuse() throws {
   row(
     "resident memory before / after", String(format: "%.1f / %.1f MB", Double(before) / 1024, Double(after) / 1024),
     "and the normal client once more: \(figures(normalClient()))")
-}
-
-/// Plain sockets on loopback, for clients that misbehave as no HTTP library would.
-enum RawClient {
-  /// A connected socket from `source` (a loopback address) to 127.0.0.1:`port`, or nil.
-  static func connect(from source: String, port: Int) -> Int32? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    var local = sockaddr_in()
-    local.sin_family = sa_family_t(AF_INET)
-    local.sin_addr.s_addr = inet_addr(source)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &local) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
-    }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, size) }
-    }
-    guard bound == 0, connected == 0 else {
-      close(fd)
-      return nil
-    }
-    return fd
-  }
-
-  /// Up to `count` connections from `source`, each sent `prefix`.
-  static func open(_ count: Int, from source: String, port: Int, sending prefix: String = "") -> [Int32] {
-    var fds: [Int32] = []
-    for _ in 0..<count {
-      guard let fd = connect(from: source, port: port) else { break }
-      if !prefix.isEmpty { _ = prefix.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
-      fds.append(fd)
-    }
-    return fds
-  }
-
-  /// Sends `raw` from 127.0.0.1 and reads until the server closes (at most five seconds).
-  static func exchange(_ raw: String, port: Int) -> String {
-    guard let fd = connect(from: "127.0.0.1", port: port) else { return "" }
-    defer { close(fd) }
-    _ = raw.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 16_384)
-    let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
-    while DispatchTime.now().uptimeNanoseconds < deadline {
-      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&poller, 1, 100) == 1 else { continue }
-      let n = recv(fd, &buffer, buffer.count, 0)
-      if n <= 0 { break }
-      answer += buffer[0..<n]
-    }
-    return String(decoding: answer, as: UTF8.self)
-  }
-
-  /// How many of `fds` the server closes within two seconds.
-  static func closedByServer(_ fds: [Int32]) -> Int {
-    var closed: Set<Int32> = []
-    let deadline = Date().addingTimeInterval(2)
-    while Date() < deadline && closed.count < fds.count {
-      var pollers = fds.filter { !closed.contains($0) }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      guard poll(&pollers, nfds_t(pollers.count), 200) > 0 else { continue }
-      for p in pollers where p.revents != 0 {
-        var byte: UInt8 = 0
-        if recv(p.fd, &byte, 1, Int32(MSG_DONTWAIT)) <= 0 { closed.insert(p.fd) }
-      }
-    }
-    return closed.count
-  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoFixtures
 import Glibc
 import Testing
 
@@ -26,13 +27,7 @@ import Testing
 
   /// Connections from `source`, as many as the system lets be made, each sent `prefix`.
   func open(_ count: Int, from source: String, port: Int, sending prefix: String = "") -> [Int32] {
-    var fds: [Int32] = []
-    for _ in 0..<count {
-      guard let fd = try? ConnectionLimitTests().connect(from: source, port: port) else { break }
-      if !prefix.isEmpty { _ = prefix.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
-      fds.append(fd)
-    }
-    return fds
+    LoopbackClient.open(count, from: source, port: port, sending: prefix)
   }
 
   /// `count` connections from `source` started without waiting (non-blocking connects): a

@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoFixtures
 import GeoPhotoHTTP
 import Glibc
 import Testing
@@ -134,42 +135,11 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
   /// A TCP connection to 127.0.0.1:`port` from the loopback address `source` (all of
   /// 127.0.0.0/8 is this machine, so the server sees two different clients).
   func connect(from source: String, port: Int) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(fd >= 0)
-    var local = sockaddr_in()
-    local.sin_family = sa_family_t(AF_INET)
-    local.sin_addr.s_addr = inet_addr(source)
-    let bound = withUnsafePointer(to: &local) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    try #require(bound == 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    try #require(connected == 0)
-    return fd
+    try #require(LoopbackClient.connect(from: source, port: port), "connect from \(source)")
   }
 
   /// How many of `fds` the server closes within two seconds.
-  func closedByServer(_ fds: [Int32]) -> Int {
-    var closed: Set<Int32> = []
-    let deadline = Date().addingTimeInterval(2)
-    while Date() < deadline && closed.count < fds.count {
-      var pollers = fds.filter { !closed.contains($0) }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      guard poll(&pollers, nfds_t(pollers.count), 200) > 0 else { continue }
-      for p in pollers where p.revents != 0 {
-        var byte: UInt8 = 0
-        if recv(p.fd, &byte, 1, Int32(MSG_DONTWAIT)) <= 0 { closed.insert(p.fd) }
-      }
-    }
-    return closed.count
-  }
+  func closedByServer(_ fds: [Int32]) -> Int { LoopbackClient.closedByServer(fds) }
 
   @Test func oneClientGetsItsShareAndAnotherIsStillAnswered() throws {
     var options = HTTPServerOptions()
