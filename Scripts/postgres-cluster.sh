@@ -42,14 +42,16 @@ start() {
   echo "postgresql://geophoto@/geophoto_test?host=$dir"
 }
 # A streaming replica: a base backup of the primary (its replication connection over the
-# primary's socket, which initdb's trust rules allow) that recovers from it as it writes.
+# primary's socket, which initdb's trust rules allow) that recovers from it as it writes. With
+# hot_standby_feedback the primary keeps the rows a standby query still reads, so replay does
+# not stall behind the standby's readers.
 standby() {
   mkdir -p "$dir"
   [[ "$(id -u)" == "0" ]] && chown postgres "$dir"
   "${as_owner[@]}" "$bin/pg_basebackup" -h "$primary" -U geophoto -D "$dir/data" -R -X stream -c fast \
     >"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log" >&2; exit 1; }
   "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-c listen_addresses='' -k $dir -c fsync=off -c hot_standby=on" start >/dev/null \
+    -o "-c listen_addresses='' -k $dir -c fsync=off -c hot_standby=on -c hot_standby_feedback=on" start >/dev/null \
     || { cat "$dir/server.log" >&2; exit 1; }
   echo "postgresql://geophoto@/geophoto_test?host=$dir"
 }
