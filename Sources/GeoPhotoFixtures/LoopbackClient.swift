@@ -4,9 +4,12 @@ import Glibc
 /// Plain sockets on loopback, for clients that misbehave as no HTTP library would.
 public enum LoopbackClient {
   /// A connected socket from `source` (a loopback address) to 127.0.0.1:`port`, or nil.
-  public static func connect(from source: String, port: Int) -> Int32? {
+  /// Without `waiting`, the socket is non-blocking and its connect only started: a server at
+  /// its limit leaves it waiting in the kernel's queue.
+  public static func connect(from source: String, port: Int, waiting: Bool = true) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
+    if !waiting { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
     var local = sockaddr_in()
     local.sin_family = sa_family_t(AF_INET)
     local.sin_addr.s_addr = inet_addr(source)
@@ -21,7 +24,7 @@ public enum LoopbackClient {
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, size) }
     }
-    guard bound == 0, connected == 0 else {
+    guard bound == 0, connected == 0 || (!waiting && errno == EINPROGRESS) else {
       close(fd)
       return nil
     }

@@ -35,27 +35,7 @@ import Testing
   func start(_ count: Int, from source: String, port: Int) -> [Int32] {
     var fds: [Int32] = []
     for _ in 0..<count {
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      guard fd >= 0 else { break }
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      var local = sockaddr_in()
-      local.sin_family = sa_family_t(AF_INET)
-      local.sin_addr.s_addr = inet_addr(source)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = in_port_t(UInt16(port).bigEndian)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafePointer(to: &local) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
-      }
-      let rc = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, size) }
-      }
-      guard bound == 0, rc == 0 || errno == EINPROGRESS else {
-        close(fd)
-        break
-      }
+      guard let fd = LoopbackClient.connect(from: source, port: port, waiting: false) else { break }
       fds.append(fd)
     }
     return fds
