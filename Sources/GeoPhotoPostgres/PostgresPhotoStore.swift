@@ -178,6 +178,48 @@ public final class PostgresPhotoStore: PhotoStore {
     }
   }
 
+  /// The kd-tree's columns read page by page inside one repeatable-read transaction, like
+  /// `locatedPhotos()`, then built in memory (the database keeps no file of it).
+  public func locatedIndex() throws -> (generation: Int64, index: SpatialIndex) {
+    try pool.withConnection { connection in
+      try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+      defer { _ = try? connection.execute("COMMIT") }
+      let generation =
+        try connection.execute("SELECT value FROM index_state WHERE key = 'generation'").first?.int64(at: 0) ?? 0
+      var ids: [Int64] = []
+      var vectors: [Double] = []
+      var tags: [UInt8] = []
+      var instants: [Int64] = []
+      var locals: [Int64] = []
+      var codes: [String: UInt8] = [:]
+      while true {
+        let rows = try connection.execute(
+          """
+          SELECT id, latitude, longitude, source, taken_utc, taken_local FROM photos
+          WHERE latitude IS NOT NULL AND id > $1::bigint ORDER BY id LIMIT 50000
+          """, [.integer(ids.last ?? 0)])
+        guard !rows.isEmpty else { break }
+        for row in rows {
+          guard let id = row.int64(at: 0), let latitude = row.double(at: 1), let longitude = row.double(at: 2)
+          else { continue }
+          ids.append(id)
+          let v = GreatCircle.unitVector(Coordinate(latitude: latitude, longitude: longitude))
+          vectors += [v.x, v.y, v.z]
+          let source = row.text(at: 3) ?? ""
+          let code = codes[source] ?? PhotoSource(rawValue: source).code
+          codes[source] = code
+          tags.append(code)
+          instants.append(row.int64(at: 4) ?? PointTimes.none)
+          locals.append(row.int64(at: 5) ?? PointTimes.none)
+        }
+      }
+      return (
+        generation,
+        SpatialIndex(building: ids, vectors: vectors, tags: tags, instants: instants, locals: locals)
+      )
+    }
+  }
+
   public func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)] {
     try query(
       "SELECT \(PhotoColumn.recordList) FROM photos WHERE id > $1::bigint ORDER BY id LIMIT $2::int",

@@ -649,10 +649,19 @@ public final class SQLitePhotoStore: PhotoStore {
     }
   }
 
+  public func locatedIndex() throws -> (generation: Int64, index: SpatialIndex) {
+    let stamp = try stamp()
+    if let index = SpatialIndexFile.read(from: spatialIndexURL, stamp: stamp) { return (stamp.generation, index) }
+    let (built, index) = try buildSpatialIndex()
+    return (built.generation, index)
+  }
+
   /// Builds the spatial index from the located photos and persists it. The points and the
   /// generation are read in one transaction, so the file always matches its generation.
   @discardableResult
-  public func rebuildSpatialIndex() throws -> SpatialIndex {
+  public func rebuildSpatialIndex() throws -> SpatialIndex { try buildSpatialIndex().index }
+
+  private func buildSpatialIndex() throws -> (stamp: SpatialIndexFile.Stamp, index: SpatialIndex) {
     var ids: [Int64] = []
     var points: [Double] = []
     var tags: [UInt8] = []
@@ -686,7 +695,7 @@ public final class SQLitePhotoStore: PhotoStore {
     let index = SpatialIndex(building: ids, vectors: points, tags: tags, instants: instants, locals: locals)
     // A read-only location only costs the next process a rebuild.
     try? SpatialIndexFile.write(index, stamp: current, to: spatialIndexURL)
-    return index
+    return (current, index)
   }
 }
 

@@ -16,6 +16,7 @@ public struct APIError: Error, Equatable, Sendable {
 
   static func badRequest(_ message: String) -> APIError { APIError(400, "invalid_request", message) }
   static func notFound(_ message: String) -> APIError { APIError(404, "not_found", message) }
+  static func unavailable(_ message: String) -> APIError { APIError(503, "unavailable", message) }
 
   var body: [UInt8] {
     Array(

@@ -21,9 +21,17 @@ final class AnnotationFragments: Sendable {
     var layout: EncodedAnnotation.Layout
   }
 
+  /// A photo's fragment in one form.
+  private struct Key: Hashable {
+    var id: Int64
+    var form: EncodedAnnotation.Form
+
+    var shard: Int { Int(UInt64(bitPattern: id) % UInt64(AnnotationFragments.shardCount)) }
+  }
+
   private struct Shard {
     var bytes: [UInt8] = []
-    var slots: [Int: Slot] = [:]
+    var slots: [Key: Slot] = [:]
   }
 
   private final class Lock: Sendable {
@@ -40,14 +48,14 @@ final class AnnotationFragments: Sendable {
     shardCapacity = max(1 << 12, capacity / Self.shardCount)
   }
 
-  /// Writes the annotation of the photo at `position` in `form`, `distance` metres from the
-  /// query point; `make` encodes it when it is not kept. False when `make` has none.
+  /// Writes the annotation of the photo `id` in `form`, `distance` metres from the query
+  /// point; `make` encodes it when it is not kept. False when `make` has none.
   func write(
-    position: Int, form: EncodedAnnotation.Form, distance: Double?, to w: inout JSONWriter,
-    make: () -> EncodedAnnotation?
-  ) -> Bool {
-    let key = position &* 2 &+ (form == .feature ? 1 : 0)
-    let lock = shards[key & (Self.shardCount - 1)]
+    id: Int64, form: EncodedAnnotation.Form, distance: Double?, to w: inout JSONWriter,
+    make: () throws -> EncodedAnnotation?
+  ) rethrows -> Bool {
+    let key = Key(id: id, form: form)
+    let lock = shards[key.shard]
     let kept = lock.shard.withLock { shard -> Bool in
       guard let slot = shard.slots[key] else { return false }
       shard.bytes.withUnsafeBytes { all in
@@ -58,7 +66,7 @@ final class AnnotationFragments: Sendable {
       return true
     }
     if kept { return true }
-    guard let made = make() else { return false }
+    guard let made = try make() else { return false }
     w.annotation(made, distance: distance)
     let capacity = shardCapacity
     lock.shard.withLock { shard in
@@ -73,6 +81,14 @@ final class AnnotationFragments: Sendable {
     return true
   }
 
+  /// Those of `ids` whose fragment in `form` is not kept: what an answer reads from the store.
+  func missing(_ ids: some Sequence<Int64>, form: EncodedAnnotation.Form) -> [Int64] {
+    ids.filter { id in
+      let key = Key(id: id, form: form)
+      return shards[key.shard].shard.withLock { $0.slots[key] == nil }
+    }
+  }
+
   /// How many fragments are kept, and in how many bytes.
   var usage: (fragments: Int, bytes: Int) {
     shards.reduce((0, 0)) { sum, lock in
@@ -82,18 +98,26 @@ final class AnnotationFragments: Sendable {
 }
 
 extension IndexSnapshot {
-  /// Writes the photo at `position` as the API's annotations show it (its files, no paths),
-  /// `distance` metres from the query point, from its fragment (encoded once per snapshot).
-  func writeAnnotation(
-    at position: Int, form: EncodedAnnotation.Form, distance: Double?, to w: inout JSONWriter
-  ) {
-    _ = fragments.write(position: position, form: form, distance: distance, to: &w) {
-      let photo = photos[position]
-      guard var annotation = Annotation(photo: photo, distance: nil) else { return nil }
-      annotation.files = files(of: photo)
-      return EncodedAnnotation(
-        annotation, subtitle: SubtitleTemplate(photo: photo), form: form,
-        options: AnnotationDocument.Options(includePaths: false))
+  /// Writes the photos of `neighbors` as the API's annotations show them (their files, no
+  /// paths), each with its distance, from their fragments (encoded once per snapshot); the
+  /// photos without one are read from the store together. A photo removed from the index
+  /// since this snapshot was made is left out.
+  func writeAnnotations(
+    _ neighbors: [Neighbor], form: EncodedAnnotation.Form, known: [Int64: PhotoDetail] = [:], to w: inout JSONWriter
+  ) throws {
+    var read = known
+    let missing = fragments.missing(neighbors.lazy.map(\.id), form: form).filter { read[$0] == nil }
+    if !missing.isEmpty { read.merge(try details(missing)) { a, _ in a } }
+    for n in neighbors {
+      _ = try fragments.write(id: n.id, form: form, distance: n.distance, to: &w) {
+        guard let detail = try read[n.id] ?? details([n.id])[n.id],
+          var annotation = Annotation(photo: detail.photo, distance: nil)
+        else { return nil }
+        annotation.files = files(of: detail)
+        return EncodedAnnotation(
+          annotation, subtitle: SubtitleTemplate(photo: detail.photo), form: form,
+          options: AnnotationDocument.Options(includePaths: false))
+      }
     }
   }
 }

@@ -18,62 +18,159 @@ public struct PrivacyZone: Equatable, Sendable {
 
 /// Everything the server answers from, built once per index generation and never changed:
 /// requests read one snapshot from start to end, so none sees a half-built index.
+///
+/// It holds what queries search, not the photos: the kd-tree (photo ids, positions, sources
+/// and capture times, in tree order: a photo's *position* here is its place in the tree) and
+/// the cluster hierarchy over the same points. Titles, places and files come from the store
+/// by id when an answer shows them (`PhotoDetails`, a bounded cache), and whole annotations
+/// from `AnnotationFragments`.
 public final class IndexSnapshot: Sendable {
   public let generation: Int64
-  /// Located photos outside every privacy zone, by ascending id; positions are dense indexes.
-  public let photos: [Photo]
-  /// The kd-tree over dense indexes (not photo ids).
+  /// The located photos' kd-tree: ids are photo ids, tags their source codes.
   let spatial: SpatialIndex
-  let clusters: ClusterIndex
-  let indexByID: [Int64: Int32]
-  /// The files of photos with more than one (RAW, Live Photo video, sidecars), by photo id.
-  let members: [Int64: [MemberFile]]
+  /// Positions by ascending photo id, to find a photo by id.
+  private let positionsByID: [Int32]
+  /// Whether answers show the photo at each position (false inside a privacy zone); nil
+  /// when no photo is in one.
+  private let shown: [Bool]?
+  /// How many photos answers can show (those outside every privacy zone).
+  public let count: Int
+  /// The cluster hierarchy of every photo shown.
+  let clusters: ClusterView
+  /// Titles, places, files: everything the tree does not hold.
+  let details: PhotoDetails
   /// Cluster hierarchies of filtered sets, most recently used last (a few, so memory stays
   /// bounded; each is rebuilt the same way when it is needed again).
   private let filteredClusters = Mutex<[(PhotoFilter, ClusterView)]>([])
   static let filteredClusterCacheSize = 8
-  /// Spatial indexes of selective filters (those keeping at most half the photos), most
-  /// recently used last: a filter a map client repeats is searched over its own photos only.
-  private let filteredIndexes = Mutex<[(PhotoFilter, SpatialIndex?)]>([])
-  /// The searched text of every photo, built on the first text filter.
-  private let documents = Mutex<SearchDocuments?>(nil)
+  /// The photos of filters, most recently used last: a selective filter (one keeping at most
+  /// half the photos, or any text filter) gets a spatial index of its own, so a filter a map
+  /// client repeats is searched over its own photos only; a broad one a mask over positions.
+  private let filteredSets = Mutex<[(PhotoFilter, FilteredSet)]>([])
+  /// The bounds of the photos shown, found on first use.
+  private let extent = Mutex<BoundingBox??>(nil)
   /// Photos as pre-encoded annotations, made as answers need them.
   let fragments = AnnotationFragments()
 
-  public init(
-    generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = []
-  ) {
-    let visible = photos.filter { photo in
-      guard let c = photo.coordinate else { return false }
-      return !privacyZones.contains { $0.contains(c) }
-    }
-    self.generation = generation
-    self.photos = visible
-    let coordinates = visible.compactMap(\.coordinate)
-    spatial = SpatialIndex(points: coordinates.enumerated().map { (Int64($0.offset), $0.element) })
-    clusters = ClusterIndex(points: coordinates)
-    var byID: [Int64: Int32] = [:]
-    byID.reserveCapacity(visible.count)
-    for (i, p) in visible.enumerated() { byID[p.id] = Int32(i) }
-    indexByID = byID
-    self.members = members
+  private enum FilteredSet {
+    case own(SpatialIndex)
+    case mask([Bool])
   }
 
-  /// Reads the located photos of `store` and builds their indexes.
-  public convenience init(store: any PhotoStore, privacyZones: [PrivacyZone] = []) throws {
-    let (generation, photos) = try store.locatedPhotos()
+  init(generation: Int64, spatial: SpatialIndex, details: PhotoDetails, privacyZones: [PrivacyZone]) {
+    self.generation = generation
+    self.spatial = spatial
+    self.details = details
+    let n = spatial.count
+    var shown: [Bool]?
+    if !privacyZones.isEmpty {
+      let outside = (0..<n).map { p in !privacyZones.contains { $0.contains(Self.coordinate(at: p, in: spatial)) } }
+      if outside.contains(false) { shown = outside }
+    }
+    self.shown = shown
+    count = shown.map { $0.reduce(0) { $0 + ($1 ? 1 : 0) } } ?? n
+    positionsByID = spatial.ids.withUnsafeBufferPointer { ids in
+      (0..<Int32(n)).sorted { ids[Int($0)] < ids[Int($1)] }
+    }
+    let positions = shown.map { shown in (0..<n).filter { shown[$0] } }
+    let points = (positions ?? Array(0..<n)).map { Self.coordinate(at: $0, in: spatial) }
+    clusters = ClusterView(clusters: ClusterIndex(points: points), positions: positions)
+  }
+
+  /// A snapshot of photos held in memory (tests, benchmarks): the same indexes as the store's.
+  public convenience init(
+    generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = []
+  ) {
+    let located = photos.filter { $0.coordinate != nil }
+    var vectors: [Double] = []
+    vectors.reserveCapacity(3 * located.count)
+    for photo in located {
+      let v = GreatCircle.unitVector(photo.coordinate ?? Coordinate(latitude: 0, longitude: 0))
+      vectors += [v.x, v.y, v.z]
+    }
+    let times = located.map { PointTimes.values($0.takenAt) }
+    let spatial = SpatialIndex(
+      building: located.map(\.id), vectors: vectors, tags: located.map(\.source.code), instants: times.map(\.instant),
+      locals: times.map(\.local))
+    let details = Dictionary(
+      located.map { ($0.id, PhotoDetail(photo: $0, members: members[$0.id] ?? [])) }, uniquingKeysWith: { a, _ in a })
     self.init(
-      generation: generation, photos: photos, members: try store.memberFiles(of: nil), privacyZones: privacyZones)
+      generation: generation, spatial: spatial, details: PhotoDetails(.memory(details)), privacyZones: privacyZones)
+  }
+
+  /// The located photos' kd-tree from `store` (SQLite's file beside the index when current),
+  /// with details read through `pool` as answers need them.
+  public convenience init(store: any PhotoStore, pool: StorePool, privacyZones: [PrivacyZone] = []) throws {
+    let (generation, spatial) = try store.locatedIndex()
+    self.init(
+      generation: generation, spatial: spatial, details: PhotoDetails(.store(pool)), privacyZones: privacyZones)
   }
 
   public static let empty = IndexSnapshot(generation: 0, photos: [])
 
-  func photo(id: Int64) -> Photo? { indexByID[id].map { photos[Int($0)] } }
+  static func coordinate(at position: Int, in spatial: SpatialIndex) -> Coordinate {
+    let v = spatial.vectors
+    return GreatCircle.coordinate(x: v[3 * position], y: v[3 * position + 1], z: v[3 * position + 2])
+  }
+
+  /// Where the photo at `position` is.
+  func coordinate(at position: Int) -> Coordinate { Self.coordinate(at: position, in: spatial) }
+
+  /// The photo id at `position`.
+  func id(at position: Int) -> Int64 { spatial.ids[position] }
+
+  /// The position of the photo `id`, when answers can show it.
+  func position(of id: Int64) -> Int? {
+    var (lo, hi) = (0, positionsByID.count)
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if spatial.ids[Int(positionsByID[mid])] < id { lo = mid + 1 } else { hi = mid }
+    }
+    guard lo < positionsByID.count else { return nil }
+    let position = Int(positionsByID[lo])
+    guard spatial.ids[position] == id, shown?[position] != false else { return nil }
+    return position
+  }
+
+  /// The photo `id` with its files, when answers can show it.
+  func detail(id: Int64) throws -> PhotoDetail? {
+    guard position(of: id) != nil else { return nil }
+    return try details.details([id])[id]
+  }
+
+  /// The details of the photos `ids` (all shown ones), by id; a photo removed from the index
+  /// since this snapshot was made is absent until the next one.
+  func details(_ ids: some Collection<Int64>) throws -> [Int64: PhotoDetail] { try details.details(ids) }
+
+  /// A local photo's files with their roles; none for remote photos.
+  func files(of detail: PhotoDetail) -> [PhotoFile] {
+    detail.photo.source == .local ? PhotoFile.all(of: detail.photo, members: detail.members) : []
+  }
+
+  /// The smallest box around every photo shown, nil when there is none.
+  var bounds: BoundingBox? {
+    if let known = extent.withLock({ $0 }) { return known }
+    var box: BoundingBox?
+    for p in 0..<spatial.count where shown?[p] != false {
+      let c = coordinate(at: p)
+      if var b = box {
+        b.south = min(b.south, c.latitude)
+        b.north = max(b.north, c.latitude)
+        b.west = min(b.west, c.longitude)
+        b.east = max(b.east, c.longitude)
+        box = b
+      } else {
+        box = BoundingBox(west: c.longitude, south: c.latitude, east: c.longitude, north: c.latitude)
+      }
+    }
+    extent.withLock { $0 = .some(box) }
+    return box
+  }
 
   /// The clusters of the photos `filter` takes, with supercluster's semantics over exactly
   /// those photos: the whole set's hierarchy when the filter takes every photo.
-  public func clusters(for filter: PhotoFilter) -> ClusterView {
-    if filter.isEmpty { return ClusterView(clusters: clusters, positions: nil) }
+  public func clusters(for filter: PhotoFilter) throws -> ClusterView {
+    if filter.isEmpty { return clusters }
     if let cached = filteredClusters.withLock({ cache -> ClusterView? in
       guard let i = cache.firstIndex(where: { $0.0 == filter }) else { return nil }
       let entry = cache.remove(at: i)
@@ -82,9 +179,8 @@ public final class IndexSnapshot: Sendable {
     }) {
       return cached
     }
-    let positions = self.positions(passing: filter)
-    let view = ClusterView(
-      clusters: ClusterIndex(points: positions.compactMap { photos[$0].coordinate }), positions: positions)
+    let positions = try self.positions(passing: filter)
+    let view = ClusterView(clusters: ClusterIndex(points: positions.map(coordinate(at:))), positions: positions)
     filteredClusters.withLock { cache in
       cache.removeAll { $0.0 == filter }
       cache.append((filter, view))
@@ -93,61 +189,74 @@ public final class IndexSnapshot: Sendable {
     return view
   }
 
-  /// A local photo's files with their roles; none for remote photos.
-  func files(of photo: Photo) -> [PhotoFile] {
-    photo.source == .local ? PhotoFile.all(of: photo, members: members[photo.id] ?? []) : []
-  }
-
-  /// The photos nearest to the query's centre that pass its filter: neighbours whose ids are
-  /// positions in `photos`. A selective filter is answered from its own index (built on first
-  /// use and kept for the next queries); a broad one tests each candidate.
-  public func nearest(_ query: NearQuery) -> [Neighbor] {
+  /// The photos nearest to the query's centre that pass its filter (ids are photo ids). A
+  /// selective filter is answered from its own index (built on first use and kept for the
+  /// next queries); a broad one tests each candidate.
+  public func nearest(_ query: NearQuery) throws -> [Neighbor] {
     let filter = query.filter
-    if !filter.isEmpty, let own = filteredIndex(for: filter) {
-      return own.nearest(to: query.center, limit: query.limit, maximumDistance: query.radius)
+    let mask: [Bool]?
+    if filter.isEmpty {
+      mask = shown
+    } else {
+      switch try filteredSet(for: filter) {
+      case .own(let own): return own.nearest(to: query.center, limit: query.limit, maximumDistance: query.radius)
+      case .mask(let kept): mask = kept
+      }
     }
-    let (photos, spatial) = (self.photos, self.spatial)
     return spatial.nearest(
-      to: query.center, limit: query.limit, maximumDistance: query.radius,
-      where: filter.isEmpty ? nil : { filter.includes(photos[Int(spatial.ids[$0])]) })
+      to: query.center, limit: query.limit, maximumDistance: query.radius, where: mask.map { m in { m[$0] } })
   }
 
-  /// The index of the photos `filter` takes (ids are positions in `photos`), or nil when the
-  /// filter keeps more than half of them.
-  func filteredIndex(for filter: PhotoFilter) -> SpatialIndex? {
-    if let cached = filteredIndexes.withLock({ cache -> SpatialIndex?? in
+  private func filteredSet(for filter: PhotoFilter) throws -> FilteredSet {
+    if let cached = filteredSets.withLock({ cache -> FilteredSet? in
       guard let i = cache.firstIndex(where: { $0.0 == filter }) else { return nil }
       let entry = cache.remove(at: i)
       cache.append(entry)
-      return .some(entry.1)
+      return entry.1
     }) {
       return cached
     }
-    var points: [(id: Int64, coordinate: Coordinate)] = []
-    for i in positions(passing: filter) {
-      if let c = photos[i].coordinate { points.append((Int64(i), c)) }
-    }
+    let positions = try self.positions(passing: filter)
+    let set: FilteredSet
     // A text filter is too dear to test candidate by candidate: it always gets its own.
-    let own = points.count <= photos.count / 2 || filter.text != nil ? SpatialIndex(points: points) : nil
-    filteredIndexes.withLock { cache in
+    if positions.count <= spatial.count / 2 || filter.text != nil {
+      let times = spatial.times
+      set = .own(
+        SpatialIndex(
+          building: positions.map(id(at:)),
+          vectors: positions.flatMap { p in (0..<3).map { spatial.vectors[3 * p + $0] } },
+          tags: positions.map { spatial.tags[$0] },
+          instants: positions.map { times?.instants[$0] ?? PointTimes.none },
+          locals: positions.map { times?.locals[$0] ?? PointTimes.none }))
+    } else {
+      var mask = [Bool](repeating: false, count: spatial.count)
+      for p in positions { mask[p] = true }
+      set = .mask(mask)
+    }
+    filteredSets.withLock { cache in
       cache.removeAll { $0.0 == filter }
-      cache.append((filter, own))
+      cache.append((filter, set))
       if cache.count > Self.filteredClusterCacheSize { cache.removeFirst(cache.count - Self.filteredClusterCacheSize) }
     }
-    return own
+    return set
   }
 }
 
 extension IndexSnapshot {
-  /// The positions of the photos `filter` takes, ascending: a text part through the
-  /// snapshot's documents (built on first use), the rest photo by photo.
-  func positions(passing filter: PhotoFilter) -> [Int] {
-    guard let text = filter.text else { return photos.indices.filter { filter.includes(photos[$0]) } }
-    let rest = filter.withoutText
-    return documents.withLock { documents in
-      if documents == nil { documents = SearchDocuments(photos.lazy.map(\.searchDocument)) }
-      return documents?.positions(matching: text) ?? []
-    }.filter { rest.includes(photos[$0]) }
+  /// The positions of the photos shown that `filter` takes, ascending: sources and times from
+  /// the tree, a camera or text part from the store's own indexes.
+  func positions(passing filter: PhotoFilter) throws -> [Int] {
+    let table = filter.sourceCodeTable
+    let window = filter.time.map(TimeWindow.init)
+    let times = spatial.times
+    func passesTree(_ p: Int) -> Bool {
+      guard shown?[p] != false, table[Int(spatial.tags[p])] else { return false }
+      guard let window else { return true }
+      guard let times else { return false }
+      return window.matches(instant: times.instants[p], local: times.locals[p])
+    }
+    guard filter.camera != nil || filter.text != nil else { return (0..<spatial.count).filter(passesTree) }
+    return try details.ids(passing: filter).compactMap { position(of: $0) }.filter(passesTree).sorted()
   }
 }
 
@@ -175,11 +284,14 @@ public final class SnapshotHolder: Sendable {
   private let running = Mutex(true)
   let open: Opener
   let privacyZones: [PrivacyZone]
+  /// The stores requests read photos' details with, shared by every snapshot.
+  let stores: StorePool
 
   public init(privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty, open: @escaping Opener) {
     ProcessMemory.keepLargeBlocksApart()
     self.open = open
     self.privacyZones = privacyZones
+    stores = StorePool(open: open)
     current = Mutex(initial)
   }
 
@@ -191,7 +303,7 @@ public final class SnapshotHolder: Sendable {
     guard let store = try open() else { return nil }
     let generation = try store.generation()
     guard generation != snapshot.generation else { return nil }
-    let fresh = try IndexSnapshot(store: store, privacyZones: privacyZones)
+    let fresh = try IndexSnapshot(store: store, pool: stores, privacyZones: privacyZones)
     current.withLock { $0 = fresh }
     return fresh.generation
   }
@@ -213,7 +325,7 @@ public final class SnapshotHolder: Sendable {
         do {
           if let generation = try refresh() {
             let ms = Int(Date().timeIntervalSince(started) * 1000)
-            report("index reloaded: generation \(generation), \(snapshot.photos.count) photos in \(ms) ms")
+            report("index reloaded: generation \(generation), \(snapshot.count) photos in \(ms) ms")
             reloaded = true
           }
         } catch {

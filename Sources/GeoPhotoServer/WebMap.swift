@@ -94,16 +94,10 @@ enum WebMapEndpoints {
   static func page(_ c: EndpointContext) throws -> ServerResponse {
     let map = c.configuration.map
     var bounds: JSONValue = .null
-    let coordinates = c.snapshot.photos.compactMap(\.coordinate)
-    if let first = coordinates.first {
-      var (south, west, north, east) = (first.latitude, first.longitude, first.latitude, first.longitude)
-      for p in coordinates {
-        south = min(south, p.latitude)
-        north = max(north, p.latitude)
-        west = min(west, p.longitude)
-        east = max(east, p.longitude)
-      }
-      bounds = .array([.array([.number(south), .number(west)]), .array([.number(north), .number(east)])])
+    if let box = c.snapshot.bounds {
+      bounds = .array([
+        .array([.number(box.south), .number(box.west)]), .array([.number(box.north), .number(box.east)]),
+      ])
     }
     let config = JSONValue.object([
       ("tiles", .string(map.basemap.templates.light)), ("darkTiles", .string(map.basemap.templates.dark)),

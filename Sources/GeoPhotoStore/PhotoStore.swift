@@ -31,6 +31,10 @@ public protocol PhotoStore: AnyObject {
   func photos(ids: [Int64]) throws -> [Photo]
   /// Every located photo by ascending id, with the generation they belong to (read together).
   func locatedPhotos() throws -> (generation: Int64, photos: [Photo])
+  /// The kd-tree of every located photo (ids are photo ids, tags their `PhotoSource.code`s,
+  /// with their capture times) and the generation it belongs to, read together: what a
+  /// server searches without holding the photos. SQLite keeps it in a file beside the index.
+  func locatedIndex() throws -> (generation: Int64, index: SpatialIndex)
   /// Up to `limit` rows (located or not) with ids above `id`, by ascending id: a whole index
   /// read page by page, file state included.
   func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
@@ -176,6 +180,16 @@ public struct Upserted: Equatable, Sendable {
 }
 
 extension PhotoStore {
+  /// The ids of the located photos that pass `filter`, ascending, found by the store's own
+  /// indexes (a server asks for those its kd-tree cannot judge: camera and text).
+  public func locatedIDs(passing filter: PhotoFilter) throws -> [Int64] {
+    var ids: [Int64] = []
+    try forEachLocatedPhoto(passing: filter, after: .min, through: .max, limit: Int(Int32.max), reading: [.id]) {
+      ids.append($0.id)
+    }
+    return ids
+  }
+
   /// The photos `forEachLocatedPhoto(passing:after:through:limit:reading:_:)` lends, with
   /// every column of a photo, to the last id.
   public func locatedPhotos(passing filter: PhotoFilter, after id: Int64, limit: Int) throws -> [Photo] {

@@ -82,17 +82,17 @@ func benchFilters(points: [Coordinate]) throws {
   }
   let snapshot = IndexSnapshot(generation: 1, photos: photos)
   let query = { (q: Coordinate) in NearQuery(center: q, limit: k, filter: PhotoFilter(time: range)) }
-  let (_, firstQuery) = timed { snapshot.nearest(query(qs[0])) }
+  let (_, firstQuery) = try timed { try snapshot.nearest(query(qs[0])) }
   var served: [UInt64] = []
   for q in qs {
-    let (r, t) = timed { snapshot.nearest(query(q)) }
+    let (r, t) = try timed { try snapshot.nearest(query(q)) }
     served.append(t)
     checksum &+= Int64(r.first.map { Int($0.id) } ?? 0)
   }
   for q in qs.prefix(20) {
+    let served = try snapshot.nearest(query(q)).map(\.id)
     precondition(
-      snapshot.nearest(query(q)).map { photos[Int($0.id)].id }
-        == index.nearest(to: q, limit: k, time: range).map(\.id),
+      served == index.nearest(to: q, limit: k, time: range).map(\.id),
       "the snapshot's filtered index and the kd-tree disagree")
   }
   let cached = Percentiles(served)
@@ -103,12 +103,12 @@ func benchFilters(points: [Coordinate]) throws {
   // Map viewports over the filtered photos: the filter's hierarchy is built on its first
   // viewport and kept; each later viewport reads it.
   let filter = PhotoFilter(time: range)
-  let (_, hierarchy) = timed { _ = snapshot.clusters(for: filter) }
+  let (_, hierarchy) = try timed { _ = try snapshot.clusters(for: filter) }
   var viewports: [UInt64] = []
   var viewRng = SeededGenerator(seed: 99)
   for _ in 0..<2_000 {
     let (box, zoom) = randomViewport(around: points, using: &viewRng)
-    let (items, t) = timed { snapshot.clusters(for: filter).clusters.items(in: box, zoom: zoom) }
+    let (items, t) = try timed { try snapshot.clusters(for: filter).clusters.items(in: box, zoom: zoom) }
     viewports.append(t)
     checksum &+= Int64(items.count)
   }

@@ -128,7 +128,7 @@ struct PostgresRestartTests {
     let holder = SnapshotHolder { try PostgresPhotoStore(pool: pool) }
     try holder.refresh()
     let before = holder.snapshot
-    #expect(before.photos.count == 5)
+    #expect(before.count == 5)
 
     try cluster.stop()
     do {
@@ -143,7 +143,7 @@ struct PostgresRestartTests {
     try cluster.start()
     try add("new.jpg", 50)
     #expect(try holder.refresh() != nil)
-    #expect(holder.snapshot.photos.count == 6 && holder.snapshot.generation > before.generation)
+    #expect(holder.snapshot.count == 6 && holder.snapshot.generation > before.generation)
     #expect(pool.openConnections <= pool.options.maximumConnections)
   }
 }

@@ -20,12 +20,12 @@ import Testing
     }
   }
 
-  /// The writer's own answer for the photo at `position`.
+  /// The writer's own answer for `photo`.
   static func reference(
-    _ snapshot: IndexSnapshot, _ position: Int, distance: Double, form: EncodedAnnotation.Form
+    _ snapshot: IndexSnapshot, _ photo: Photo, distance: Double, form: EncodedAnnotation.Form
   ) throws -> String {
-    var annotation = try #require(Annotation(photo: snapshot.photos[position], distance: distance))
-    annotation.files = snapshot.files(of: snapshot.photos[position])
+    var annotation = try #require(Annotation(photo: photo, distance: distance))
+    annotation.files = snapshot.files(of: PhotoDetail(photo: photo, members: []))
     var w = JSONWriter()
     let options = AnnotationDocument.Options(includePaths: false)
     switch form {
@@ -36,29 +36,30 @@ import Testing
   }
 
   @Test func answersFromAFullCacheAreTheWritersAnswers() throws {
-    let snapshot = IndexSnapshot(generation: 1, photos: Self.photos())
+    let photos = Self.photos().filter { $0.coordinate != nil }
+    let snapshot = IndexSnapshot(generation: 1, photos: photos)
     // The smallest cache: 16 shards of 4 KiB, so a few dozen fragments fill it and it starts over.
     let cache = AnnotationFragments(capacity: 0)
     var made = 0
     for round in 0..<3 {
       for form in [EncodedAnnotation.Form.object, .feature] {
-        for position in snapshot.photos.indices {
+        for (position, photo) in photos.enumerated() {
           let distance = Double(position * 731 + round * 17) + 0.25
           var w = JSONWriter()
-          let written = cache.write(position: position, form: form, distance: distance, to: &w) {
+          let written = cache.write(id: photo.id, form: form, distance: distance, to: &w) {
             made += 1
-            var annotation = Annotation(photo: snapshot.photos[position], distance: nil)
-            annotation?.files = snapshot.files(of: snapshot.photos[position])
+            var annotation = Annotation(photo: photo, distance: nil)
+            annotation?.files = snapshot.files(of: PhotoDetail(photo: photo, members: []))
             return annotation.map {
               EncodedAnnotation(
-                $0, subtitle: SubtitleTemplate(photo: snapshot.photos[position]), form: form,
+                $0, subtitle: SubtitleTemplate(photo: photo), form: form,
                 options: AnnotationDocument.Options(includePaths: false))
             }
           }
           #expect(written)
           #expect(
             String(decoding: w.bytes, as: UTF8.self)
-              == (try Self.reference(snapshot, position, distance: distance, form: form)),
+              == (try Self.reference(snapshot, photo, distance: distance, form: form)),
             "position \(position), round \(round)")
         }
       }
@@ -66,8 +67,7 @@ import Testing
     let usage = cache.usage
     #expect(usage.bytes <= 16 * 4096 && usage.fragments > 0)
     // Every fragment made once in the first round; the later rounds hit for those kept.
-    let photos = snapshot.photos.count
-    #expect(made >= 2 * photos && made < 6 * photos)
+    #expect(made >= 2 * photos.count && made < 6 * photos.count)
   }
 
   @Test func nearAnswersAreTheSameOnAMissAndOnAHit() throws {

@@ -98,7 +98,7 @@ enum ServeCommand: Subcommand {
     let resolved =
       server.addresses == [config.serve.server.host] ? "" : " (\(server.addresses.joined(separator: ", ")))"
     console.out(
-      "serving \(snapshot.photos.count) photos (index generation \(snapshot.generation)) on "
+      "serving \(snapshot.count) photos (index generation \(snapshot.generation)) on "
         + "http://\(shownHost):\(server.port)/\(resolved)\n")
     holder.watch(interval: config.serve.reloadInterval) { log.append($0) }
 

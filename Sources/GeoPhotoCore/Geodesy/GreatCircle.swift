@@ -38,6 +38,14 @@ public enum GreatCircle {
     return (cosLat * cos(lon), cosLat * sin(lon), sin(lat))
   }
 
+  /// The coordinate of a unit vector: `unitVector`'s inverse (to a few units in the last
+  /// place; a pole's longitude is 0).
+  public static func coordinate(x: Double, y: Double, z: Double) -> Coordinate {
+    Coordinate(
+      latitude: atan2(z, (x * x + y * y).squareRoot()) * 180 / .pi,
+      longitude: x == 0 && y == 0 ? 0 : atan2(y, x) * 180 / .pi)
+  }
+
   /// Converts a squared chord between unit vectors to metres along the sphere.
   public static func distance(squaredChord: Double) -> Double {
     let chord = squaredChord.squareRoot()

@@ -27,8 +27,8 @@ enum AnnotationsEndpoints {
     let box = c.parameters.box(bbox) ?? BoundingBox(west: 0, south: 0, east: 0, north: 0)
     let zoomLevel = Int((c.parameters.number(zoom) ?? 0).rounded(.down))
     let filter = try FilterParameters.filter(c.parameters)
-    return c.cached(type: "application/geo+json") {
-      let view = c.snapshot.clusters(for: filter)
+    return try c.cached(type: "application/geo+json") {
+      let view = try c.snapshot.clusters(for: filter)
       let items = view.clusters.items(in: box, zoom: zoomLevel)
       let shown = items.prefix(c.configuration.maximumFeatures)
       var members: [(String, JSONValue)] = []
@@ -36,20 +36,22 @@ enum AnnotationsEndpoints {
         members.append(("truncated", .bool(true)))
         members.append(("total", .integer(Int64(items.count))))
       }
-      return GeoJSON.FeatureCollection(shown.map { feature($0, view, c) }, foreignMembers: JSONMembers(members))
-        .encoded()
+      // A pin shows its photo; a bubble its first photo (a walk down its first branches).
+      let pictured = shown.map { item in
+        item.clusterID.map { view.clusters.leaves(of: $0, limit: 1)?.first } ?? item.pointIndex
+      }
+      let ids = pictured.map { $0.map { c.snapshot.id(at: view.photoPosition($0)) } }
+      let details = try c.snapshot.details(ids.compactMap { $0 })
+      let features = zip(shown, ids).compactMap { item, id -> ViewportFeature? in
+        let detail = id.flatMap { details[$0] }
+        guard let clusterID = item.clusterID else { return detail.map { photoFeature($0.photo, c) } }
+        return .cluster(
+          id: clusterID, coordinate: item.coordinate, count: item.count,
+          expansionZoom: view.clusters.expansionZoom(of: clusterID) ?? 0,
+          thumbnailURL: detail.map { c.thumbnailLink($0.photo) } ?? "")
+      }
+      return GeoJSON.FeatureCollection(features, foreignMembers: JSONMembers(members)).encoded()
     }
-  }
-
-  static func feature(_ item: ClusterIndex.Item, _ view: ClusterView, _ c: EndpointContext) -> ViewportFeature {
-    if let id = item.clusterID {
-      // The bubble's picture: the cluster's first photo (a walk down its first branches).
-      let first = view.clusters.leaves(of: id, limit: 1)?.first.map { c.snapshot.photos[view.photoPosition($0)] }
-      return .cluster(
-        id: id, coordinate: item.coordinate, count: item.count, expansionZoom: view.clusters.expansionZoom(of: id) ?? 0,
-        thumbnailURL: first.map { c.thumbnailLink($0) } ?? "")
-    }
-    return photoFeature(c.snapshot.photos[view.photoPosition(item.pointIndex ?? 0)], c)
   }
 
   static func photoFeature(_ photo: Photo, _ c: EndpointContext) -> ViewportFeature {
@@ -73,14 +75,17 @@ enum AnnotationsEndpoints {
     let id = Int(c.parameters.identifier(clusterID) ?? -1)
     let limit = c.parameters.integer(limit)
     let offset = c.parameters.integer(offset)
-    let view = c.snapshot.clusters(for: try FilterParameters.filter(c.parameters))
+    let view = try c.snapshot.clusters(for: try FilterParameters.filter(c.parameters))
     guard view.clusters.contains(clusterID: id) else {
       throw APIError.notFound("no cluster \(id) in index generation \(c.snapshot.generation) for this filter")
     }
-    return c.cached(type: "application/geo+json") {
-      let leaves = view.clusters.leaves(of: id, limit: limit, offset: offset) ?? []
+    return try c.cached(type: "application/geo+json") {
+      let ids = (view.clusters.leaves(of: id, limit: limit, offset: offset) ?? []).map {
+        c.snapshot.id(at: view.photoPosition($0))
+      }
+      let details = try c.snapshot.details(ids)
       return GeoJSON.FeatureCollection(
-        leaves.map { photoFeature(c.snapshot.photos[view.photoPosition($0)], c) },
+        ids.compactMap { details[$0].map { photoFeature($0.photo, c) } },
         foreignMembers: JSONMembers([
           ("cluster_id", .integer(Int64(id))), ("offset", .integer(Int64(offset))), ("limit", .integer(Int64(limit))),
         ])

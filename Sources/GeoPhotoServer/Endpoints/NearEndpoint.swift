@@ -41,20 +41,32 @@ enum NearEndpoint {
     let center = Coordinate(latitude: lat, longitude: lon == 180 ? -180 : lon)
     let query = NearQuery(center: center, limit: limit, radius: radius, filter: filter)
     let order = p.word(sort).flatMap(AnswerOrder.init(rawValue:)) ?? .distance
-    return c.cached(type: geoJSON ? "application/geo+json" : "application/json") {
+    return try c.cached(type: geoJSON ? "application/geo+json" : "application/json") {
       let snapshot = c.snapshot
-      let neighbors = order.sorted(snapshot.nearest(query)) { n in
-        (snapshot.photos[Int(n.id)].takenAt, snapshot.photos[Int(n.id)].id)
+      var neighbors = try snapshot.nearest(query)
+      // By time: the photos' capture times come with their details, which the answer needs too.
+      var known: [Int64: PhotoDetail] = [:]
+      if order == .time {
+        known = try snapshot.details(neighbors.map(\.id))
+        neighbors = order.sorted(neighbors) { n in (known[n.id]?.photo.takenAt, n.id) }
       }
       // Each annotation copied from its pre-encoded fragment, with its distance written in.
       let form: EncodedAnnotation.Form = geoJSON ? .feature : .object
       let capacity = 256 + 512 * neighbors.count
+      var failure: (any Error)?
       func writeAnnotations(_ w: inout JSONWriter) {
-        for n in neighbors { snapshot.writeAnnotation(at: Int(n.id), form: form, distance: n.distance, to: &w) }
+        do {
+          try snapshot.writeAnnotations(neighbors, form: form, known: known, to: &w)
+        } catch {
+          failure = error
+        }
       }
-      return geoJSON
+      let body =
+        geoJSON
         ? AnnotationDocument.geoJSON(capacity: capacity, features: writeAnnotations)
         : AnnotationDocument.json(query: query, capacity: capacity, annotations: writeAnnotations)
+      if let failure { throw failure }
+      return body
     }
   }
 

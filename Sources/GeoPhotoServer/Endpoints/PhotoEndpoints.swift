@@ -16,18 +16,19 @@ enum PhotoEndpoints {
     ],
     respond: detail)
 
-  static func photo(_ c: EndpointContext) throws -> Photo {
+  static func detail(_ c: EndpointContext) throws -> PhotoDetail {
     let id = c.parameters.identifier(photoID) ?? -1
-    guard let photo = c.snapshot.photo(id: id) else { throw APIError.notFound("no photo \(id)") }
-    return photo
+    guard let detail = try c.snapshot.detail(id: id) else { throw APIError.notFound("no photo \(id)") }
+    return detail
   }
 
   static func detail(_ c: EndpointContext) throws -> ServerResponse {
-    let photo = try photo(c)
+    let detail: PhotoDetail = try detail(c)
+    let photo = detail.photo
     return c.cached(type: "application/json") {
       PhotoDetailDocument(
         photo: photo, subtitle: c.subtitle(photo), thumbnailURL: c.thumbnailLink(photo),
-        files: c.snapshot.files(of: photo)
+        files: c.snapshot.files(of: detail)
       ).encoded()
     }
   }
@@ -48,7 +49,7 @@ enum PhotoEndpoints {
   /// A local photo's thumbnail (`PhotoThumbnails`), made from the file the index names (never
   /// a path from the request); a redirect to a remote photo's.
   static func thumbnail(_ c: EndpointContext) throws -> ServerResponse {
-    let photo = try photo(c)
+    let photo = try detail(c).photo
     if photo.source != .local {
       guard let url = photo.thumbnailURL else { throw APIError.notFound("photo \(photo.id) has no thumbnail") }
       return ServerResponse(status: 302, headers: [("Location", url), ("Cache-Control", "public, max-age=86400")])

@@ -46,7 +46,7 @@ enum PlaceEndpoints {
     do {
       gazetteer = try c.configuration.places?.gazetteer()
     } catch {
-      throw APIError(503, "unavailable", "the place names cannot be read: \(error)")
+      throw APIError.unavailable("the place names cannot be read: \(error)")
     }
     guard let gazetteer else { throw APIError.notFound("this server has no place names") }
     let text = c.parameters.word(query) ?? ""

@@ -19,7 +19,7 @@ enum ServiceEndpoints {
   static func health(_ c: EndpointContext) throws -> ServerResponse {
     let body = JSONValue.object([
       ("status", .string("ok")), ("generation", .integer(c.snapshot.generation)),
-      ("photos", .integer(Int64(c.snapshot.photos.count))),
+      ("photos", .integer(Int64(c.snapshot.count))),
     ])
     return c.uncached(body.encoded(), type: "application/json", cacheControl: "no-store")
   }

@@ -45,7 +45,7 @@ enum TileEndpoints {
     } catch let error as TileError {
       throw APIError(500, "internal", error.description)
     } catch {
-      throw APIError(503, "unavailable", "the basemap cannot be read: \(error)")
+      throw APIError.unavailable("the basemap cannot be read: \(error)")
     }
   }
 }

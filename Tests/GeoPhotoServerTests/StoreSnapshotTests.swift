@@ -1,0 +1,129 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoFixtures
+import GeoPhotoStore
+import Testing
+
+@testable import GeoPhotoServer
+
+/// A server's snapshot keeps the kd-tree and the clusters, not the photos: their details come
+/// from the store by id. Its answers must be byte for byte those of a snapshot holding every
+/// photo in memory, built from the same rows.
+@Suite struct StoreSnapshotTests {
+  /// The sample photos with cameras, places, keywords and a RAW file on some.
+  static func photos() -> [Photo] {
+    samplePhotos().enumerated().map { i, photo in
+      var photo = photo
+      if i % 3 == 0 { (photo.cameraMake, photo.cameraModel) = ("FUJIFILM", "X100V") }
+      if i % 3 == 1 { (photo.cameraMake, photo.cameraModel) = ("Apple", "iPhone 15 Pro") }
+      if i % 4 == 0 {
+        photo.place = PlaceName(name: "Chiyoda", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 90)
+      }
+      if i % 5 == 0 { photo.keywords = ["temple", "lantern"] }
+      if i % 7 == 0 { photo.takenAt = CaptureDate(year: 2019, month: 8, day: 1, hour: 9, utcOffsetMinutes: 540) }
+      return photo
+    }
+  }
+
+  /// The photos written to a new store, one of them with a RAW file beside it.
+  static func store(_ kind: StoreKind, in directory: URL) throws -> any PhotoStore {
+    let store = try makeScratchStore(kind, in: directory)
+    try store.write {
+      for (i, photo) in photos().enumerated() {
+        let id = try store.upsert(PhotoRecord(photo: photo), now: indexTimestamp()).id
+        if i == 1 {
+          try store.setMembers(
+            of: id,
+            [
+              MemberFile(
+                path: "/photos/2.RAF", role: .raw, state: FileState(size: 9, changedNanoseconds: 1, contentHash: "h"))
+            ])
+        }
+      }
+    }
+    return store
+  }
+
+  static let targets = [
+    "/v1/near?lat=35.68&lon=139.76&limit=40", "/v1/near?lat=35.68&lon=139.76&limit=5&format=geojson",
+    "/v1/near?lat=35.68&lon=139.76&limit=40&sort=time", "/v1/near?lat=35.68&lon=139.76&camera=fuji",
+    "/v1/near?lat=35.68&lon=139.76&text=lantern", "/v1/near?lat=35.68&lon=139.76&text=chiyoda&camera=iphone",
+    "/v1/near?lat=35.68&lon=139.76&until=2020", "/v1/near?lat=35.68&lon=139.76&source=flickr&radius=5km",
+    "/v1/annotations?bbox=-180,-85,180,85&zoom=0", "/v1/annotations?bbox=139.6,35.6,139.9,35.8&zoom=12",
+    "/v1/annotations?bbox=139.6,35.6,139.9,35.8&zoom=18", "/v1/annotations?bbox=170,-20,-170,-10&zoom=4",
+    "/v1/annotations?bbox=139.6,35.6,139.9,35.8&zoom=12&camera=x100v",
+    "/v1/annotations?bbox=-180,-85,180,85&zoom=3&text=temple", "/healthz", "/",
+  ]
+
+  @Test(arguments: StoreKind.available)
+  func answersAreThoseOfTheSamePhotosInMemory(kind: StoreKind) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-lean-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try Self.store(kind, in: directory)
+    let (generation, rows) = try store.locatedPhotos()
+    let fromStore = SnapshotHolder(open: reopener(for: store))
+    try fromStore.refresh()
+    let inMemory = SnapshotHolder(
+      initial: IndexSnapshot(generation: generation, photos: rows, members: try store.memberFiles(of: nil))
+    ) { nil }
+    #expect(fromStore.snapshot.generation == generation && fromStore.snapshot.count == rows.count)
+    var configuration = APIConfiguration()
+    configuration.map.leafletDirectory = "/nonexistent"
+    let served = APIRouter(holder: fromStore, configuration: configuration)
+    let expected = APIRouter(holder: inMemory, configuration: configuration)
+
+    // Every photo's details, the one with a RAW file among them, and their cluster leaves.
+    var targets = Self.targets + rows.map { "/v1/photos/\($0.id)" }
+    let world = get(expected, "/v1/annotations?bbox=-180,-85,180,85&zoom=2").json
+    for feature in world["features"] as? [[String: Any]] ?? [] {
+      if let id = (feature["properties"] as? [String: Any])?["cluster_id"] as? Int {
+        targets.append("/v1/clusters/\(id)/leaves?limit=50")
+      }
+    }
+    #expect(targets.contains { $0.contains("/leaves") })
+    for target in targets {
+      let (answer, reference) = (get(served, target), get(expected, target))
+      #expect(reference.status == 200, "\(target)")
+      #expect(answer.status == reference.status, "\(target)")
+      #expect(
+        String(decoding: answer.body, as: UTF8.self) == String(decoding: reference.body, as: UTF8.self), "\(target)")
+    }
+    let files = get(served, "/v1/photos/\(rows[1].id)").json["files"] as? [Any] ?? []
+    #expect(files.count == 2)
+  }
+
+  @Test func onlyThePhotosAnswersShowAreRead() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-lean-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try Self.store(.sqlite, in: directory)
+    let holder = SnapshotHolder(open: reopener(for: store))
+    try holder.refresh()
+    let snapshot = holder.snapshot
+    #expect(snapshot.details.cached == 0)
+    let api = APIRouter(holder: holder, configuration: APIConfiguration())
+    #expect(get(api, "/v1/near?lat=51.5&lon=-0.12&limit=3").status == 200)
+    #expect(snapshot.details.cached == 3 && snapshot.count == Self.photos().count)
+  }
+
+  @Test func aPhotoRemovedSinceTheSnapshotIsLeftOut() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-lean-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try Self.store(.sqlite, in: directory)
+    let holder = SnapshotHolder(open: reopener(for: store))
+    try holder.refresh()
+    let api = APIRouter(holder: holder, configuration: APIConfiguration())
+    let london = try #require(try store.locatedPhotos().photos.first { $0.title == "London" })
+    try store.write { try store.delete(id: london.id) }
+    // Until the next reload the tree still has it; the answer leaves it out instead of failing.
+    let near = get(api, "/v1/near?lat=51.5&lon=-0.12&limit=2")
+    #expect(near.status == 200)
+    let titles = (near.json["annotations"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    #expect(titles.count == 1 && !titles.contains("London"))
+    #expect(get(api, "/v1/photos/\(london.id)").status == 404)
+    #expect(try holder.refresh() != nil)
+    #expect(holder.snapshot.count == Self.photos().count - 1)
+  }
+}
