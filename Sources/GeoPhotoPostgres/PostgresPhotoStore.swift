@@ -180,7 +180,7 @@ public final class PostgresPhotoStore: PhotoStore {
 
   /// The kd-tree's columns read page by page inside one repeatable-read transaction, like
   /// `locatedPhotos()`, then built in memory (the database keeps no file of it).
-  public func locatedIndex() throws -> (generation: Int64, index: SpatialIndex) {
+  public func locatedIndex() throws -> LocatedIndex {
     try pool.withConnection { connection in
       try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
       defer { _ = try? connection.execute("COMMIT") }
@@ -213,10 +213,9 @@ public final class PostgresPhotoStore: PhotoStore {
           locals.append(row.int64(at: 5) ?? PointTimes.none)
         }
       }
-      return (
-        generation,
-        SpatialIndex(building: ids, vectors: vectors, tags: tags, instants: instants, locals: locals)
-      )
+      return LocatedIndex(
+        generation: generation,
+        spatial: SpatialIndex(building: ids, vectors: vectors, tags: tags, instants: instants, locals: locals))
     }
   }
 

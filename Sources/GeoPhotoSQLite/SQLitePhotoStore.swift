@@ -575,9 +575,19 @@ public final class SQLitePhotoStore: PhotoStore {
     return SpatialIndex(points: points)
   }
 
-  public func refreshDerivedIndexes() throws { try rebuildSpatialIndexIfStale() }
+  /// Rebuilds the kd-tree and the cluster hierarchy over it when their files are stale.
+  public func refreshDerivedIndexes() throws {
+    let stamp = try stamp()
+    guard SpatialIndexFile.stamp(at: spatialIndexURL) != stamp || ClusterIndexFile.stamp(at: clusterIndexURL) != stamp
+    else { return }
+    _ = try locatedIndex()
+  }
 
-  public func rebuildDerivedIndexes() throws { try rebuildSpatialIndex() }
+  public func rebuildDerivedIndexes() throws {
+    let built = try buildSpatialIndex()
+    try ClusterIndexFile.write(
+      ClusterIndex(pointsOf: built.index), stamp: built.stamp, tree: built.index, to: clusterIndexURL)
+  }
 
   public func check(thorough: Bool) throws -> [String] {
     var problems: [String] = []
@@ -630,6 +640,19 @@ public final class SQLitePhotoStore: PhotoStore {
     if moved > 0 {
       problems.append("\(file): \(moved) of \(sample.count) sampled photos are not where the index has them")
     }
+    // The cluster hierarchy's file: current, and over the points of this tree.
+    let clusters = clusterIndexURL.lastPathComponent
+    if !FileManager.default.fileExists(atPath: clusterIndexURL.path) {
+      problems.append("\(clusters) is missing (check --repair builds it)")
+    } else if ClusterIndexFile.read(from: clusterIndexURL, stamp: try stamp(), tree: index) == nil {
+      let why =
+        switch ClusterIndexFile.stamp(at: clusterIndexURL) {
+        case nil: "is damaged or of another geophoto"
+        case try stamp(): "is damaged or does not match \(file)"
+        default: "is older than the index's photos"
+        }
+      problems.append("\(clusters) \(why) (check --repair rebuilds it)")
+    }
     return problems
   }
 
@@ -649,11 +672,33 @@ public final class SQLitePhotoStore: PhotoStore {
     }
   }
 
-  public func locatedIndex() throws -> (generation: Int64, index: SpatialIndex) {
-    let stamp = try stamp()
-    if let index = SpatialIndexFile.read(from: spatialIndexURL, stamp: stamp) { return (stamp.generation, index) }
-    let (built, index) = try buildSpatialIndex()
-    return (built.generation, index)
+  /// Where the persisted cluster hierarchy over the kd-tree lives: next to the database.
+  public var clusterIndexURL: URL {
+    url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".clusters")
+  }
+
+  /// The kd-tree and the cluster hierarchy from their files when they are current, otherwise
+  /// built from the rows (and saved for the next process).
+  public func locatedIndex() throws -> LocatedIndex {
+    let (generation, stamp) = try database.transaction(immediate: false) { (try self.generation(), try self.stamp()) }
+    guard let spatial = SpatialIndexFile.read(from: spatialIndexURL, stamp: stamp) else {
+      let built = try buildSpatialIndex()
+      return LocatedIndex(
+        generation: built.generation, spatial: built.index,
+        clusters: try clusterIndex(over: built.index, stamp: built.stamp))
+    }
+    return LocatedIndex(
+      generation: generation, spatial: spatial, clusters: try clusterIndex(over: spatial, stamp: stamp))
+  }
+
+  /// The hierarchy over `tree`'s points from its file when that was built over the same tree,
+  /// otherwise built and saved.
+  func clusterIndex(over tree: SpatialIndex, stamp: SpatialIndexFile.Stamp) throws -> ClusterIndex {
+    if let kept = ClusterIndexFile.read(from: clusterIndexURL, stamp: stamp, tree: tree) { return kept }
+    let clusters = ClusterIndex(pointsOf: tree)
+    // A read-only location only costs the next process a rebuild.
+    try? ClusterIndexFile.write(clusters, stamp: stamp, tree: tree, to: clusterIndexURL)
+    return clusters
   }
 
   /// Builds the spatial index from the located photos and persists it. The points and the
@@ -661,15 +706,15 @@ public final class SQLitePhotoStore: PhotoStore {
   @discardableResult
   public func rebuildSpatialIndex() throws -> SpatialIndex { try buildSpatialIndex().index }
 
-  private func buildSpatialIndex() throws -> (stamp: SpatialIndexFile.Stamp, index: SpatialIndex) {
+  private func buildSpatialIndex() throws -> (generation: Int64, stamp: SpatialIndexFile.Stamp, index: SpatialIndex) {
     var ids: [Int64] = []
     var points: [Double] = []
     var tags: [UInt8] = []
     var instants: [Int64] = []
     var locals: [Int64] = []
     var codes: [String: UInt8] = [:]
-    let current: SpatialIndexFile.Stamp = try database.transaction(immediate: false) {
-      let g = try stamp()
+    let (generation, current) = try database.transaction(immediate: false) {
+      let g = (try self.generation(), try stamp())
       try database.forEachRow(
         "SELECT id, latitude, longitude, source, taken_utc, taken_local FROM photos WHERE latitude IS NOT NULL"
       ) { row in
@@ -695,7 +740,7 @@ public final class SQLitePhotoStore: PhotoStore {
     let index = SpatialIndex(building: ids, vectors: points, tags: tags, instants: instants, locals: locals)
     // A read-only location only costs the next process a rebuild.
     try? SpatialIndexFile.write(index, stamp: current, to: spatialIndexURL)
-    return (current, index)
+    return (generation, current, index)
   }
 }
 

@@ -49,10 +49,15 @@ public enum SpatialIndexFile {
     index.tags.withUnsafeBytes { data.append(contentsOf: $0) }
     times.instants.withUnsafeBytes { data.append(contentsOf: $0) }
     times.locals.withUnsafeBytes { data.append(contentsOf: $0) }
+    try writeAtomically(data, to: url)
+  }
+
+  /// Writes `data` beside `url` and renames it over `url`: rename(2) replaces the old file
+  /// atomically, so a reader sees the old file or the new one, never a part.
+  static func writeAtomically(_ data: Data, to url: URL) throws {
     let temporary = url.deletingLastPathComponent()
       .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     try data.write(to: temporary)
-    // rename(2) replaces the old file atomically: a reader sees the old tree or the new one.
     guard rename(temporary.path, url.path) == 0 else {
       let reason = String(cString: strerror(errno))
       try? FileManager.default.removeItem(at: temporary)

@@ -57,24 +57,31 @@ public final class IndexSnapshot: Sendable {
     case mask([Bool])
   }
 
-  init(generation: Int64, spatial: SpatialIndex, details: PhotoDetails, privacyZones: [PrivacyZone]) {
+  /// `clusters` (over every point of `spatial`) is built here when it is nil, or when privacy
+  /// zones hide photos (the hierarchy is then of the photos shown).
+  init(
+    generation: Int64, spatial: SpatialIndex, clusters: ClusterIndex? = nil, details: PhotoDetails,
+    privacyZones: [PrivacyZone]
+  ) {
     self.generation = generation
     self.spatial = spatial
     self.details = details
     let n = spatial.count
     var shown: [Bool]?
     if !privacyZones.isEmpty {
-      let outside = (0..<n).map { p in !privacyZones.contains { $0.contains(Self.coordinate(at: p, in: spatial)) } }
+      let outside = (0..<n).map { p in !privacyZones.contains { $0.contains(spatial.coordinate(at: p)) } }
       if outside.contains(false) { shown = outside }
     }
     self.shown = shown
     count = shown.map { $0.reduce(0) { $0 + ($1 ? 1 : 0) } } ?? n
-    positionsByID = spatial.ids.withUnsafeBufferPointer { ids in
-      (0..<Int32(n)).sorted { ids[Int($0)] < ids[Int($1)] }
+    positionsByID = spatial.positionsByID()
+    if let shown {
+      let positions = (0..<n).filter { shown[$0] }
+      self.clusters = ClusterView(
+        clusters: ClusterIndex(points: positions.map(spatial.coordinate(at:))), positions: positions)
+    } else {
+      self.clusters = ClusterView(clusters: clusters ?? ClusterIndex(pointsOf: spatial), positions: nil)
     }
-    let positions = shown.map { shown in (0..<n).filter { shown[$0] } }
-    let points = (positions ?? Array(0..<n)).map { Self.coordinate(at: $0, in: spatial) }
-    clusters = ClusterView(clusters: ClusterIndex(points: points), positions: positions)
   }
 
   /// A snapshot of photos held in memory (tests, benchmarks): the same indexes as the store's.
@@ -101,20 +108,16 @@ public final class IndexSnapshot: Sendable {
   /// The located photos' kd-tree from `store` (SQLite's file beside the index when current),
   /// with details read through `pool` as answers need them.
   public convenience init(store: any PhotoStore, pool: StorePool, privacyZones: [PrivacyZone] = []) throws {
-    let (generation, spatial) = try store.locatedIndex()
+    let located = try store.locatedIndex()
     self.init(
-      generation: generation, spatial: spatial, details: PhotoDetails(.store(pool)), privacyZones: privacyZones)
+      generation: located.generation, spatial: located.spatial, clusters: located.clusters,
+      details: PhotoDetails(.store(pool)), privacyZones: privacyZones)
   }
 
   public static let empty = IndexSnapshot(generation: 0, photos: [])
 
-  static func coordinate(at position: Int, in spatial: SpatialIndex) -> Coordinate {
-    let v = spatial.vectors
-    return GreatCircle.coordinate(x: v[3 * position], y: v[3 * position + 1], z: v[3 * position + 2])
-  }
-
   /// Where the photo at `position` is.
-  func coordinate(at position: Int) -> Coordinate { Self.coordinate(at: position, in: spatial) }
+  func coordinate(at position: Int) -> Coordinate { spatial.coordinate(at: position) }
 
   /// The photo id at `position`.
   func id(at position: Int) -> Int64 { spatial.ids[position] }

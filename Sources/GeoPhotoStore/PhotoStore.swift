@@ -31,10 +31,10 @@ public protocol PhotoStore: AnyObject {
   func photos(ids: [Int64]) throws -> [Photo]
   /// Every located photo by ascending id, with the generation they belong to (read together).
   func locatedPhotos() throws -> (generation: Int64, photos: [Photo])
-  /// The kd-tree of every located photo (ids are photo ids, tags their `PhotoSource.code`s,
-  /// with their capture times) and the generation it belongs to, read together: what a
-  /// server searches without holding the photos. SQLite keeps it in a file beside the index.
-  func locatedIndex() throws -> (generation: Int64, index: SpatialIndex)
+  /// What a server searches, without holding the photos: the kd-tree of every located photo
+  /// and the generation it belongs to, read together, with the cluster hierarchy over it when
+  /// the store keeps one (SQLite keeps both in files beside the index).
+  func locatedIndex() throws -> LocatedIndex
   /// Up to `limit` rows (located or not) with ids above `id`, by ascending id: a whole index
   /// read page by page, file state included.
   func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
@@ -176,6 +176,22 @@ public struct Upserted: Equatable, Sendable {
   public init(id: Int64, inserted: Bool) {
     self.id = id
     self.inserted = inserted
+  }
+}
+
+/// The located photos as a server searches them (`PhotoStore.locatedIndex()`).
+public struct LocatedIndex: Sendable {
+  public var generation: Int64
+  /// The kd-tree: ids are photo ids, tags their `PhotoSource.code`s, with capture times.
+  public var spatial: SpatialIndex
+  /// The cluster hierarchy whose point `i` is the tree's point `i`; nil when the store keeps
+  /// none (the server builds it).
+  public var clusters: ClusterIndex?
+
+  public init(generation: Int64, spatial: SpatialIndex, clusters: ClusterIndex? = nil) {
+    self.generation = generation
+    self.spatial = spatial
+    self.clusters = clusters
   }
 }
 

@@ -97,10 +97,11 @@ func benchSoak() throws {
       + samples.map { String(format: "%.0f", Double($0.kilobytes) / 1024) }.joined(separator: " "))
 }
 
-/// The server's resident set in KiB (`VmRSS` of /proc/PID/status).
-func residentKilobytes(of pid: Int32) -> Int {
+/// The server's resident set in KiB: all of it (`VmRSS` of /proc/PID/status), or only its
+/// anonymous memory (`RssAnon`: what it allocated, not the files it maps).
+func residentKilobytes(of pid: Int32, _ field: String = "VmRSS") -> Int {
   let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-  guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+  guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
   return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
 }
 

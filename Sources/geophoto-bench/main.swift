@@ -320,9 +320,10 @@ func nearIndex(points: [Coordinate]) throws -> URL {
       }
     }
     print(String(format: "  (loaded %d rows in %.1f s)", points.count, Double(load) / 1e9))
-    try store.rebuildSpatialIndex()
     _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
   }
+  // The kd-tree and cluster files, as `sync` leaves them (kept from an earlier run if current).
+  try SQLitePhotoStore(url: db, mode: .readWrite).refreshDerivedIndexes()
   return db
 }
 

@@ -286,3 +286,51 @@ import Testing
     #expect(indexTimestamp(Date(timeIntervalSince1970: 1_709_251_199)) == "2024-02-29T23:59:59Z")
   }
 }
+
+/// The cluster hierarchy kept beside the index, over the kd-tree's points.
+@Suite struct ClusterIndexFileTests {
+  @Test func theHierarchyIsKeptAndFollowsTheTree() throws {
+    let dir = try TemporaryDirectory()
+    let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("c.sqlite"), mode: .create)
+    try store.write {
+      for i in 0..<300 {
+        try store.upsert(record("/p/\(i).jpg", 35 + Double(i % 17) * 0.01, 139 + Double(i / 17) * 0.01), now: "n")
+      }
+    }
+    try store.refreshDerivedIndexes()
+    let tree = try store.spatialIndex()
+    let kept = try #require(ClusterIndexFile.read(from: store.clusterIndexURL, stamp: try store.stamp(), tree: tree))
+    // The same hierarchy as one built over the tree's points now.
+    let built = ClusterIndex(pointsOf: tree)
+    let world = BoundingBox(west: -180, south: -85, east: 180, north: 85)
+    for zoom in 0...17 {
+      #expect(kept.items(in: world, zoom: zoom) == built.items(in: world, zoom: zoom), "zoom \(zoom)")
+    }
+    #expect(try store.locatedIndex().clusters?.pointCount == 300)
+    #expect(try store.check(thorough: false).isEmpty)
+
+    // Stale after a move; a tree of other points is not matched either.
+    try store.write { try store.upsert(record("/p/0.jpg", -10, 20), now: "n") }
+    #expect(ClusterIndexFile.read(from: store.clusterIndexURL, stamp: try store.stamp(), tree: tree) == nil)
+    #expect(try store.check(thorough: false).contains { $0.contains("c.sqlite.kdtree is older") })
+    try store.refreshDerivedIndexes()
+    let moved = try store.spatialIndex()
+    #expect(ClusterIndexFile.read(from: store.clusterIndexURL, stamp: try store.stamp(), tree: moved) != nil)
+    #expect(ClusterIndexFile.read(from: store.clusterIndexURL, stamp: try store.stamp(), tree: tree) == nil)
+
+    // Damaged: reported by check, rebuilt by the next reader, and by --repair.
+    var bytes = try Data(contentsOf: store.clusterIndexURL)
+    bytes.removeLast(bytes.count / 3)
+    try bytes.write(to: store.clusterIndexURL)
+    #expect(
+      try store.check(thorough: false) == [
+        "c.sqlite.clusters is damaged or does not match c.sqlite.kdtree (check --repair rebuilds it)"
+      ])
+    #expect(try store.locatedIndex().clusters?.pointCount == 300)
+    #expect(try store.check(thorough: false).isEmpty)
+    try FileManager.default.removeItem(at: store.clusterIndexURL)
+    #expect(try store.check(thorough: false) == ["c.sqlite.clusters is missing (check --repair builds it)"])
+    try store.rebuildDerivedIndexes()
+    #expect(try store.check(thorough: false).isEmpty)
+  }
+}

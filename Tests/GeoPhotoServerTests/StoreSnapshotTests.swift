@@ -126,4 +126,25 @@ import Testing
     #expect(try holder.refresh() != nil)
     #expect(holder.snapshot.count == Self.photos().count - 1)
   }
+
+  /// A new title changes the index's generation but no position: the snapshot takes the
+  /// index's generation (not the tree's), reloads once, and shows the new title.
+  @Test func aRetitledPhotoIsOneReload() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-lean-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try Self.store(.sqlite, in: directory)
+    try store.refreshDerivedIndexes()
+    let holder = SnapshotHolder(open: reopener(for: store))
+    try holder.refresh()
+    #expect(holder.snapshot.generation == (try store.generation()))
+    #expect(try holder.refresh() == nil)
+    var london = try #require(try store.locatedPhotos().photos.first { $0.title == "London" })
+    london.title = "London Bridge"
+    try store.write { try store.upsert(PhotoRecord(photo: london), now: indexTimestamp()) }
+    #expect(try holder.refresh() == (try store.generation()))
+    #expect(try holder.refresh() == nil)
+    let near = get(APIRouter(holder: holder, configuration: APIConfiguration()), "/v1/near?lat=51.5&lon=-0.12&limit=1")
+    #expect((near.json["annotations"] as? [[String: Any]])?.first?["title"] as? String == "London Bridge")
+  }
 }

@@ -89,7 +89,9 @@ enum ManualPage {
       .I ~/.local/share/geophoto/index.sqlite
       The index; beside it
       .I index.sqlite.kdtree
-      (its spatial index) and
+      (its spatial index),
+      .I index.sqlite.clusters
+      (the map's cluster hierarchy) and
       .I places.gaz
       (place names imported with
       .BR "geophoto places import" ).

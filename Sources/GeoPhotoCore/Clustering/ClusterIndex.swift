@@ -92,6 +92,18 @@ public struct ClusterIndex: Sendable {
   /// Levels indexed by zoom, `minZoom ... maxZoom + 1`.
   let levels: [Level]
 
+  /// The hierarchy over a kd-tree's points: point `i` is the tree's point at position `i`.
+  public init(pointsOf tree: SpatialIndex, options: Options = Options()) {
+    self.init(points: (0..<tree.count).map(tree.coordinate(at:)), options: options)
+  }
+
+  /// A hierarchy read back (`init(encoded:)`), its levels already checked.
+  init(options: Options, pointCount: Int, levels: [Level]) {
+    self.options = options
+    self.pointCount = pointCount
+    self.levels = levels
+  }
+
   /// Builds the hierarchy for `points` (their positions in the input order are their indexes).
   public init(points: [Coordinate], options: Options = Options()) {
     self.options = options

@@ -37,6 +37,15 @@ struct PlaneIndex: Sendable {
     self.nodeSize = leaf
   }
 
+  /// A tree built before (`ClusterIndex.init(encoded:)`): two coordinates per id, every id a
+  /// position in the caller's arrays.
+  init(ids: [Int32], coords: [Double], nodeSize: Int) {
+    precondition(coords.count == 2 * ids.count, "two coordinates per id")
+    self.ids = ids
+    self.coords = coords
+    self.nodeSize = max(1, nodeSize)
+  }
+
   /// Ids of the points inside the box (edges included).
   func range(minX: Double, minY: Double, maxX: Double, maxY: Double, into result: inout [Int32]) {
     guard !ids.isEmpty else { return }

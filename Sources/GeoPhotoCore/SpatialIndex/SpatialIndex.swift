@@ -37,6 +37,28 @@ public struct SpatialIndex: Sendable {
 
   public var count: Int { ids.count }
 
+  /// Where the point at tree position `position` is (its unit vector as a coordinate).
+  public func coordinate(at position: Int) -> Coordinate {
+    GreatCircle.coordinate(x: vectors[3 * position], y: vectors[3 * position + 1], z: vectors[3 * position + 2])
+  }
+
+  /// A hash of the ids in tree order: files derived from a tree (its cluster hierarchy) name
+  /// the tree they were built over by it.
+  public var fingerprint: UInt64 {
+    ids.reduce(0xCBF2_9CE4_8422_2325 ^ UInt64(count)) { hash, id in
+      (hash ^ UInt64(bitPattern: id)) &* 0x0000_0100_0000_01B3
+    }
+  }
+
+  /// The tree positions by ascending id (ties by position): how a photo is found by its id.
+  public func positionsByID() -> [Int32] {
+    var pairs = [(id: Int64, position: Int32)]()
+    pairs.reserveCapacity(count)
+    for (position, id) in ids.enumerated() { pairs.append((id, Int32(position))) }
+    pairs.sort { $0.id < $1.id || ($0.id == $1.id && $0.position < $1.position) }
+    return pairs.map(\.position)
+  }
+
   /// Takes new ids for the same points, in tree order (see `PointTimes`).
   mutating func adopt(ids newIDs: [Int64]) {
     precondition(newIDs.count == ids.count, "one id per point")
