@@ -154,14 +154,22 @@ public final class PostgresPhotoStore: PhotoStore {
     return ids.compactMap { byID[$0] }
   }
 
-  /// Read page by page (by id) inside one repeatable-read transaction, so the photos and the
-  /// generation belong together however large the table.
-  public func locatedPhotos() throws -> (generation: Int64, photos: [Photo]) {
+  /// Runs `body` inside one repeatable-read, read-only transaction with the generation it
+  /// sees: whatever `body` reads page by page belongs to that generation.
+  private func readingAtOneGeneration<T>(_ body: (PostgresConnection, Int64) throws -> T) throws -> T {
     try pool.withConnection { connection in
       try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
       defer { _ = try? connection.execute("COMMIT") }
       let generation =
         try connection.execute("SELECT value FROM index_state WHERE key = 'generation'").first?.int64(at: 0) ?? 0
+      return try body(connection, generation)
+    }
+  }
+
+  /// Read page by page (by id) inside one repeatable-read transaction, so the photos and the
+  /// generation belong together however large the table.
+  public func locatedPhotos() throws -> (generation: Int64, photos: [Photo]) {
+    try readingAtOneGeneration { connection, generation in
       var photos: [Photo] = []
       var last: Int64 = 0
       while true {
@@ -181,11 +189,7 @@ public final class PostgresPhotoStore: PhotoStore {
   /// The kd-tree's columns read page by page inside one repeatable-read transaction, like
   /// `locatedPhotos()`, then built in memory (the database keeps no file of it).
   public func locatedIndex() throws -> LocatedIndex {
-    try pool.withConnection { connection in
-      try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-      defer { _ = try? connection.execute("COMMIT") }
-      let generation =
-        try connection.execute("SELECT value FROM index_state WHERE key = 'generation'").first?.int64(at: 0) ?? 0
+    try readingAtOneGeneration { connection, generation in
       var ids: [Int64] = []
       var vectors: [Double] = []
       var tags: [UInt8] = []

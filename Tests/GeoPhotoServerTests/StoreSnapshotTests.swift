@@ -57,10 +57,8 @@ import Testing
 
   @Test(arguments: StoreKind.available)
   func answersAreThoseOfTheSamePhotosInMemory(kind: StoreKind) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-lean-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try Self.store(kind, in: directory)
+    let directory = try TemporaryDirectory()
+    let store = try Self.store(kind, in: directory.url)
     let (generation, rows) = try store.locatedPhotos()
     let fromStore = SnapshotHolder(open: reopener(for: store))
     try fromStore.refresh()
@@ -94,10 +92,8 @@ import Testing
   }
 
   @Test func onlyThePhotosAnswersShowAreRead() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-lean-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try Self.store(.sqlite, in: directory)
+    let directory = try TemporaryDirectory()
+    let store = try Self.store(.sqlite, in: directory.url)
     let holder = SnapshotHolder(open: reopener(for: store))
     try holder.refresh()
     let snapshot = holder.snapshot
@@ -108,10 +104,8 @@ import Testing
   }
 
   @Test func aPhotoRemovedSinceTheSnapshotIsLeftOut() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-lean-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try Self.store(.sqlite, in: directory)
+    let directory = try TemporaryDirectory()
+    let store = try Self.store(.sqlite, in: directory.url)
     let holder = SnapshotHolder(open: reopener(for: store))
     try holder.refresh()
     let api = APIRouter(holder: holder, configuration: APIConfiguration())
@@ -130,10 +124,8 @@ import Testing
   /// A new title changes the index's generation but no position: the snapshot takes the
   /// index's generation (not the tree's), reloads once, and shows the new title.
   @Test func aRetitledPhotoIsOneReload() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-lean-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try Self.store(.sqlite, in: directory)
+    let directory = try TemporaryDirectory()
+    let store = try Self.store(.sqlite, in: directory.url)
     try store.refreshDerivedIndexes()
     let holder = SnapshotHolder(open: reopener(for: store))
     try holder.refresh()
