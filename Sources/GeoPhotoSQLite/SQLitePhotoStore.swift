@@ -665,13 +665,6 @@ public final class SQLitePhotoStore: PhotoStore {
     return try rebuildSpatialIndex()
   }
 
-  /// Rebuilds and saves the spatial index unless its file already matches the generation.
-  public func rebuildSpatialIndexIfStale() throws {
-    if SpatialIndexFile.stamp(at: spatialIndexURL) != (try stamp()) {
-      try rebuildSpatialIndex()
-    }
-  }
-
   /// Where the persisted cluster hierarchy over the kd-tree lives: next to the database.
   public var clusterIndexURL: URL {
     url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".clusters")

@@ -39,20 +39,18 @@ public final class IndexSnapshot: Sendable {
   let clusters: ClusterView
   /// Titles, places, files: everything the tree does not hold.
   let details: PhotoDetails
-  /// Cluster hierarchies of filtered sets, most recently used last (a few, so memory stays
-  /// bounded; each is rebuilt the same way when it is needed again).
-  private let filteredClusters = Mutex<[(PhotoFilter, ClusterView)]>([])
-  static let filteredClusterCacheSize = 8
-  /// The photos of filters, most recently used last: a selective filter (one keeping at most
+  /// Cluster hierarchies of recent filters.
+  private let filteredClusters = RecentFilters<ClusterView>()
+  /// The photos of recent filters: a selective filter (one keeping at most
   /// half the photos, or any text filter) gets a spatial index of its own, so a filter a map
   /// client repeats is searched over its own photos only; a broad one a mask over positions.
-  private let filteredSets = Mutex<[(PhotoFilter, FilteredSet)]>([])
+  private let filteredSets = RecentFilters<FilteredSet>()
   /// The bounds of the photos shown, found on first use.
   private let extent = Mutex<BoundingBox??>(nil)
   /// Photos as pre-encoded annotations, made as answers need them.
   let fragments = AnnotationFragments()
 
-  private enum FilteredSet {
+  private enum FilteredSet: Sendable {
     case own(SpatialIndex)
     case mask([Bool])
   }
@@ -174,21 +172,10 @@ public final class IndexSnapshot: Sendable {
   /// those photos: the whole set's hierarchy when the filter takes every photo.
   public func clusters(for filter: PhotoFilter) throws -> ClusterView {
     if filter.isEmpty { return clusters }
-    if let cached = filteredClusters.withLock({ cache -> ClusterView? in
-      guard let i = cache.firstIndex(where: { $0.0 == filter }) else { return nil }
-      let entry = cache.remove(at: i)
-      cache.append(entry)
-      return entry.1
-    }) {
-      return cached
-    }
+    if let cached = filteredClusters[filter] { return cached }
     let positions = try self.positions(passing: filter)
     let view = ClusterView(clusters: ClusterIndex(points: positions.map(coordinate(at:))), positions: positions)
-    filteredClusters.withLock { cache in
-      cache.removeAll { $0.0 == filter }
-      cache.append((filter, view))
-      if cache.count > Self.filteredClusterCacheSize { cache.removeFirst(cache.count - Self.filteredClusterCacheSize) }
-    }
+    filteredClusters[filter] = view
     return view
   }
 
@@ -211,14 +198,7 @@ public final class IndexSnapshot: Sendable {
   }
 
   private func filteredSet(for filter: PhotoFilter) throws -> FilteredSet {
-    if let cached = filteredSets.withLock({ cache -> FilteredSet? in
-      guard let i = cache.firstIndex(where: { $0.0 == filter }) else { return nil }
-      let entry = cache.remove(at: i)
-      cache.append(entry)
-      return entry.1
-    }) {
-      return cached
-    }
+    if let cached = filteredSets[filter] { return cached }
     let positions = try self.positions(passing: filter)
     let set: FilteredSet
     // A text filter is too dear to test candidate by candidate: it always gets its own.
@@ -236,11 +216,7 @@ public final class IndexSnapshot: Sendable {
       for p in positions { mask[p] = true }
       set = .mask(mask)
     }
-    filteredSets.withLock { cache in
-      cache.removeAll { $0.0 == filter }
-      cache.append((filter, set))
-      if cache.count > Self.filteredClusterCacheSize { cache.removeFirst(cache.count - Self.filteredClusterCacheSize) }
-    }
+    filteredSets[filter] = set
     return set
   }
 }
@@ -260,6 +236,31 @@ extension IndexSnapshot {
     }
     guard filter.camera != nil || filter.text != nil else { return (0..<spatial.count).filter(passesTree) }
     return try details.ids(passing: filter).compactMap { position(of: $0) }.filter(passesTree).sorted()
+  }
+}
+
+/// What a snapshot made for the last few filters, most recently used last: a few, so memory
+/// stays bounded; what falls out is made the same way again when it is needed.
+final class RecentFilters<Value: Sendable>: Sendable {
+  static var capacity: Int { 8 }
+  private let entries = Mutex<[(PhotoFilter, Value)]>([])
+
+  subscript(filter: PhotoFilter) -> Value? {
+    get {
+      entries.withLock { entries in
+        guard let i = entries.firstIndex(where: { $0.0 == filter }) else { return nil }
+        let entry = entries.remove(at: i)
+        entries.append(entry)
+        return entry.1
+      }
+    }
+    set {
+      entries.withLock { entries in
+        entries.removeAll { $0.0 == filter }
+        if let newValue { entries.append((filter, newValue)) }
+        if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
+      }
+    }
   }
 }
 
