@@ -196,7 +196,8 @@ let package = Package(
     .testTarget(
       name: "GeoPhotoServerTests",
       dependencies: [
-        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoFixtures", "GeoPhotoPlaces",
+        "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures",
+        "GeoPhotoPlaces",
         "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
       ]
     ),

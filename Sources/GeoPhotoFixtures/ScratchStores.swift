@@ -34,7 +34,10 @@ public func makeScratchStore(_ kind: StoreKind, in directory: URL) throws -> any
   case .sqlite:
     return try SQLitePhotoStore(
       url: directory.appendingPathComponent("index-\(UUID().uuidString).sqlite"), mode: .create)
-  case .postgres: return try PostgresPhotoStore(url: try scratchPostgresURL(), mode: .create)
+  case .postgres:
+    let store = try PostgresPhotoStore(url: try scratchPostgresURL(), mode: .create)
+    store.spatialCacheFolder = directory.appendingPathComponent("spatial-cache")
+    return store
   }
 }
 
@@ -58,7 +61,12 @@ public func reopener(for store: any PhotoStore) -> @Sendable () throws -> (any P
   }
   if let postgres = store as? PostgresPhotoStore {
     let pool = PostgresPool(url: postgres.pool.url)
-    return { try PostgresPhotoStore(pool: pool, mode: .readOnly) }
+    let folder = postgres.spatialCacheFolder
+    return {
+      let store = try PostgresPhotoStore(pool: pool, mode: .readOnly)
+      store.spatialCacheFolder = folder
+      return store
+    }
   }
   return { nil }
 }

@@ -86,7 +86,8 @@ public enum GazetteerBuilder {
     for ring in rings { outlineRings.append((try country(ring.code), ring.points)) }
     let outlines = CountryOutlines(rings: outlineRings)
     return GazetteerFile.assemble([
-      .vectors: GazetteerFile.bytes(tree.vectors), .axes: tree.axes, .latitudes: GazetteerFile.bytes(columns.lat),
+      .vectors: GazetteerFile.bytes(Array(tree.vectors)), .axes: Array(tree.axes),
+      .latitudes: GazetteerFile.bytes(columns.lat),
       .longitudes: GazetteerFile.bytes(columns.lon), .names: GazetteerFile.bytes(columns.name),
       .foldedNames: GazetteerFile.bytes(columns.folded), .populations: GazetteerFile.bytes(columns.population),
       .geonameIDs: GazetteerFile.bytes(columns.id), .admin1: GazetteerFile.bytes(columns.admin1),

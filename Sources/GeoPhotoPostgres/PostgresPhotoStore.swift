@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import GeoPhotoCore
 public import GeoPhotoStore
 
@@ -20,6 +20,21 @@ public final class PostgresPhotoStore: PhotoStore {
   /// The connection of the write transaction in progress, if any.
   var transaction: PostgresConnection?
   var photosChanged = false
+  /// Where a server keeps this database's spatial index (`spatialFileURL()`).
+  public var spatialCacheFolder = PostgresPhotoStore.defaultSpatialCacheFolder
+
+  /// The cache folder of this machine's user or service: systemd's `CacheDirectory`, else
+  /// `$XDG_CACHE_HOME/geophoto`, else `~/.cache/geophoto`.
+  public static var defaultSpatialCacheFolder: URL {
+    let environment = ProcessInfo.processInfo.environment
+    if let service = environment["CACHE_DIRECTORY"]?.split(separator: ":").first {
+      return URL(fileURLWithPath: String(service), isDirectory: true)
+    }
+    if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+      return URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent("geophoto")
+    }
+    return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/geophoto")
+  }
 
   /// Connects to `url` with a pool of its own; the schema is brought up to date unless
   /// `.readOnly`, which only reads an up-to-date one.
@@ -50,7 +65,11 @@ public final class PostgresPhotoStore: PhotoStore {
 
   public var location: String { redactingPassword(pool.url) }
 
-  public func reopened() throws -> any PhotoStore { try PostgresPhotoStore(pool: pool) }
+  public func reopened() throws -> any PhotoStore {
+    let store = try PostgresPhotoStore(pool: pool)
+    store.spatialCacheFolder = spatialCacheFolder
+    return store
+  }
 
   // MARK: - Statements
 
@@ -95,6 +114,22 @@ public final class PostgresPhotoStore: PhotoStore {
           let value = try body()
           if photosChanged {
             try connection.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
+          }
+          // Rows the triggers marked (-1) take the next positions generation. Its row is
+          // locked until the commit, so concurrent writers take the generations in the order
+          // they commit, and a reader's changes since a generation are always complete.
+          let pending = try connection.execute(
+            """
+            SELECT EXISTS (SELECT 1 FROM photos WHERE moved = -1)
+              OR EXISTS (SELECT 1 FROM removed_photos WHERE generation = -1)
+            """)
+          if pending.first?.bool(at: 0) == true {
+            let positions = try connection.execute(
+              "UPDATE index_state SET value = value + 1 WHERE key = 'positions' RETURNING value")
+            let generation = StoreValue.integer(positions.first?.int64(at: 0) ?? 0)
+            try connection.execute("UPDATE photos SET moved = $1::bigint WHERE moved = -1", [generation])
+            try connection.execute(
+              "UPDATE removed_photos SET generation = $1::bigint WHERE generation = -1", [generation])
           }
           try connection.execute("COMMIT")
           return value
@@ -186,41 +221,112 @@ public final class PostgresPhotoStore: PhotoStore {
     }
   }
 
+  /// The positions generation and identity the spatial index is stamped with.
+  public func stamp() throws -> LocatedIndexFile.Stamp {
+    try query("SELECT key, value FROM index_state WHERE key IN ('positions', 'identity')") { rows in
+      var stamp = LocatedIndexFile.Stamp(generation: 0, identity: 0)
+      for row in rows {
+        if row.text(at: 0) == "positions" { stamp.generation = row.int64(at: 1) ?? 0 }
+        if row.text(at: 0) == "identity" { stamp.identity = row.int64(at: 1) ?? 0 }
+      }
+      return stamp
+    }
+  }
+
+  /// Where this database's spatial index is kept: a file of this machine's cache folder
+  /// named by the database's identity (a PostgreSQL index has no folder of its own).
+  public func spatialFileURL() throws -> URL {
+    spatialCacheFolder.appendingPathComponent(String(format: "postgres-%016llx.spatial", try stamp().identity))
+  }
+
+  /// The rows changed since the positions generation `generation` (see `SQLitePhotoStore`),
+  /// read on `connection`; nil when the database no longer knows.
+  func changes(since generation: Int64, on connection: PostgresConnection) throws -> LocatedChanges.Rows? {
+    let known = try connection.execute("SELECT value FROM index_state WHERE key = 'changes_since'")
+    guard let since = known.first?.int64(at: 0), generation >= since else { return nil }
+    var rows = LocatedChanges.Rows()
+    for row in try connection.execute(
+      "SELECT id, latitude, longitude, source, taken_utc, taken_local FROM photos WHERE moved > $1::bigint",
+      [.integer(generation)])
+    {
+      guard let id = row.int64(at: 0) else { continue }
+      rows.ids.append(id)
+      guard let latitude = row.double(at: 1), let longitude = row.double(at: 2) else { continue }
+      rows.located.append(
+        LocatedChanges.LocatedRow(
+          id: id, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+          source: PhotoSource(rawValue: row.text(at: 3) ?? ""), instant: row.int64(at: 4) ?? PointTimes.none,
+          local: row.int64(at: 5) ?? PointTimes.none))
+    }
+    for row in try connection.execute(
+      "SELECT id FROM removed_photos WHERE generation > $1::bigint", [.integer(generation)])
+    {
+      if let id = row.int64(at: 0) { rows.ids.append(id) }
+    }
+    return rows
+  }
+
+  /// The rows changed since the positions generation `generation`.
+  public func changes(since generation: Int64) throws -> LocatedChanges.Rows? {
+    try readingAtOneGeneration { connection, _ in try changes(since: generation, on: connection) }
+  }
+
+  /// The spatial index kept in the cache folder, mapped (or `earlier`'s mapping when it is
+  /// the same file), with the rows changed since it was built; built from the rows and written
+  /// there first when it is missing, damaged or of other rows. Where the cache folder cannot
+  /// be written, the tree is built in memory and the server builds the clusters.
+  public func locatedIndex(reusing earlier: LocatedIndexFile.Contents?) throws -> LocatedIndex {
+    let url = try spatialFileURL()
+    return try LocatedIndex.kept(
+      in: url, reusing: earlier,
+      merge: { contents in
+        try readingAtOneGeneration { connection, generation in
+          try LocatedIndex(
+            merging: contents, generation: generation, current: try stamp(on: connection),
+            changes: { try changes(since: $0, on: connection) })
+        }
+      }, build: { try buildSpatialFile(at: url) })
+  }
+
+  public func rebuildSpatialFileIfBehind() throws -> Bool {
+    let url = try spatialFileURL()
+    guard LocatedIndexFile.stamp(at: url) != (try stamp()) else { return false }
+    if let failure = try buildSpatialFile(at: url).failure { throw failure }
+    return true
+  }
+
+  private func stamp(on connection: PostgresConnection) throws -> LocatedIndexFile.Stamp {
+    var stamp = LocatedIndexFile.Stamp(generation: 0, identity: 0)
+    for row in try connection.execute("SELECT key, value FROM index_state WHERE key IN ('positions', 'identity')") {
+      if row.text(at: 0) == "positions" { stamp.generation = row.int64(at: 1) ?? 0 }
+      if row.text(at: 0) == "identity" { stamp.identity = row.int64(at: 1) ?? 0 }
+    }
+    return stamp
+  }
+
   /// The kd-tree's columns read page by page inside one repeatable-read transaction, like
-  /// `locatedPhotos()`, then built in memory (the database keeps no file of it).
-  public func locatedIndex() throws -> LocatedIndex {
-    try readingAtOneGeneration { connection, generation in
-      var ids: [Int64] = []
-      var vectors: [Double] = []
-      var tags: [UInt8] = []
-      var instants: [Int64] = []
-      var locals: [Int64] = []
-      var codes: [String: UInt8] = [:]
+  /// `locatedPhotos()`, built, and written to `url` with the hierarchy over it.
+  private func buildSpatialFile(at url: URL) throws -> LocatedIndexFile.Built {
+    let (generation, stamp, rows) = try readingAtOneGeneration { connection, generation in
+      var rows = LocatedRows()
       while true {
-        let rows = try connection.execute(
+        let page = try connection.execute(
           """
           SELECT id, latitude, longitude, source, taken_utc, taken_local FROM photos
           WHERE latitude IS NOT NULL AND id > $1::bigint ORDER BY id LIMIT 50000
-          """, [.integer(ids.last ?? 0)])
-        guard !rows.isEmpty else { break }
-        for row in rows {
+          """, [.integer(rows.lastID ?? 0)])
+        guard !page.isEmpty else { break }
+        for row in page {
           guard let id = row.int64(at: 0), let latitude = row.double(at: 1), let longitude = row.double(at: 2)
           else { continue }
-          ids.append(id)
-          let v = GreatCircle.unitVector(Coordinate(latitude: latitude, longitude: longitude))
-          vectors += [v.x, v.y, v.z]
-          let source = row.text(at: 3) ?? ""
-          let code = codes[source] ?? PhotoSource(rawValue: source).code
-          codes[source] = code
-          tags.append(code)
-          instants.append(row.int64(at: 4) ?? PointTimes.none)
-          locals.append(row.int64(at: 5) ?? PointTimes.none)
+          rows.append(
+            id: id, latitude: latitude, longitude: longitude, source: row.text(at: 3) ?? "",
+            instant: row.int64(at: 4), local: row.int64(at: 5))
         }
       }
-      return LocatedIndex(
-        generation: generation,
-        spatial: SpatialIndex(building: ids, vectors: vectors, tags: tags, instants: instants, locals: locals))
+      return (generation, try self.stamp(on: connection), rows)
     }
+    return LocatedIndexFile.Built(rows.tree(), generation: generation, stamp: stamp, writingTo: url)
   }
 
   public func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)] {
@@ -337,7 +443,7 @@ public final class PostgresPhotoStore: PhotoStore {
   /// Only the photos near the route, found through the GiST index (a metre and a thousandth
   /// wider than asked, so the caller's exact test decides every edge case).
   public func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws
-    -> SpatialIndex
+    -> any RadiusSearch
   {
     guard !route.isEmpty else { return SpatialIndex(points: []) }
     let points = route.map { "\($0.longitude) \($0.latitude)" }
@@ -355,13 +461,36 @@ public final class PostgresPhotoStore: PhotoStore {
       })
   }
 
-  public func refreshDerivedIndexes() throws {}
+  /// Servers keep their own spatial indexes (`locatedIndex`); what the database keeps for
+  /// them, the deletions they merge, is let go after `keptDeletions` positions generations
+  /// (a server further behind builds its index again).
+  public func refreshDerivedIndexes() throws {
+    try write {
+      try run(
+        """
+        WITH horizon AS (
+          SELECT value - \(Self.keptDeletions) AS generation FROM index_state WHERE key = 'positions'
+        ), pruned AS (
+          DELETE FROM removed_photos WHERE generation > 0 AND generation <= (SELECT generation FROM horizon)
+        )
+        UPDATE index_state SET value = (SELECT generation FROM horizon)
+        WHERE key = 'changes_since' AND value < (SELECT generation FROM horizon)
+        """)
+    }
+  }
+
+  /// How many positions generations of deletions the database keeps for servers to merge.
+  static let keptDeletions = 10_000
 
   /// The database keeps its own indexes: nothing derived to rebuild.
-  public func rebuildDerivedIndexes() throws {}
+  /// Builds this machine's spatial index of the database again (in the cache folder).
+  public func rebuildDerivedIndexes() throws {
+    if let failure = try buildSpatialFile(at: try spatialFileURL()).failure { throw failure }
+  }
 
   /// The server answers, the schema is the one this geophoto writes, and every photo row is
-  /// readable (a count over the table); the database checks its own pages.
+  /// readable (a count over the table); the database checks its own pages. This machine's
+  /// spatial index of it, when there is one, must be intact.
   public func check(thorough: Bool) throws -> [String] {
     var problems: [String] = []
     do {
@@ -371,7 +500,18 @@ public final class PostgresPhotoStore: PhotoStore {
           thorough ? "SELECT count(*), count(position) FROM photos" : "SELECT 1 FROM photos LIMIT 1")
       }
     } catch {
-      problems.append("\(location): \(error)")
+      return problems + ["\(location): \(error)"]
+    }
+    let url = try spatialFileURL()
+    guard FileManager.default.fileExists(atPath: url.path) else { return problems }
+    do {
+      let contents = try LocatedIndexFile.open(url)
+      if !LocatedIndexFile.verify(contents) {
+        problems.append(
+          "\(url.path) is damaged: its checksum does not match its contents (check --repair builds it again)")
+      }
+    } catch {
+      problems.append("\(url.deletingLastPathComponent().path)/\(error) (check --repair builds it again)")
     }
     return problems
   }

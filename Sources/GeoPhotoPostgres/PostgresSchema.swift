@@ -191,6 +191,48 @@ enum PostgresSchema {
       );
       """
     ),
+    Migration(
+      "located changes",
+      """
+      -- Advances when a located photo is added, moved, given another capture time or source, or
+      -- removed (not when places are named): what a server's spatial index is stamped with.
+      INSERT INTO index_state SELECT 'positions', value FROM index_state WHERE key = 'generation';
+      -- A random identity: a spatial index kept for another database is never taken for this one's.
+      INSERT INTO index_state VALUES ('identity', (random() * 9.2e18 - 4.6e18)::bigint);
+      -- The positions generation at which a photo was last added, moved, given another capture
+      -- time or source (-1 until its write transaction ends; NULL for photos not changed since
+      -- changes are kept): servers merge the photos changed since their spatial index was built.
+      ALTER TABLE photos ADD COLUMN moved BIGINT;
+      CREATE INDEX photos_moved ON photos (moved) WHERE moved IS NOT NULL;
+      -- Located photos deleted, with the positions generation of their deletion (-1 likewise).
+      CREATE TABLE removed_photos (id BIGINT NOT NULL, generation BIGINT NOT NULL);
+      CREATE INDEX removed_photos_by_generation ON removed_photos (generation);
+      -- Changes are known from this positions generation on (older deletions are let go).
+      INSERT INTO index_state SELECT 'changes_since', value FROM index_state WHERE key = 'positions';
+      CREATE FUNCTION geophoto_note_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' THEN
+          IF OLD.latitude IS NOT NULL THEN
+            INSERT INTO removed_photos (id, generation) VALUES (OLD.id, -1);
+          END IF;
+          RETURN OLD;
+        ELSIF TG_OP = 'INSERT' THEN
+          IF NEW.latitude IS NOT NULL THEN NEW.moved := -1; END IF;
+        ELSIF (OLD.latitude IS NOT NULL OR NEW.latitude IS NOT NULL) AND (
+          OLD.latitude IS DISTINCT FROM NEW.latitude OR OLD.longitude IS DISTINCT FROM NEW.longitude
+          OR OLD.source IS DISTINCT FROM NEW.source OR OLD.taken_utc IS DISTINCT FROM NEW.taken_utc
+          OR OLD.taken_local IS DISTINCT FROM NEW.taken_local) THEN
+          NEW.moved := -1;
+        END IF;
+        RETURN NEW;
+      END
+      $$;
+      CREATE TRIGGER photos_moved BEFORE INSERT OR UPDATE ON photos
+        FOR EACH ROW EXECUTE FUNCTION geophoto_note_moved();
+      CREATE TRIGGER photos_removed AFTER DELETE ON photos
+        FOR EACH ROW EXECUTE FUNCTION geophoto_note_moved();
+      """
+    ),
   ]
 
   /// Computes both text columns of every photo already indexed, a page at a time.

@@ -2,18 +2,22 @@ public import Foundation
 public import GeoPhotoCore
 public import GeoPhotoStore
 
-/// The embedded photo index: one SQLite file (the source of truth) plus the kd-tree persisted
-/// beside it, so `near` answers without reading the photos table.
+/// The embedded photo index: one SQLite file (the source of truth) plus its spatial index
+/// beside it (`index.sqlite.spatial`: the kd-tree and the cluster hierarchy, mapped by
+/// readers), so `near` and the server answer without reading the photos table.
 ///
 /// Every write goes through `write(_:)`, which runs in one transaction and advances the
-/// index *generation* whenever photo rows changed; readers (`near`, the server) compare
-/// generations to know when their spatial index is stale.
+/// index *generation* whenever photo rows changed, and the *positions* generation when a
+/// located photo was added, moved or removed (triggers mark those rows). Readers compare
+/// generations to know when their spatial index is stale, and merge the rows changed since
+/// it was built (`changes(since:)`), so a small sync does not build it again.
 public final class SQLitePhotoStore: PhotoStore {
   public let database: Database
   public let url: URL
   private var photosChanged = false
-  private var positionsChanged = false
   private var inWrite = false
+  /// When a sync leaves the spatial index as it is and readers merge the changes instead.
+  public var deltaPolicy = DeltaPolicy()
 
   /// Opens the index at `url`: creating it (and its folder) in `.create` mode, migrating its
   /// schema unless `.readOnly`.
@@ -84,9 +88,15 @@ public final class SQLitePhotoStore: PhotoStore {
 
   public var location: String { url.path }
 
-  /// Where the persisted spatial index lives: next to the database.
-  public var spatialIndexURL: URL {
-    url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".kdtree")
+  /// Where the spatial index lives: next to the database.
+  public var spatialFileURL: URL { sibling(".spatial") }
+
+  /// The files earlier geophotos kept beside the index (the kd-tree and the clusters apart),
+  /// removed when the spatial index is written.
+  var formerFiles: [URL] { [sibling(".kdtree"), sibling(".clusters")] }
+
+  private func sibling(_ suffix: String) -> URL {
+    url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + suffix)
   }
 
   // MARK: - Reading
@@ -96,10 +106,10 @@ public final class SQLitePhotoStore: PhotoStore {
     try database.queryInt64("SELECT value FROM index_state WHERE key = 'generation'") ?? 0
   }
 
-  /// The positions generation and identity of this database, as spatial index files record
-  /// them: the kd-tree is stale only when positions changed, not when places were renamed.
-  public func stamp() throws -> SpatialIndexFile.Stamp {
-    SpatialIndexFile.Stamp(
+  /// The positions generation and identity of this database, as the spatial index file records
+  /// them: it is stale only when positions changed, not when places were renamed.
+  public func stamp() throws -> LocatedIndexFile.Stamp {
+    LocatedIndexFile.Stamp(
       generation: try database.queryInt64("SELECT value FROM index_state WHERE key = 'positions'") ?? 0,
       identity: try database.queryInt64("SELECT value FROM index_state WHERE key = 'identity'") ?? 0)
   }
@@ -258,28 +268,32 @@ public final class SQLitePhotoStore: PhotoStore {
     precondition(!inWrite, "write transactions do not nest")
     inWrite = true
     photosChanged = false
-    positionsChanged = false
     defer { inWrite = false }
     return try database.transaction {
       let result = try body()
       if photosChanged {
         try database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'", [])
       }
-      if positionsChanged {
+      // Rows the triggers marked (-1) take the new positions generation.
+      if try database.queryInt64(
+        """
+        SELECT EXISTS (SELECT 1 FROM photos WHERE moved = -1)
+          OR EXISTS (SELECT 1 FROM removed_photos WHERE generation = -1)
+        """) == 1
+      {
         try database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'positions'", [])
+        let positions = try database.queryInt64("SELECT value FROM index_state WHERE key = 'positions'") ?? 0
+        try database.execute("UPDATE photos SET moved = ? WHERE moved = -1", [.integer(positions)])
+        try database.execute("UPDATE removed_photos SET generation = ? WHERE generation = -1", [.integer(positions)])
       }
       return result
     }
   }
 
-  /// Notes that the last statement changed photo rows; `positions` when it may have moved,
-  /// added or removed a photo (anything but naming places).
-  private func noteChange(positions: Bool = true) {
+  /// Notes that the last statement changed photo rows (the triggers note which moved).
+  private func noteChange() {
     precondition(inWrite, "photo rows change only inside write(_:)")
-    if database.changes > 0 {
-      photosChanged = true
-      if positions { positionsChanged = true }
-    }
+    if database.changes > 0 { photosChanged = true }
   }
 
   /// A photo's files changed: answers list them, so the generation advances (positions stay).
@@ -473,7 +487,7 @@ public final class SQLitePhotoStore: PhotoStore {
 
   // MARK: - Spatial index
 
-  /// From the kd-tree file: a source filter tests each candidate's tag byte, a time filter
+  /// From the spatial index: a source filter tests each candidate's tag byte, a time filter
   /// its two time numbers, a camera filter the set of matching ids. A text filter is answered
   /// by the trigram index instead, and the photos it finds are ranked directly.
   public func nearest(_ query: NearQuery) throws -> [Neighbor] {
@@ -486,11 +500,11 @@ public final class SQLitePhotoStore: PhotoStore {
       return SpatialIndex.nearest(
         among: points, to: query.center, limit: query.limit, maximumDistance: query.radius)
     }
-    let index = try spatialIndex()
+    let index = try locatedIndex()
     var tests: [(Int) -> Bool] = []
     if filter.sources != nil {
       let table = filter.sourceCodeTable
-      tests.append { table[Int(index.tags[$0])] }
+      tests.append { table[Int(index.tag(at: $0))] }
     }
     if let camera = filter.camera {
       // Make and model are not in the tree: the photos that match, by id.
@@ -503,7 +517,7 @@ public final class SQLitePhotoStore: PhotoStore {
       try database.forEachRow("SELECT id FROM photos WHERE latitude IS NOT NULL AND \(condition)", values) {
         ids.insert($0.int64(0))
       }
-      tests.append { ids.contains(index.ids[$0]) }
+      tests.append { ids.contains(index.id(at: $0)) }
     }
     let isIncluded: ((Int) -> Bool)? =
       switch tests.count {
@@ -562,12 +576,12 @@ public final class SQLitePhotoStore: PhotoStore {
     while try statement.step() { try body(statement) }
   }
 
-  /// The whole kd-tree: it is loaded from its file, and the caller filters; with a text
-  /// filter, a tree of the photos the word index finds.
+  /// The whole located index (the caller filters); with a text filter, a tree of the photos
+  /// the word index finds.
   public func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws
-    -> SpatialIndex
+    -> any RadiusSearch
   {
-    guard filter.text != nil else { return try spatialIndex() }
+    guard filter.text != nil else { return try locatedIndex() }
     var points: [(id: Int64, coordinate: Coordinate)] = []
     try forEachMatch(of: filter, columns: "id, latitude, longitude") { row in
       points.append((row.int64(0), Coordinate(latitude: row.double(1), longitude: row.double(2))))
@@ -575,18 +589,79 @@ public final class SQLitePhotoStore: PhotoStore {
     return SpatialIndex(points: points)
   }
 
-  /// Rebuilds the kd-tree and the cluster hierarchy over it when their files are stale.
+  /// The rows changed since the positions generation `generation`: photos added, moved,
+  /// retimed or removed after it. Nil when the index no longer knows (deletions that old
+  /// were let go when the spatial index was built after them).
+  public func changes(since generation: Int64) throws -> LocatedChanges.Rows? {
+    guard let known = try database.queryInt64("SELECT value FROM index_state WHERE key = 'changes_since'"),
+      generation >= known
+    else { return nil }
+    var rows = LocatedChanges.Rows()
+    try database.forEachRow(
+      "SELECT id, latitude, longitude, source, taken_utc, taken_local FROM photos WHERE moved > ?",
+      [.integer(generation)]
+    ) { row in
+      rows.ids.append(row.int64(0))
+      guard !row.isNull(1) else { return }
+      rows.located.append(
+        LocatedChanges.LocatedRow(
+          id: row.int64(0), coordinate: Coordinate(latitude: row.double(1), longitude: row.double(2)),
+          source: PhotoSource(rawValue: row.text(3)), instant: row.isNull(4) ? PointTimes.none : row.int64(4),
+          local: row.isNull(5) ? PointTimes.none : row.int64(5)))
+    }
+    try database.forEachRow("SELECT id FROM removed_photos WHERE generation > ?", [.integer(generation)]) {
+      rows.ids.append($0.int64(0))
+    }
+    return rows
+  }
+
+  /// How many photos changed since the positions generation `generation`; nil when the index
+  /// no longer knows.
+  func changeCount(since generation: Int64) throws -> Int? {
+    guard let known = try database.queryInt64("SELECT value FROM index_state WHERE key = 'changes_since'"),
+      generation >= known
+    else { return nil }
+    let count = try database.queryInt64(
+      """
+      SELECT (SELECT count(*) FROM photos WHERE moved > ?1) + (SELECT count(*) FROM removed_photos WHERE generation > ?1)
+      """, [.integer(generation)])
+    return Int(count ?? 0)
+  }
+
+  /// Builds the spatial index again when photos changed since it was built, unless the
+  /// changes are few enough for readers to merge (`deltaPolicy`).
   public func refreshDerivedIndexes() throws {
-    let stamp = try stamp()
-    guard SpatialIndexFile.stamp(at: spatialIndexURL) != stamp || ClusterIndexFile.stamp(at: clusterIndexURL) != stamp
-    else { return }
-    _ = try locatedIndex()
+    let current = try stamp()
+    let kept = LocatedIndexFile.stamp(at: spatialFileURL)
+    if kept == current { return }
+    if let kept, kept.identity == current.identity, kept.generation < current.generation,
+      let changes = try changeCount(since: kept.generation),
+      deltaPolicy.merges(changes: changes, of: try counts().located)
+    {
+      return
+    }
+    try rebuildDerivedIndexes()
   }
 
   public func rebuildDerivedIndexes() throws {
-    let built = try buildSpatialIndex()
-    try ClusterIndexFile.write(
-      ClusterIndex(pointsOf: built.index), stamp: built.stamp, tree: built.index, to: clusterIndexURL)
+    let built = try buildSpatialFile()
+    guard let written = built.written else {
+      throw built.failure ?? StoreError(.cannotOpen, "cannot write \(spatialFileURL.path)")
+    }
+    // Deletions the new file already leaves out are let go.
+    try database.transaction {
+      try database.execute("DELETE FROM removed_photos WHERE generation <= ?", [.integer(written.generation)])
+      try database.execute(
+        "UPDATE index_state SET value = ? WHERE key = 'changes_since' AND value < ?",
+        [.integer(written.generation), .integer(written.generation)])
+    }
+  }
+
+  public func rebuildSpatialFileIfBehind() throws -> Bool {
+    guard LocatedIndexFile.stamp(at: spatialFileURL) != (try stamp()) else { return false }
+    let built = try buildSpatialFile()
+    if let failure = built.failure { throw failure }
+    return true
   }
 
   public func check(thorough: Bool) throws -> [String] {
@@ -605,26 +680,38 @@ public final class SQLitePhotoStore: PhotoStore {
       return problems + ["\(url.lastPathComponent): \(error)"]
     }
     guard problems.isEmpty else { return problems }
-    // The kd-tree file: current, and holding the located photos where the rows put them.
-    let file = spatialIndexURL.lastPathComponent
-    guard FileManager.default.fileExists(atPath: spatialIndexURL.path) else {
+    // The spatial index: readable, intact, of these rows, and with the photos where the rows
+    // put them.
+    let file = spatialFileURL.lastPathComponent
+    guard FileManager.default.fileExists(atPath: spatialFileURL.path) else {
       if try counts().located > 0 { problems.append("\(file) is missing (check --repair builds it)") }
       return problems
     }
-    guard let index = SpatialIndexFile.read(from: spatialIndexURL, stamp: try stamp()) else {
-      let why =
-        SpatialIndexFile.stamp(at: spatialIndexURL) == nil
-        ? "is damaged or of another geophoto" : "is older than the index's photos"
-      problems.append("\(file) \(why) (check --repair rebuilds it)")
-      return problems
+    let contents: LocatedIndexFile.Contents
+    do {
+      contents = try LocatedIndexFile.open(spatialFileURL)
+    } catch {
+      return problems + ["\(error) (check --repair builds it again)"]
+    }
+    guard LocatedIndexFile.verify(contents) else {
+      return problems + [
+        "\(file) is damaged: its checksum does not match its contents (check --repair builds it again)"
+      ]
+    }
+    guard
+      let index = try LocatedIndex(
+        merging: contents, generation: try generation(), current: try stamp(), changes: changes(since:))
+    else {
+      return problems + ["\(file) is of other rows than the index's (check --repair builds it again)"]
     }
     let located = try counts().located
     if index.count != located {
       problems.append("\(file) holds \(index.count) photos, the index \(located) with a location")
     }
     // A sample of the file's points against the rows: the same photos, at the same places.
-    let step = max(1, index.count / 500)
-    let sample = stride(from: 0, to: index.count, by: step).map { ($0, index.ids[$0]) }
+    let live = index.positions
+    let step = max(1, live.count / 500)
+    let sample = stride(from: 0, to: live.count, by: step).map { (live[$0], index.id(at: live[$0])) }
     let rows = Dictionary(
       try photos(ids: sample.map(\.1)).map { ($0.id, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
     var moved = 0
@@ -634,106 +721,52 @@ public final class SQLitePhotoStore: PhotoStore {
         continue
       }
       let v = GreatCircle.unitVector(coordinate)
-      let (x, y, z) = (index.vectors[3 * position], index.vectors[3 * position + 1], index.vectors[3 * position + 2])
-      if abs(v.x - x) > 1e-9 || abs(v.y - y) > 1e-9 || abs(v.z - z) > 1e-9 { moved += 1 }
+      let w = GreatCircle.unitVector(index.coordinate(at: position))
+      if abs(v.x - w.x) > 1e-9 || abs(v.y - w.y) > 1e-9 || abs(v.z - w.z) > 1e-9 { moved += 1 }
     }
     if moved > 0 {
       problems.append("\(file): \(moved) of \(sample.count) sampled photos are not where the index has them")
     }
-    // The cluster hierarchy's file: current, and over the points of this tree.
-    let clusters = clusterIndexURL.lastPathComponent
-    if !FileManager.default.fileExists(atPath: clusterIndexURL.path) {
-      problems.append("\(clusters) is missing (check --repair builds it)")
-    } else if ClusterIndexFile.read(from: clusterIndexURL, stamp: try stamp(), tree: index) == nil {
-      let why =
-        switch ClusterIndexFile.stamp(at: clusterIndexURL) {
-        case nil: "is damaged or of another geophoto"
-        case try stamp(): "is damaged or does not match \(file)"
-        default: "is older than the index's photos"
-        }
-      problems.append("\(clusters) \(why) (check --repair rebuilds it)")
-    }
     return problems
   }
 
-  /// The spatial index for the current generation: loaded from its file when that is fresh,
-  /// otherwise rebuilt from the photos table (and saved for the next process).
-  public func spatialIndex() throws -> SpatialIndex {
-    if let index = SpatialIndexFile.read(from: spatialIndexURL, stamp: try stamp()) {
-      return index
-    }
-    return try rebuildSpatialIndex()
+  /// The located index: the spatial index file mapped (or `earlier`'s mapping, when it is that
+  /// file) with the rows changed since it was built; the file built first when it is missing,
+  /// damaged or of other rows. Where it cannot be written (a read-only folder), the tree is
+  /// built in memory and the reader builds the clusters.
+  public func locatedIndex(reusing earlier: LocatedIndexFile.Contents?) throws -> LocatedIndex {
+    try LocatedIndex.kept(
+      in: spatialFileURL, reusing: earlier,
+      merge: { contents in
+        // The generation, the stamp and the changes in one read transaction: they belong together.
+        try database.transaction(immediate: false) {
+          try LocatedIndex(
+            merging: contents, generation: try generation(), current: try stamp(), changes: changes(since:))
+        }
+      }, build: buildSpatialFile)
   }
 
-  /// Where the persisted cluster hierarchy over the kd-tree lives: next to the database.
-  public var clusterIndexURL: URL {
-    url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".clusters")
-  }
-
-  /// The kd-tree and the cluster hierarchy from their files when they are current, otherwise
-  /// built from the rows (and saved for the next process).
-  public func locatedIndex() throws -> LocatedIndex {
-    let (generation, stamp) = try database.transaction(immediate: false) { (try self.generation(), try self.stamp()) }
-    guard let spatial = SpatialIndexFile.read(from: spatialIndexURL, stamp: stamp) else {
-      let built = try buildSpatialIndex()
-      return LocatedIndex(
-        generation: built.generation, spatial: built.index,
-        clusters: try clusterIndex(over: built.index, stamp: built.stamp))
-    }
-    return LocatedIndex(
-      generation: generation, spatial: spatial, clusters: try clusterIndex(over: spatial, stamp: stamp))
-  }
-
-  /// The hierarchy over `tree`'s points from its file when that was built over the same tree,
-  /// otherwise built and saved.
-  func clusterIndex(over tree: SpatialIndex, stamp: SpatialIndexFile.Stamp) throws -> ClusterIndex {
-    if let kept = ClusterIndexFile.read(from: clusterIndexURL, stamp: stamp, tree: tree) { return kept }
-    let clusters = ClusterIndex(pointsOf: tree)
-    // A read-only location only costs the next process a rebuild.
-    try? ClusterIndexFile.write(clusters, stamp: stamp, tree: tree, to: clusterIndexURL)
-    return clusters
-  }
-
-  /// Builds the spatial index from the located photos and persists it. The points and the
-  /// generation are read in one transaction, so the file always matches its generation.
-  @discardableResult
-  public func rebuildSpatialIndex() throws -> SpatialIndex { try buildSpatialIndex().index }
-
-  private func buildSpatialIndex() throws -> (generation: Int64, stamp: SpatialIndexFile.Stamp, index: SpatialIndex) {
-    var ids: [Int64] = []
-    var points: [Double] = []
-    var tags: [UInt8] = []
-    var instants: [Int64] = []
-    var locals: [Int64] = []
-    var codes: [String: UInt8] = [:]
+  /// Builds the tree from the located photos and writes the spatial index file (the points,
+  /// the generation and the stamp are read in one transaction, so the file always matches its
+  /// stamp).
+  private func buildSpatialFile() throws -> LocatedIndexFile.Built {
+    var rows = LocatedRows()
     let (generation, current) = try database.transaction(immediate: false) {
-      let g = (try self.generation(), try stamp())
+      let read = (try self.generation(), try stamp())
       try database.forEachRow(
         "SELECT id, latitude, longitude, source, taken_utc, taken_local FROM photos WHERE latitude IS NOT NULL"
       ) { row in
-        instants.append(row.isNull(4) ? PointTimes.none : row.int64(4))
-        locals.append(row.isNull(5) ? PointTimes.none : row.int64(5))
-        ids.append(row.int64(0))
-        let v = GreatCircle.unitVector(
-          Coordinate(latitude: row.double(1), longitude: row.double(2)))
-        points.append(v.x)
-        points.append(v.y)
-        points.append(v.z)
-        let source = row.text(3)
-        if let code = codes[source] {
-          tags.append(code)
-        } else {
-          let code = PhotoSource(rawValue: source).code
-          codes[source] = code
-          tags.append(code)
-        }
+        rows.append(
+          id: row.int64(0), latitude: row.double(1), longitude: row.double(2), source: row.text(3),
+          instant: row.optionalInt64(4), local: row.optionalInt64(5))
       }
-      return g
+      return read
     }
-    let index = SpatialIndex(building: ids, vectors: points, tags: tags, instants: instants, locals: locals)
-    // A read-only location only costs the next process a rebuild.
-    try? SpatialIndexFile.write(index, stamp: current, to: spatialIndexURL)
-    return (generation, current, index)
+    let built = LocatedIndexFile.Built(rows.tree(), generation: generation, stamp: current, writingTo: spatialFileURL)
+    if built.written != nil {
+      for former in formerFiles { try? FileManager.default.removeItem(at: former) }
+    }
+    return built
   }
 }
 

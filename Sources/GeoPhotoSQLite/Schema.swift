@@ -203,6 +203,32 @@ enum Schema {
           PRIMARY KEY (gazetteer, stamp)
         ) WITHOUT ROWID;
         """),
+    .init(
+      "located changes",
+      sql: """
+        -- The positions generation at which a photo was last added, moved, given another capture
+        -- time or source (-1 until its write transaction ends; NULL for photos not changed since
+        -- changes are kept): readers merge the photos changed since their spatial index was built.
+        ALTER TABLE photos ADD COLUMN moved INTEGER;
+        CREATE INDEX photos_moved ON photos (moved) WHERE moved IS NOT NULL;
+        -- Located photos deleted, with the positions generation of their deletion (-1 likewise).
+        CREATE TABLE removed_photos (id INTEGER NOT NULL, generation INTEGER NOT NULL);
+        CREATE INDEX removed_photos_by_generation ON removed_photos (generation);
+        -- Changes are known from this positions generation on (older deletions are let go).
+        INSERT INTO index_state (key, value) SELECT 'changes_since', value FROM index_state WHERE key = 'positions';
+        CREATE TRIGGER photos_moved_insert AFTER INSERT ON photos WHEN new.latitude IS NOT NULL BEGIN
+          UPDATE photos SET moved = -1 WHERE id = new.id;
+        END;
+        CREATE TRIGGER photos_moved_update AFTER UPDATE OF latitude, longitude, source, taken_utc, taken_local ON photos
+        WHEN (old.latitude IS NOT NULL OR new.latitude IS NOT NULL) AND (old.latitude IS NOT new.latitude
+          OR old.longitude IS NOT new.longitude OR old.source IS NOT new.source OR old.taken_utc IS NOT new.taken_utc
+          OR old.taken_local IS NOT new.taken_local) BEGIN
+          UPDATE photos SET moved = -1 WHERE id = new.id;
+        END;
+        CREATE TRIGGER photos_removed AFTER DELETE ON photos WHEN old.latitude IS NOT NULL BEGIN
+          INSERT INTO removed_photos (id, generation) VALUES (old.id, -1);
+        END;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

@@ -19,17 +19,16 @@ public struct PrivacyZone: Equatable, Sendable {
 /// Everything the server answers from, built once per index generation and never changed:
 /// requests read one snapshot from start to end, so none sees a half-built index.
 ///
-/// It holds what queries search, not the photos: the kd-tree (photo ids, positions, sources
-/// and capture times, in tree order: a photo's *position* here is its place in the tree) and
-/// the cluster hierarchy over the same points. Titles, places and files come from the store
-/// by id when an answer shows them (`PhotoDetails`, a bounded cache), and whole annotations
-/// from `AnnotationFragments`.
+/// It holds what queries search, not the photos: the located index (the kd-tree's ids,
+/// positions, sources and capture times, mapped from the spatial index file, with the photos
+/// changed since it was built; a photo's *position* is its place there) and the cluster
+/// hierarchy over the same points. Titles, places and files come from the store by id when an
+/// answer shows them (`PhotoDetails`, a bounded cache), and whole annotations from
+/// `AnnotationFragments`.
 public final class IndexSnapshot: Sendable {
   public let generation: Int64
-  /// The located photos' kd-tree: ids are photo ids, tags their source codes.
-  let spatial: SpatialIndex
-  /// Positions by ascending photo id, to find a photo by id.
-  private let positionsByID: [Int32]
+  /// The located photos: ids are photo ids, tags their source codes.
+  let located: LocatedIndex
   /// Whether answers show the photo at each position (false inside a privacy zone); nil
   /// when no photo is in one.
   private let shown: [Bool]?
@@ -55,30 +54,38 @@ public final class IndexSnapshot: Sendable {
     case mask([Bool])
   }
 
-  /// `clusters` (over every point of `spatial`) is built here when it is nil, or when privacy
-  /// zones hide photos (the hierarchy is then of the photos shown).
-  init(
-    generation: Int64, spatial: SpatialIndex, clusters: ClusterIndex? = nil, details: PhotoDetails,
-    privacyZones: [PrivacyZone]
-  ) {
-    self.generation = generation
-    self.spatial = spatial
+  /// The cluster hierarchy over `located`'s photos shown: the store's (the file's) with the
+  /// changes since it was built merged in; built here when the store keeps none, or when
+  /// privacy zones hide photos (the hierarchy is then of the photos shown).
+  init(located: LocatedIndex, details: PhotoDetails, privacyZones: [PrivacyZone]) {
+    generation = located.generation
+    self.located = located
     self.details = details
-    let n = spatial.count
     var shown: [Bool]?
     if !privacyZones.isEmpty {
-      let outside = (0..<n).map { p in !privacyZones.contains { $0.contains(spatial.coordinate(at: p)) } }
-      if outside.contains(false) { shown = outside }
+      let outside = (0..<located.positionCount).map { p in
+        !privacyZones.contains { $0.contains(located.coordinate(at: p)) }
+      }
+      if located.positions.contains(where: { !outside[$0] }) { shown = outside }
     }
     self.shown = shown
-    count = shown.map { $0.reduce(0) { $0 + ($1 ? 1 : 0) } } ?? n
-    positionsByID = spatial.positionsByID()
-    if let shown {
-      let positions = (0..<n).filter { shown[$0] }
-      self.clusters = ClusterView(
-        clusters: ClusterIndex(points: positions.map(spatial.coordinate(at:))), positions: positions)
+    count = shown.map { shown in located.positions.reduce(0) { $0 + (shown[$1] ? 1 : 0) } } ?? located.count
+    if shown != nil || (located.clusters == nil && !located.changes.isEmpty) {
+      let positions = located.positions.filter { shown?[$0] != false }
+      clusters = ClusterView(
+        clusters: ClusterIndex(points: positions.map(located.coordinate(at:))), positions: positions)
     } else {
-      self.clusters = ClusterView(clusters: clusters ?? ClusterIndex(pointsOf: spatial), positions: nil)
+      let base = located.clusters ?? ClusterIndex(pointsOf: located.spatial)
+      let changes = located.changes
+      var merged: MergedChanges?
+      if !changes.isEmpty {
+        let offset = located.spatial.count
+        merged = MergedChanges(
+          clusters: base, hidden: changes.hidden,
+          added: (0..<changes.added.count).map { (offset + $0, changes.added.coordinate(at: $0)) },
+          coordinate: { located.coordinate(at: $0) })
+      }
+      clusters = ClusterView(clusters: base, positions: nil, changes: merged)
     }
   }
 
@@ -100,36 +107,38 @@ public final class IndexSnapshot: Sendable {
     let details = Dictionary(
       located.map { ($0.id, PhotoDetail(photo: $0, members: members[$0.id] ?? [])) }, uniquingKeysWith: { a, _ in a })
     self.init(
-      generation: generation, spatial: spatial, details: PhotoDetails(.memory(details)), privacyZones: privacyZones)
+      located: LocatedIndex(generation: generation, spatial: spatial), details: PhotoDetails(.memory(details)),
+      privacyZones: privacyZones)
   }
 
-  /// The located photos' kd-tree from `store` (SQLite's file beside the index when current),
-  /// with details read through `pool` as answers need them.
-  public convenience init(store: any PhotoStore, pool: StorePool, privacyZones: [PrivacyZone] = []) throws {
-    let located = try store.locatedIndex()
-    self.init(
-      generation: located.generation, spatial: located.spatial, clusters: located.clusters,
-      details: PhotoDetails(.store(pool)), privacyZones: privacyZones)
+  /// The located index from `store` (SQLite's spatial index file beside the index, mapped,
+  /// or `earlier`'s mapping of it when it is the same file), with details read through `pool`
+  /// as answers need them.
+  public convenience init(
+    store: any PhotoStore, pool: StorePool, privacyZones: [PrivacyZone] = [], reusing earlier: IndexSnapshot? = nil
+  ) throws {
+    let located = try store.locatedIndex(reusing: earlier?.located.file)
+    self.init(located: located, details: PhotoDetails(.store(pool)), privacyZones: privacyZones)
   }
 
   public static let empty = IndexSnapshot(generation: 0, photos: [])
 
+  /// Photos changed since the spatial index file was built, merged at query time.
+  public var changeCount: Int { located.changes.count }
+
+  /// Whether the photo at `position` is one answers show.
+  @inline(__always)
+  private func isShown(_ position: Int) -> Bool { !located.isHidden(position) && shown?[position] != false }
+
   /// Where the photo at `position` is.
-  func coordinate(at position: Int) -> Coordinate { spatial.coordinate(at: position) }
+  func coordinate(at position: Int) -> Coordinate { located.coordinate(at: position) }
 
   /// The photo id at `position`.
-  func id(at position: Int) -> Int64 { spatial.ids[position] }
+  func id(at position: Int) -> Int64 { located.id(at: position) }
 
   /// The position of the photo `id`, when answers can show it.
   func position(of id: Int64) -> Int? {
-    var (lo, hi) = (0, positionsByID.count)
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if spatial.ids[Int(positionsByID[mid])] < id { lo = mid + 1 } else { hi = mid }
-    }
-    guard lo < positionsByID.count else { return nil }
-    let position = Int(positionsByID[lo])
-    guard spatial.ids[position] == id, shown?[position] != false else { return nil }
+    guard let position = located.position(of: id), shown?[position] != false else { return nil }
     return position
   }
 
@@ -152,7 +161,7 @@ public final class IndexSnapshot: Sendable {
   var bounds: BoundingBox? {
     if let known = extent.withLock({ $0 }) { return known }
     var box: BoundingBox?
-    for p in 0..<spatial.count where shown?[p] != false {
+    for p in 0..<located.positionCount where isShown(p) {
       let c = coordinate(at: p)
       if var b = box {
         b.south = min(b.south, c.latitude)
@@ -193,7 +202,7 @@ public final class IndexSnapshot: Sendable {
       case .mask(let kept): mask = kept
       }
     }
-    return spatial.nearest(
+    return located.nearest(
       to: query.center, limit: query.limit, maximumDistance: query.radius, where: mask.map { m in { m[$0] } })
   }
 
@@ -202,17 +211,10 @@ public final class IndexSnapshot: Sendable {
     let positions = try self.positions(passing: filter)
     let set: FilteredSet
     // A text filter is too dear to test candidate by candidate: it always gets its own.
-    if positions.count <= spatial.count / 2 || filter.text != nil {
-      let times = spatial.times
-      set = .own(
-        SpatialIndex(
-          building: positions.map(id(at:)),
-          vectors: positions.flatMap { p in (0..<3).map { spatial.vectors[3 * p + $0] } },
-          tags: positions.map { spatial.tags[$0] },
-          instants: positions.map { times?.instants[$0] ?? PointTimes.none },
-          locals: positions.map { times?.locals[$0] ?? PointTimes.none }))
+    if positions.count <= located.count / 2 || filter.text != nil {
+      set = .own(located.subset(positions))
     } else {
-      var mask = [Bool](repeating: false, count: spatial.count)
+      var mask = [Bool](repeating: false, count: located.positionCount)
       for p in positions { mask[p] = true }
       set = .mask(mask)
     }
@@ -227,15 +229,14 @@ extension IndexSnapshot {
   func positions(passing filter: PhotoFilter) throws -> [Int] {
     let table = filter.sourceCodeTable
     let window = filter.time.map(TimeWindow.init)
-    let times = spatial.times
     func passesTree(_ p: Int) -> Bool {
-      guard shown?[p] != false, table[Int(spatial.tags[p])] else { return false }
+      guard isShown(p), table[Int(located.tag(at: p))] else { return false }
       guard let window else { return true }
-      guard let times else { return false }
-      return window.matches(instant: times.instants[p], local: times.locals[p])
+      let time = located.time(at: p)
+      return window.matches(instant: time.instant, local: time.local)
     }
-    guard filter.camera != nil || filter.text != nil else { return (0..<spatial.count).filter(passesTree) }
-    return try details.ids(passing: filter).compactMap { position(of: $0) }.filter(passesTree).sorted()
+    guard filter.camera != nil || filter.text != nil else { return (0..<located.positionCount).filter(passesTree) }
+    return try details.ids(passing: filter).compactMap { located.position(of: $0) }.filter(passesTree).sorted()
   }
 }
 
@@ -264,15 +265,6 @@ final class RecentFilters<Value: Sendable>: Sendable {
   }
 }
 
-/// A cluster hierarchy over some of a snapshot's photos: point `i` of `clusters` is photo
-/// `positions[i]` of the snapshot (every photo, in order, when `positions` is nil).
-public struct ClusterView: Sendable {
-  public let clusters: ClusterIndex
-  let positions: [Int]?
-
-  func photoPosition(_ point: Int) -> Int { positions.map { $0[point] } ?? point }
-}
-
 /// Holds the current snapshot and replaces it when the index changes.
 ///
 /// A background thread checks the index generation every `interval` seconds with its own
@@ -280,6 +272,11 @@ public struct ClusterView: Sendable {
 /// database) it builds a new snapshot off to the side and swaps it in. Requests in flight
 /// keep the snapshot they started with. A failed check (the database restarting) keeps the
 /// current snapshot and tries again at the next tick.
+///
+/// A snapshot that merges photos changed since the spatial index file was built (a small
+/// sync of a large index) is exact, but pays a little for every change; once the index has
+/// been quiet for `rebuildDelay` seconds, another thread builds the file again and the next
+/// snapshot maps it.
 public final class SnapshotHolder: Sendable {
   /// Opens the index for one check; nil when there is none yet.
   public typealias Opener = @Sendable () throws -> (any PhotoStore)?
@@ -290,24 +287,34 @@ public final class SnapshotHolder: Sendable {
   let privacyZones: [PrivacyZone]
   /// The stores requests read photos' details with, shared by every snapshot.
   let stores: StorePool
+  /// How long the index stays unchanged before a file behind it is built again.
+  let rebuildDelay: Double
+  /// The file build in progress, if any, and the stamp a failed one was for.
+  private let rebuild = Mutex<(running: Bool, failedAt: Int64?)>((false, nil))
 
-  public init(privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty, open: @escaping Opener) {
+  public init(
+    privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty, rebuildDelay: Double = 10,
+    open: @escaping Opener
+  ) {
     ProcessMemory.keepLargeBlocksApart()
     self.open = open
     self.privacyZones = privacyZones
+    self.rebuildDelay = rebuildDelay
     stores = StorePool(open: open)
     current = Mutex(initial)
   }
 
   public var snapshot: IndexSnapshot { current.withLock { $0 } }
 
-  /// Loads the index now if it changed; returns the new snapshot's generation when it did.
+  /// Loads the index now if it changed (or, with `force`, in any case); returns the new
+  /// snapshot's generation when it did.
   @discardableResult
-  public func refresh() throws -> Int64? {
+  public func refresh(force: Bool = false) throws -> Int64? {
     guard let store = try open() else { return nil }
     let generation = try store.generation()
-    guard generation != snapshot.generation else { return nil }
-    let fresh = try IndexSnapshot(store: store, pool: stores, privacyZones: privacyZones)
+    let earlier = snapshot
+    guard force || generation != earlier.generation else { return nil }
+    let fresh = try IndexSnapshot(store: store, pool: stores, privacyZones: privacyZones, reusing: earlier)
     current.withLock { $0 = fresh }
     return fresh.generation
   }
@@ -316,6 +323,7 @@ public final class SnapshotHolder: Sendable {
   public func watch(interval: Double, report: @escaping @Sendable (String) -> Void) {
     let thread = Thread { [self] in
       var reloaded = false
+      var lastChange = Date()
       while running.withLock({ $0 }) {
         Thread.sleep(forTimeInterval: interval)
         if reloaded {
@@ -329,12 +337,47 @@ public final class SnapshotHolder: Sendable {
         do {
           if let generation = try refresh() {
             let ms = Int(Date().timeIntervalSince(started) * 1000)
-            report("index reloaded: generation \(generation), \(snapshot.count) photos in \(ms) ms")
+            let merged = snapshot.changeCount
+            report(
+              "index reloaded: generation \(generation), \(snapshot.count) photos in \(ms) ms"
+                + (merged > 0 ? " (\(merged) changed since the spatial index was built, merged)" : ""))
             reloaded = true
+            lastChange = Date()
           }
         } catch {
           report("index reload failed (still serving generation \(snapshot.generation)): \(error)")
         }
+        if snapshot.changeCount > 0, Date().timeIntervalSince(lastChange) >= rebuildDelay {
+          rebuildInBackground(report: report)
+        }
+      }
+    }
+    thread.start()
+  }
+
+  /// Builds the spatial index file again on a thread of its own, then maps it; at most one at
+  /// a time, and not again for a generation whose build failed (a read-only folder).
+  private func rebuildInBackground(report: @escaping @Sendable (String) -> Void) {
+    let generation = snapshot.generation
+    let start = rebuild.withLock { state -> Bool in
+      guard !state.running, state.failedAt != generation else { return false }
+      state.running = true
+      return true
+    }
+    guard start else { return }
+    let thread = Thread { [self] in
+      defer { rebuild.withLock { $0.running = false } }
+      let started = Date()
+      do {
+        guard let store = try open(), try store.rebuildSpatialFileIfBehind() else { return }
+        let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+        if let generation = try refresh(force: true) {
+          report("spatial index built again in \(seconds) s: generation \(generation), \(snapshot.count) photos")
+        }
+        ProcessMemory.releaseFreed()
+      } catch {
+        rebuild.withLock { $0.failedAt = generation }
+        report("the spatial index could not be built again (answers still merge the changes): \(error)")
       }
     }
     thread.start()

@@ -32,9 +32,11 @@ public protocol PhotoStore: AnyObject {
   /// Every located photo by ascending id, with the generation they belong to (read together).
   func locatedPhotos() throws -> (generation: Int64, photos: [Photo])
   /// What a server searches, without holding the photos: the kd-tree of every located photo
-  /// and the generation it belongs to, read together, with the cluster hierarchy over it when
-  /// the store keeps one (SQLite keeps both in files beside the index).
-  func locatedIndex() throws -> LocatedIndex
+  /// and the generation it belongs to, read together, with the cluster hierarchy over it and
+  /// the photos changed since it was built. A store that keeps it in a file maps the file
+  /// (`reusing` the mapping of an earlier answer when the file is the same), and builds and
+  /// writes it when it is missing, damaged, or of other rows.
+  func locatedIndex(reusing earlier: LocatedIndexFile.Contents?) throws -> LocatedIndex
   /// Up to `limit` rows (located or not) with ids above `id`, by ascending id: a whole index
   /// read page by page, file state included.
   func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
@@ -72,7 +74,8 @@ public protocol PhotoStore: AnyObject {
   /// A spatial index over (at least) every located photo passing `filter` within `distance`
   /// metres of the polyline `route`, for searches along it. A store may return its whole
   /// index (the caller filters); ids are photo ids.
-  func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws -> SpatialIndex
+  func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws
+    -> any RadiusSearch
 
   // MARK: Writing
 
@@ -115,9 +118,14 @@ public protocol PhotoStore: AnyObject {
   /// stays as it is.
   func assignPlaces(with namer: any PlaceNamer) throws -> Int
 
-  /// Brings derived data up to date after writes (the SQLite store's kd-tree file); a
-  /// no-op where the database keeps its own index.
+  /// Brings derived data up to date after writes (the spatial index file): built again from
+  /// the rows, unless so few photos changed since it was built that readers merge them
+  /// (`DeltaPolicy`).
   func refreshDerivedIndexes() throws
+  /// Builds the spatial index file again from the rows if photos changed since it was built,
+  /// without writing the database (a server catching up after small syncs); returns whether
+  /// it did.
+  func rebuildSpatialFileIfBehind() throws -> Bool
 
   /// What is wrong with the index's own storage, one line each (none when it is sound): the
   /// database's consistency check (`thorough`: every page and index, else the quick one), and
@@ -179,19 +187,27 @@ public struct Upserted: Equatable, Sendable {
   }
 }
 
-/// The located photos as a server searches them (`PhotoStore.locatedIndex()`).
-public struct LocatedIndex: Sendable {
-  public var generation: Int64
-  /// The kd-tree: ids are photo ids, tags their `PhotoSource.code`s, with capture times.
-  public var spatial: SpatialIndex
-  /// The cluster hierarchy whose point `i` is the tree's point `i`; nil when the store keeps
-  /// none (the server builds it).
-  public var clusters: ClusterIndex?
+extension PhotoStore {
+  /// The located index, mapping its file afresh.
+  public func locatedIndex() throws -> LocatedIndex { try locatedIndex(reusing: nil) }
+}
 
-  public init(generation: Int64, spatial: SpatialIndex, clusters: ClusterIndex? = nil) {
-    self.generation = generation
-    self.spatial = spatial
-    self.clusters = clusters
+/// When a sync builds the spatial index file again, and when it leaves it and readers merge
+/// the photos changed since it was built. Building takes about 7 s a million photos; merging
+/// costs a query a little for every changed photo, so small changes to large indexes are
+/// merged and the rest built.
+public struct DeltaPolicy: Sendable {
+  /// Indexes with fewer located photos are built again after every change (under 1.5 s).
+  public var minimumPhotos = 200_000
+  /// The most changed photos merged, as a share of the located photos and in all.
+  public var maximumShare = 0.01
+  public var maximumChanges = 100_000
+
+  public init() {}
+
+  /// Whether `changes` changed photos of `photos` located ones are merged by readers.
+  public func merges(changes: Int, of photos: Int) -> Bool {
+    photos >= minimumPhotos && changes <= maximumChanges && Double(changes) <= maximumShare * Double(photos)
   }
 }
 

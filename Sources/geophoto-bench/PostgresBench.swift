@@ -77,7 +77,7 @@ final class SQLiteNear: NearClient {
   let index: SpatialIndex
   init(_ url: URL) throws {
     store = try SQLitePhotoStore(url: url, create: false)
-    index = try store.spatialIndex()
+    index = try store.locatedIndex().spatial
   }
   func nearest(to c: Coordinate) throws -> [Photo] {
     try store.photos(ids: index.nearest(to: c, limit: k).map(\.id))

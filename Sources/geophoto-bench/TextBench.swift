@@ -178,7 +178,7 @@ func textIndex(points: [Coordinate]) throws -> (URL, [(String, [Int64])]) {
     }
   }
   print(String(format: "  (loaded %d rows with their text index in %.1f s)", points.count, Double(load) / 1e9))
-  try store.rebuildSpatialIndex()
+  try store.rebuildDerivedIndexes()
   _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
   return (db, markers)
 }

@@ -13,24 +13,24 @@ import Testing
     #expect(r.stdout.contains("index ok: ") && !r.stdout.contains("problem:"), "\(r.stdout)")
   }
 
-  @Test func vanishedFilesAndADamagedKdTreeAreFoundAndRepaired() throws {
+  @Test func vanishedFilesAndADamagedSpatialIndexAreFoundAndRepaired() throws {
     let w = try ExampleWorkspace()
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     let gone = try #require(try FileManager.default.contentsOfDirectory(atPath: w.photos.path).sorted().first)
     try FileManager.default.removeItem(at: w.photos.appendingPathComponent(gone))
-    let tree = URL(fileURLWithPath: w.db.path + ".kdtree")
+    let tree = URL(fileURLWithPath: w.db.path + ".spatial")
     #expect(FileManager.default.fileExists(atPath: tree.path))
     try Data("not a tree".utf8).write(to: tree)
     let found = try Binary.run(["check"], environment: w.env)
     #expect(found.status == 1)
     let problems = found.stdout.split(separator: "\n").filter { $0.hasPrefix("problem: ") }
     #expect(problems.count == 2, "\(found.stdout)")
-    #expect(found.stdout.contains("index.sqlite.kdtree is damaged"))
+    #expect(found.stdout.contains("index.sqlite.spatial is not a geophoto spatial index"))
     #expect(found.stdout.contains("1 files under \(w.photos.path) are gone (\(w.photos.path)/\(gone))"))
     // --repair rebuilds the tree from the rows; the file stays gone until a sync.
     let repaired = try Binary.run(["check", "--repair"], environment: w.env)
     #expect(repaired.status == 1 && repaired.stdout.contains("repaired:"))
-    #expect(!repaired.stdout.contains("kdtree") && repaired.stdout.contains("are gone"), "\(repaired.stdout)")
+    #expect(!repaired.stdout.contains("spatial") && repaired.stdout.contains("are gone"), "\(repaired.stdout)")
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     let clean = try Binary.run(["check"], environment: w.env)
     #expect(clean.status == 0, "\(clean.stdout)")

@@ -179,7 +179,7 @@ func bruteForce(
   @Test func adoptedArraysAnswerLikeTheOriginal() throws {
     let copy = try SpatialIndex(
       ids: Self.index.ids, vectors: Self.index.vectors, axes: Self.index.axes, tags: Self.index.tags,
-      leafSize: Self.index.leafSize)
+      leafSize: Self.index.leafSize, checkingValues: true)
     let q = Coordinate(latitude: 48.85, longitude: 2.35)
     #expect(copy.nearest(to: q, limit: 20) == Self.index.nearest(to: q, limit: 20))
   }

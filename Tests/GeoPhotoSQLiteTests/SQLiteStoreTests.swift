@@ -54,7 +54,7 @@ import Testing
   }
 }
 
-/// What only the SQLite store has: its file, and the kd-tree kept beside it.
+/// What only the SQLite store has: its file, and the spatial index kept beside it.
 @Suite struct SQLiteStoreTests {
   @Test func spatialIndexIsPersistedAndRefreshed() throws {
     let dir = try TemporaryDirectory()
@@ -65,22 +65,26 @@ import Testing
       try store.upsert(record("/p/b.jpg", nil, nil), now: "n")
     }
     try store.refreshDerivedIndexes()
-    #expect(SpatialIndexFile.stamp(at: store.spatialIndexURL) == (try store.stamp()))
-    let loaded = try #require(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()))
-    #expect(loaded.count == 1)
-    // A stale file is not used.
+    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
+    #expect(try LocatedIndexFile.open(store.spatialFileURL).tree.count == 1)
+    // A photo written since is merged by readers until a sync builds the file again (a small
+    // index is built again at once).
     try store.write { try store.upsert(record("/p/c.jpg", 35.7, 139.8), now: "n") }
-    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) == nil)
-    #expect(try store.spatialIndex().count == 2)
-    // A damaged file is rebuilt, not trusted.
-    var bytes = try Data(contentsOf: store.spatialIndexURL)
-    bytes[bytes.count - 2 * 16 - 2 * 2] = 9  // an impossible split axis (two points: axes, tags, then times)
-    try bytes.write(to: store.spatialIndexURL)
-    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) == nil)
-    #expect(try store.spatialIndex().count == 2)
-    try Data("junk".utf8).write(to: store.spatialIndexURL)
+    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) != (try store.stamp()))
+    let merged = try store.locatedIndex()
+    #expect(merged.count == 2 && merged.changes.added.count == 1 && merged.spatial.count == 1)
+    try store.refreshDerivedIndexes()
+    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
+    #expect(try store.locatedIndex().changes.isEmpty)
+    // A file cut short is built again, not trusted.
+    let bytes = try Data(contentsOf: store.spatialFileURL)
+    try bytes.prefix(bytes.count - 100).write(to: store.spatialFileURL)
+    #expect(try store.check(thorough: false).first?.contains("i.sqlite.spatial is damaged") == true)
+    #expect(try store.locatedIndex().count == 2)
+    #expect(try store.check(thorough: false).isEmpty)
+    try Data("junk".utf8).write(to: store.spatialFileURL)
     let fresh = try SQLitePhotoStore(url: url, create: false)
-    #expect(try fresh.spatialIndex().nearest(to: Coordinate(latitude: 35.7, longitude: 139.8), limit: 1).count == 1)
+    #expect(try fresh.locatedIndex().nearest(to: Coordinate(latitude: 35.7, longitude: 139.8), limit: 1).count == 1)
   }
 
   /// Naming places changes photos (the generation) but not positions: the tree file stays
@@ -101,7 +105,8 @@ import Testing
     #expect(try store.write { try store.assignPlaces(with: Everywhere()) } == 2)
     #expect(try store.generation() == generation + 1)
     #expect(try store.stamp() == stamp)
-    #expect(SpatialIndexFile.read(from: store.spatialIndexURL, stamp: try store.stamp()) != nil)
+    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == stamp)
+    #expect(try store.locatedIndex().changes.isEmpty)
     // A moved photo does make it stale.
     try store.write { try store.upsert(record("/p/a.jpg", 5, 6), now: "n") }
     #expect(try store.stamp() != stamp)
@@ -124,8 +129,18 @@ import Testing
     }
     #expect(id.id == 2)
     #expect(try second.generation() == 2)  // the same generation as the old file
-    let found = try second.spatialIndex().nearest(to: Coordinate(latitude: -40, longitude: -70), limit: 5)
+    let found = try second.locatedIndex().nearest(to: Coordinate(latitude: -40, longitude: -70), limit: 5)
     #expect(found.map(\.id) == [id.id])
+  }
+
+  /// Files an earlier geophoto kept beside the index go when the spatial index is written.
+  @Test func formerFilesAreRemoved() throws {
+    let dir = try TemporaryDirectory()
+    let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("o.sqlite"), mode: .create)
+    for former in store.formerFiles { try Data("old".utf8).write(to: former) }
+    try store.write { try store.upsert(record("/p/a.jpg", 1, 2), now: "n") }
+    try store.refreshDerivedIndexes()
+    #expect(store.formerFiles.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
   }
 
   @Test func notADatabaseIsAClearError() throws {
@@ -287,8 +302,8 @@ import Testing
   }
 }
 
-/// The cluster hierarchy kept beside the index, over the kd-tree's points.
-@Suite struct ClusterIndexFileTests {
+/// The cluster hierarchy kept in the spatial index, over the kd-tree's points.
+@Suite struct SpatialFileTests {
   @Test func theHierarchyIsKeptAndFollowsTheTree() throws {
     let dir = try TemporaryDirectory()
     let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("c.sqlite"), mode: .create)
@@ -298,39 +313,109 @@ import Testing
       }
     }
     try store.refreshDerivedIndexes()
-    let tree = try store.spatialIndex()
-    let kept = try #require(ClusterIndexFile.read(from: store.clusterIndexURL, stamp: try store.stamp(), tree: tree))
+    let located = try store.locatedIndex()
+    let kept = try #require(located.clusters)
     // The same hierarchy as one built over the tree's points now.
-    let built = ClusterIndex(pointsOf: tree)
+    let built = ClusterIndex(pointsOf: located.spatial)
     let world = BoundingBox(west: -180, south: -85, east: 180, north: 85)
     for zoom in 0...17 {
       #expect(kept.items(in: world, zoom: zoom) == built.items(in: world, zoom: zoom), "zoom \(zoom)")
     }
-    #expect(try store.locatedIndex().clusters?.pointCount == 300)
+    #expect(kept.pointCount == 300)
     #expect(try store.check(thorough: false).isEmpty)
 
-    // Stale after a move; a tree of other points is not matched either.
+    // A move is merged until the file is built again (here by the sync's refresh).
     try store.write { try store.upsert(record("/p/0.jpg", -10, 20), now: "n") }
-    #expect(ClusterIndexFile.read(from: store.clusterIndexURL, stamp: try store.stamp(), tree: tree) == nil)
-    #expect(try store.check(thorough: false).contains { $0.contains("c.sqlite.kdtree is older") })
+    #expect(try store.locatedIndex().changes.count == 2)  // hidden where it was, added where it is
+    #expect(try store.check(thorough: false).isEmpty)
     try store.refreshDerivedIndexes()
-    let moved = try store.spatialIndex()
-    #expect(ClusterIndexFile.read(from: store.clusterIndexURL, stamp: try store.stamp(), tree: moved) != nil)
-    #expect(ClusterIndexFile.read(from: store.clusterIndexURL, stamp: try store.stamp(), tree: tree) == nil)
+    #expect(try store.locatedIndex().changes.isEmpty)
 
-    // Damaged: reported by check, rebuilt by the next reader, and by --repair.
-    var bytes = try Data(contentsOf: store.clusterIndexURL)
-    bytes.removeLast(bytes.count / 3)
-    try bytes.write(to: store.clusterIndexURL)
+    // Overwritten: reported by check (the checksum), and built again by --repair.
+    var bytes = try Data(contentsOf: store.spatialFileURL)
+    // A byte of the unit vectors (section 1; its offset is the table's third number).
+    let vectors = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 64 + 16, as: UInt64.self)) }
+    bytes[vectors + 1_000] ^= 0x5A
+    try bytes.write(to: store.spatialFileURL)
     #expect(
       try store.check(thorough: false) == [
-        "c.sqlite.clusters is damaged or does not match c.sqlite.kdtree (check --repair rebuilds it)"
+        "c.sqlite.spatial is damaged: its checksum does not match its contents (check --repair builds it again)"
       ])
-    #expect(try store.locatedIndex().clusters?.pointCount == 300)
-    #expect(try store.check(thorough: false).isEmpty)
-    try FileManager.default.removeItem(at: store.clusterIndexURL)
-    #expect(try store.check(thorough: false) == ["c.sqlite.clusters is missing (check --repair builds it)"])
     try store.rebuildDerivedIndexes()
     #expect(try store.check(thorough: false).isEmpty)
+    try FileManager.default.removeItem(at: store.spatialFileURL)
+    #expect(try store.check(thorough: false) == ["c.sqlite.spatial is missing (check --repair builds it)"])
+    #expect(try store.locatedIndex().clusters?.pointCount == 300)
+    #expect(try store.check(thorough: false).isEmpty)
+  }
+}
+
+/// Photos changed since the spatial index was built, merged by readers: answers are those of
+/// the rows, found by brute force.
+@Suite struct MergedChangesTests {
+  static func ranked(_ rows: [Photo], around center: Coordinate, limit: Int) -> [Int64] {
+    var scored: [(id: Int64, distance: Double)] = []
+    for photo in rows {
+      if let c = photo.coordinate { scored.append((photo.id, GreatCircle.distance(center, c))) }
+    }
+    scored.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.id < $1.id) }
+    return scored.prefix(limit).map(\.id)
+  }
+
+  @Test func aSmallSyncIsMergedAndAnswersStayExact() throws {
+    let dir = try TemporaryDirectory()
+    let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("d.sqlite"), mode: .create)
+    store.deltaPolicy.minimumPhotos = 0
+    store.deltaPolicy.maximumShare = 0.5
+    let points = SyntheticLibrary.points(count: 2_000, seed: 5)
+    try store.write {
+      for (i, p) in points.enumerated() {
+        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: "n")
+      }
+    }
+    try store.refreshDerivedIndexes()
+    let built = try #require(LocatedIndexFile.stamp(at: store.spatialFileURL))
+    // Moved, deleted, added, and one that loses its position.
+    try store.write {
+      for i in [3, 700, 1_999] { try store.upsert(record("/p/\(i).jpg", points[i].latitude + 1, 10), now: "n") }
+      for i in [5, 6] { try store.delete(id: Int64(i + 1)) }
+      for i in 0..<4 { try store.upsert(record("/new/\(i).jpg", 20 + Double(i), -30), now: "n") }
+      try store.upsert(record("/p/9.jpg", nil, nil), now: "n")
+    }
+    try store.refreshDerivedIndexes()
+    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == built)  // left as it was
+    let located = try store.locatedIndex()
+    let rows = try store.locatedPhotos().photos
+    let expectedCount = 2_000 - 3 + 4
+    #expect(located.count == rows.count)
+    #expect(rows.count == expectedCount)
+    #expect(located.changes.hidden.count == 6 && located.changes.added.count == 7)
+    var rng = SeededGenerator(seed: 3)
+    for _ in 0..<40 {
+      let center = Coordinate(
+        latitude: Double.random(in: -60...70, using: &rng), longitude: Double.random(in: -180..<180, using: &rng))
+      let limit = Int.random(in: 1...60, using: &rng)
+      #expect(located.nearest(to: center, limit: limit).map(\.id) == Self.ranked(rows, around: center, limit: limit))
+      #expect(try store.nearest(to: center, limit: limit).map(\.id) == Self.ranked(rows, around: center, limit: limit))
+    }
+    for photo in rows { #expect(located.position(of: photo.id).map(located.id(at:)) == photo.id) }
+    #expect(located.position(of: 6) == nil && located.position(of: 10) == nil)
+
+    // Building the file again lets the deletions go: changes since the old file are no
+    // longer known, and a reader of it would build it again.
+    try store.rebuildDerivedIndexes()
+    #expect(try store.changes(since: built.generation) == nil)
+    #expect(try store.changes(since: try store.stamp().generation)?.isEmpty == true)
+  }
+
+  /// A change the default policy merges is one percent of a large index at most; a small
+  /// index is always built again.
+  @Test func thePolicyMergesSmallChangesToLargeIndexes() {
+    let policy = DeltaPolicy()
+    #expect(policy.merges(changes: 10, of: 10_000_000))
+    #expect(policy.merges(changes: 100_000, of: 10_000_000))
+    #expect(!policy.merges(changes: 100_001, of: 20_000_000))
+    #expect(!policy.merges(changes: 3_000, of: 200_000))
+    #expect(!policy.merges(changes: 1, of: 199_999))
   }
 }

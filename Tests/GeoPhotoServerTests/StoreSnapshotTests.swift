@@ -1,7 +1,9 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
+import GeoPhotoSQLite
 import GeoPhotoStore
+import Synchronization
 import Testing
 
 @testable import GeoPhotoServer
@@ -138,5 +140,123 @@ import Testing
     #expect(try holder.refresh() == nil)
     let near = get(APIRouter(holder: holder, configuration: APIConfiguration()), "/v1/near?lat=51.5&lon=-0.12&limit=1")
     #expect((near.json["annotations"] as? [[String: Any]])?.first?["title"] as? String == "London Bridge")
+  }
+
+  /// A small sync of a large index is merged, not built again: near answers are byte for byte
+  /// those of the same rows in memory, and every viewport shows every photo exactly once
+  /// (moved and removed ones gone from their clusters, added ones as photos of their own)
+  /// until the file is built again, when the clusters are again those of the rows.
+  @Test(arguments: StoreKind.available)
+  func changesSinceTheSpatialIndexAreMergedExactly(kind: StoreKind) throws {
+    let directory = try TemporaryDirectory()
+    let store = try makeScratchStore(kind, in: directory.url)
+    (store as? SQLitePhotoStore)?.deltaPolicy.minimumPhotos = 0
+    let points = SyntheticLibrary.points(count: 3_000, seed: 8)
+    try store.write {
+      for (i, p) in points.enumerated() {
+        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude, title: "P\(i)"), now: indexTimestamp())
+      }
+    }
+    try store.refreshDerivedIndexes()
+    let holder = SnapshotHolder(open: reopener(for: store))
+    try holder.refresh()
+    // Moved (one beside a photo far from it, one far away), removed, added (beside existing
+    // photos and alone).
+    try store.write {
+      try store.upsert(record("/p/0.jpg", points[1].latitude, points[1].longitude, title: "P0"), now: indexTimestamp())
+      try store.upsert(record("/p/2.jpg", -45, 170, title: "P2"), now: indexTimestamp())
+      let firstID = try #require(try store.idRange()?.lowerBound)
+      for i in [10, 11, 12] { try store.delete(id: firstID + Int64(i)) }
+      for i in 0..<5 {
+        let p = points[100 * i + 50]
+        try store.upsert(
+          record("/new/\(i).jpg", p.latitude, p.longitude + 0.0001, title: "N\(i)"), now: indexTimestamp())
+      }
+      try store.upsert(record("/new/alone.jpg", 0, -150, title: "alone"), now: indexTimestamp())
+    }
+    try store.refreshDerivedIndexes()
+    if let sqlite = store as? SQLitePhotoStore {
+      #expect(LocatedIndexFile.stamp(at: sqlite.spatialFileURL) != (try sqlite.stamp()))
+    }
+    #expect(try holder.refresh() != nil)
+    // Two moved and three removed taken out; two moved and six new added.
+    #expect(holder.snapshot.changeCount == 5 + 8)
+    let (generation, rows) = try store.locatedPhotos()
+    let inMemory = APIRouter(
+      holder: SnapshotHolder(initial: IndexSnapshot(generation: generation, photos: rows)) { nil })
+    let served = APIRouter(holder: holder)
+    #expect(holder.snapshot.count == rows.count)
+    let near: [String] = [
+      "/v1/near?lat=\(points[1].latitude)&lon=\(points[1].longitude)&limit=30", "/v1/near?lat=-45&lon=170&limit=3",
+      "/v1/near?lat=0&lon=-150&limit=2&radius=100km", "/v1/near?lat=35&lon=139&limit=100&sort=time",
+      "/v1/photos/\(rows[0].id)", "/v1/photos/\(rows[0].id + 10)",
+    ]
+    for target in near {
+      let (answer, reference) = (get(served, target), get(inMemory, target))
+      #expect(answer.status == reference.status, "\(target)")
+      #expect(
+        String(decoding: answer.body, as: UTF8.self) == String(decoding: reference.body, as: UTF8.self), "\(target)")
+    }
+    // Every photo once at every zoom: pins by id, clusters through their leaves.
+    let current = Set(rows.map { $0.id })
+    for zoom in [0, 2, 5, 9, 13] {
+      let answer = get(served, "/v1/annotations?bbox=-180,-90,180,90&zoom=\(zoom)")
+      let features = answer.json["features"] as? [[String: Any]] ?? []
+      var seen: [Int64] = []
+      for feature in features {
+        let properties = feature["properties"] as? [String: Any] ?? [:]
+        if let cluster = properties["cluster_id"] as? Int {
+          let count = properties["point_count"] as? Int ?? 0
+          let page = get(served, "/v1/clusters/\(cluster)/leaves?limit=1000")
+          let leaves = page.json["features"] as? [[String: Any]] ?? []
+          let ids = leaves.compactMap { ($0["properties"] as? [String: Any])?["id"] as? Int64 }
+          #expect(ids.count == min(count, 1_000), "zoom \(zoom) cluster \(cluster)")
+          seen += ids
+        } else if let id = properties["id"] as? Int64 {
+          seen.append(id)
+        }
+      }
+      #expect(seen.count == current.count, "zoom \(zoom)")
+      #expect(
+        Set(seen) == current,
+        "zoom \(zoom): missing \(current.subtracting(seen)), extra \(Set(seen).subtracting(current))")
+    }
+    // The file built again: the clusters are those of the rows.
+    try store.rebuildDerivedIndexes()
+    #expect(try holder.refresh(force: true) != nil)
+    #expect(holder.snapshot.changeCount == 0)
+    for target in ["/v1/annotations?bbox=-180,-85,180,85&zoom=3", "/v1/annotations?bbox=-180,-85,180,85&zoom=11"] {
+      #expect(get(served, target).body == get(inMemory, target).body, "\(target)")
+    }
+  }
+
+  /// A server that merges changes builds the spatial index again once the index has been
+  /// quiet for its delay, then maps the new file: nothing is left to merge.
+  @Test func aServerBuildsTheFileAgainWhenTheIndexIsQuiet() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLitePhotoStore(url: directory.url.appendingPathComponent("q.sqlite"), mode: .create)
+    store.deltaPolicy.minimumPhotos = 0
+    try store.write {
+      for (i, p) in SyntheticLibrary.points(count: 500, seed: 4).enumerated() {
+        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: "n")
+      }
+    }
+    try store.refreshDerivedIndexes()
+    let holder = SnapshotHolder(rebuildDelay: 0.3, open: reopener(for: store))
+    try holder.refresh()
+    let lines = Mutex<[String]>([])
+    holder.watch(interval: 0.05) { line in lines.withLock { $0.append(line) } }
+    defer { holder.stopWatching() }
+    try store.write { try store.upsert(record("/p/new.jpg", 1, 2), now: "n") }
+    try store.refreshDerivedIndexes()
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline && !(lines.withLock { $0.contains { $0.contains("built again") } }) {
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    let log = lines.withLock { $0 }
+    #expect(log.contains { $0.contains("1 changed since the spatial index was built, merged") }, "\(log)")
+    #expect(log.contains { $0.contains("spatial index built again") }, "\(log)")
+    #expect(holder.snapshot.changeCount == 0 && holder.snapshot.count == 501)
+    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
   }
 }

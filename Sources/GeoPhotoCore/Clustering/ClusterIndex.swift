@@ -45,60 +45,96 @@ public struct ClusterIndex: Sendable {
     public var pointIndex: Int?
     public var clusterID: Int?
     public var count: Int
+    /// Where the item lies in its level (the level's tree position).
+    public var position: Int
     public var coordinate: Coordinate { ClusterIndex.coordinate(x: x, y: y) }
+
+    public init(x: Double, y: Double, pointIndex: Int?, clusterID: Int?, count: Int, position: Int) {
+      self.x = x
+      self.y = y
+      self.pointIndex = pointIndex
+      self.clusterID = clusterID
+      self.count = count
+      self.position = position
+    }
   }
 
-  /// One zoom level, structure of arrays.
-  struct Level: Sendable {
-    var xs: [Double] = []
-    var ys: [Double] = []
-    /// The input point index, or for a cluster its id.
-    var ids: [Int] = []
-    var isCluster: [Bool] = []
-    var counts: [Int32] = []
-    /// The cluster id this item was merged into at the next zoom down, or -1.
-    var parents: [Int] = []
-    var tree = PlaneIndex(xs: [], ys: [])
+  /// One zoom level: its items in the order of its kd-tree (kdbush's layout: the item at the
+  /// middle of each range splits it), a column per field, so a level read back from a file is
+  /// used where it lies.
+  public struct Level: Sendable {
+    /// A parent that is none (the item was not merged one zoom down).
+    public static let noParent = UInt32.max
 
-    var count: Int { xs.count }
+    /// The items' kd-tree: their x and y in the unit square, interleaved.
+    let tree: PlaneIndex
+    /// A point's input index, or a cluster's id less the point count: `(origin << 5) + zoom + 1`.
+    public let ids: Column<UInt32>
+    /// Photos in each item: 1 for a point, 2 or more for a cluster.
+    public let counts: Column<UInt32>
+    /// The cluster each item was merged into one zoom down (its id less the point count), or
+    /// `noParent`.
+    public let parents: Column<UInt32>
+    /// Each item's tree position by the index it was made with (cluster ids name their origin
+    /// by that index, as supercluster's do).
+    public let positions: Column<UInt32>
 
-    mutating func reserveCapacity(_ n: Int) {
-      xs.reserveCapacity(n)
-      ys.reserveCapacity(n)
-      ids.reserveCapacity(n)
-      isCluster.reserveCapacity(n)
-      counts.reserveCapacity(n)
-      parents.reserveCapacity(n)
+    public var count: Int { ids.count }
+    /// x, y of each item in tree order, interleaved.
+    public var coords: Column<Double> { tree.coords }
+
+    /// A level from its columns (a file's), whose lengths it checks: every query reads inside
+    /// them. Their values are checked where they are used, so damaged values give wrong items,
+    /// never an out-of-bounds read or an endless walk.
+    public init(
+      coords: Column<Double>, ids: Column<UInt32>, counts: Column<UInt32>, parents: Column<UInt32>,
+      positions: Column<UInt32>, nodeSize: Int
+    ) throws {
+      let n = ids.count
+      guard coords.count == 2 * n, counts.count == n, parents.count == n, positions.count == n else {
+        throw DecodingError(description: "a level's columns differ in length")
+      }
+      tree = PlaneIndex(coords: coords, nodeSize: nodeSize)
+      self.ids = ids
+      self.counts = counts
+      self.parents = parents
+      self.positions = positions
     }
 
-    mutating func append(x: Double, y: Double, id: Int, cluster: Bool, count: Int32) {
-      xs.append(x)
-      ys.append(y)
-      ids.append(id)
-      isCluster.append(cluster)
-      counts.append(count)
-      parents.append(-1)
-    }
+    func x(_ position: Int) -> Double { tree.coords[2 * position] }
+    func y(_ position: Int) -> Double { tree.coords[2 * position + 1] }
+  }
 
-    func item(_ i: Int) -> Item {
-      Item(
-        x: xs[i], y: ys[i], pointIndex: isCluster[i] ? nil : ids[i], clusterID: isCluster[i] ? ids[i] : nil,
-        count: Int(counts[i]))
-    }
+  /// Values in a hierarchy's columns that it cannot use, and why.
+  public struct DecodingError: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
   }
 
   public let options: Options
   public let pointCount: Int
-  /// Levels indexed by zoom, `minZoom ... maxZoom + 1`.
-  let levels: [Level]
+  /// Levels indexed by zoom, `minZoom ... maxZoom + 1` (the first `minZoom` are empty).
+  public let levels: [Level]
+
+  /// The most points a hierarchy holds: a cluster id keeps its origin's index in 27 bits.
+  public static let maximumPointCount = 1 << 27
 
   /// The hierarchy over a kd-tree's points: point `i` is the tree's point at position `i`.
   public init(pointsOf tree: SpatialIndex, options: Options = Options()) {
     self.init(points: (0..<tree.count).map(tree.coordinate(at:)), options: options)
   }
 
-  /// A hierarchy read back (`init(encoded:)`), its levels already checked.
-  init(options: Options, pointCount: Int, levels: [Level]) {
+  /// A hierarchy from its levels (read back from a file), indexed by zoom.
+  public init(options: Options, pointCount: Int, levels: [Level]) throws {
+    guard options.minZoom >= 0, options.minZoom <= options.maxZoom, options.maxZoom <= 30, options.nodeSize >= 1,
+      options.radius.isFinite, options.extent.isFinite, options.extent > 0
+    else { throw DecodingError(description: "options out of range") }
+    guard pointCount >= 0, pointCount < Self.maximumPointCount else {
+      throw DecodingError(description: "point count out of range")
+    }
+    guard levels.count == options.maxZoom + 2 else {
+      throw DecodingError(description: "level count does not match the zooms")
+    }
     self.options = options
     self.pointCount = pointCount
     self.levels = levels
@@ -106,34 +142,91 @@ public struct ClusterIndex: Sendable {
 
   /// Builds the hierarchy for `points` (their positions in the input order are their indexes).
   public init(points: [Coordinate], options: Options = Options()) {
+    var levels = [Level?](repeating: nil, count: options.maxZoom + 2)
+    Self.build(points: points, options: options) { zoom, level in levels[zoom] = level }
     self.options = options
     pointCount = points.count
-    var top = Level()
-    top.reserveCapacity(points.count)
-    let visits = options.order == .zOrder ? Self.mortonOrder(points) : Array(points.indices)
-    for i in visits {
-      let p = points[i]
-      top.append(x: Self.x(p.longitude), y: Self.y(p.latitude), id: i, cluster: false, count: 1)
-    }
-    top.tree = PlaneIndex(xs: top.xs, ys: top.ys, nodeSize: options.nodeSize)
-    var levels = [Level](repeating: Level(), count: options.maxZoom + 2)
-    levels[options.maxZoom + 1] = top
-    var previous = top
-    for zoom in stride(from: options.maxZoom, through: options.minZoom, by: -1) {
-      var next = Self.cluster(&previous, zoom: zoom, options: options, pointCount: points.count)
-      next.tree = PlaneIndex(xs: next.xs, ys: next.ys, nodeSize: options.nodeSize)
-      levels[zoom + 1] = previous  // now carrying parent links
-      levels[zoom] = next
-      previous = next
-    }
-    self.levels = levels
+    let empty = Self.emptyLevel(nodeSize: options.nodeSize)
+    self.levels = levels.map { $0 ?? empty }
   }
 
-  /// One step of the hierarchy: the items of `level` (zoom + 1) merged at `zoom`.
-  private static func cluster(_ level: inout Level, zoom: Int, options: Options, pointCount: Int) -> Level {
+  private static func emptyLevel(nodeSize: Int) -> Level {
+    // Columns of equal (zero) length: the layout is valid.
+    // swift-format-ignore: NeverUseForceTry
+    try! Level(coords: [], ids: [], counts: [], parents: [], positions: [], nodeSize: nodeSize)
+  }
+
+  /// A level while it is made: its items in the order they were made.
+  private struct Working {
+    var xs: [Double] = []
+    var ys: [Double] = []
+    var ids: [UInt32] = []
+    var counts: [UInt32] = []
+
+    var count: Int { xs.count }
+
+    mutating func reserveCapacity(_ n: Int) {
+      xs.reserveCapacity(n)
+      ys.reserveCapacity(n)
+      ids.reserveCapacity(n)
+      counts.reserveCapacity(n)
+    }
+
+    mutating func append(x: Double, y: Double, id: UInt32, count: UInt32) {
+      xs.append(x)
+      ys.append(y)
+      ids.append(id)
+      counts.append(count)
+    }
+  }
+
+  /// Builds the hierarchy for `points`, handing each level to `emit` with its zoom as soon as
+  /// it is complete, from `maxZoom + 1` (the points) down to `minZoom`: a writer keeps two
+  /// levels in memory, not all of them.
+  public static func build(
+    points: [Coordinate], options: Options = Options(), emit: (_ zoom: Int, _ level: Level) throws -> Void
+  ) rethrows {
+    precondition(points.count < maximumPointCount, "at most \(maximumPointCount) points")
+    var current = Working()
+    current.reserveCapacity(points.count)
+    let visits = options.order == .zOrder ? mortonOrder(points) : Array(points.indices)
+    for i in visits {
+      let p = points[i]
+      current.append(x: x(p.longitude), y: y(p.latitude), id: UInt32(i), count: 1)
+    }
+    for zoom in stride(from: options.maxZoom + 1, through: options.minZoom, by: -1) {
+      let (order, coords) = PlaneIndex.build(xs: current.xs, ys: current.ys, nodeSize: options.nodeSize)
+      let n = current.count
+      var positions = [UInt32](repeating: 0, count: n)
+      for (position, made) in order.enumerated() { positions[Int(made)] = UInt32(position) }
+      let tree = PlaneIndex(coords: Column(coords), nodeSize: options.nodeSize)
+      var parents = [UInt32](repeating: Level.noParent, count: n)
+      var next = Working()
+      if zoom > options.minZoom {
+        next = cluster(
+          current, tree: tree, order: order, parents: &parents, zoom: zoom - 1, options: options,
+          pointCount: points.count)
+      }
+      // swift-format-ignore: NeverUseForceTry
+      let level = try! Level(
+        coords: tree.coords, ids: Column(order.map { current.ids[Int($0)] }),
+        counts: Column(order.map { current.counts[Int($0)] }), parents: Column(order.map { parents[Int($0)] }),
+        positions: Column(positions), nodeSize: options.nodeSize)
+      try emit(zoom, level)
+      current = next
+    }
+  }
+
+  /// One step of the hierarchy: the items of `level` (zoom + 1, in the order they were made,
+  /// `tree` over them with `order` from tree positions to that order) merged at `zoom`;
+  /// `parents` (by the order they were made) learns where each went.
+  private static func cluster(
+    _ level: Working, tree: PlaneIndex, order: [Int32], parents: inout [UInt32], zoom: Int, options: Options,
+    pointCount: Int
+  ) -> Working {
     let r = options.radius / (options.extent * pow(2, Double(zoom)))
     var visited = [Bool](repeating: false, count: level.count)
-    var next = Level()
+    var next = Working()
     next.reserveCapacity(level.count)
     var neighbors: [Int32] = []
     for i in 0..<level.count where !visited[i] {
@@ -141,14 +234,15 @@ public struct ClusterIndex: Sendable {
       let x = level.xs[i]
       let y = level.ys[i]
       neighbors.removeAll(keepingCapacity: true)
-      level.tree.within(x, y, r, into: &neighbors)
+      tree.within(x, y, r, into: &neighbors)
+      for k in neighbors.indices { neighbors[k] = order[Int(neighbors[k])] }
       let originCount = Int(level.counts[i])
       var total = originCount
       for k in neighbors where !visited[Int(k)] { total += Int(level.counts[Int(k)]) }
       if total > originCount && total >= options.minPoints {
         var wx = x * Double(originCount)
         var wy = y * Double(originCount)
-        let id = (i << 5) + (zoom + 1) + pointCount
+        let id = UInt32((i << 5) + (zoom + 1))
         for k32 in neighbors {
           let k = Int(k32)
           guard !visited[k] else { continue }
@@ -156,19 +250,18 @@ public struct ClusterIndex: Sendable {
           let c = Double(level.counts[k])
           wx += level.xs[k] * c
           wy += level.ys[k] * c
-          level.parents[k] = id
+          parents[k] = id
         }
-        level.parents[i] = id
-        next.append(x: wx / Double(total), y: wy / Double(total), id: id, cluster: true, count: Int32(total))
+        parents[i] = id
+        next.append(x: wx / Double(total), y: wy / Double(total), id: id, count: UInt32(total))
       } else {
-        next.append(x: x, y: y, id: level.ids[i], cluster: level.isCluster[i], count: level.counts[i])
+        next.append(x: x, y: y, id: level.ids[i], count: level.counts[i])
         if total > 1 {
           for k32 in neighbors {
             let k = Int(k32)
             guard !visited[k] else { continue }
             visited[k] = true
-            next.append(
-              x: level.xs[k], y: level.ys[k], id: level.ids[k], cluster: level.isCluster[k], count: level.counts[k])
+            next.append(x: level.xs[k], y: level.ys[k], id: level.ids[k], count: level.counts[k])
           }
         }
       }
@@ -180,6 +273,48 @@ public struct ClusterIndex: Sendable {
 
   /// Clamps a requested zoom to the levels that exist.
   public func level(for zoom: Int) -> Int { max(options.minZoom, min(zoom, options.maxZoom + 1)) }
+
+  /// The item at tree position `position` of `level`; nil when its values are damaged (a
+  /// point index past the points).
+  func item(_ position: Int, of level: Level) -> Item? {
+    let count = Int(level.counts[position])
+    let id = Int(level.ids[position])
+    if count > 1 {
+      return Item(
+        x: level.x(position), y: level.y(position), pointIndex: nil, clusterID: id + pointCount, count: count,
+        position: position)
+    }
+    guard id < pointCount else { return nil }
+    return Item(
+      x: level.x(position), y: level.y(position), pointIndex: id, clusterID: nil, count: 1, position: position)
+  }
+
+  /// The item at `position` of the level of `zoom`; nil outside it or when its values are
+  /// damaged.
+  public func item(at position: Int, zoom: Int) -> Item? {
+    let level = levels[self.level(for: zoom)]
+    guard position >= 0, position < level.count else { return nil }
+    return item(position, of: level)
+  }
+
+  /// The items of the level of `zoom` within `radius` of (`x`, `y`) in the unit square.
+  public func items(near x: Double, _ y: Double, radius: Double, zoom: Int) -> [Item] {
+    let level = levels[self.level(for: zoom)]
+    var found: [Int32] = []
+    level.tree.within(x, y, radius, into: &found)
+    return found.compactMap { item(Int($0), of: level) }
+  }
+
+  /// The clustering radius at `zoom`, in the unit square.
+  public func radius(at zoom: Int) -> Double { options.radius / (options.extent * pow(2, Double(zoom))) }
+
+  /// The cluster an item of level `zoom + 1` was merged into at `zoom`, as a cluster id; nil
+  /// when it was not merged.
+  public func parent(ofItemAt position: Int, zoom: Int) -> Int? {
+    let level = levels[self.level(for: zoom + 1)]
+    guard position >= 0, position < level.count, level.parents[position] != Level.noParent else { return nil }
+    return Int(level.parents[position]) + pointCount
+  }
 
   /// Points and clusters inside a box at a zoom. A box with `west > east` crosses the
   /// antimeridian; one spanning 360° or more covers every longitude.
@@ -198,35 +333,42 @@ public struct ClusterIndex: Sendable {
         + items(in: BoundingBox(west: -180, south: south, east: east, north: north), zoom: zoom)
     }
     let level = levels[self.level(for: zoom)]
-    var ids: [Int32] = []
-    level.tree.range(minX: Self.x(west), minY: Self.y(north), maxX: Self.x(east), maxY: Self.y(south), into: &ids)
-    return ids.map { level.item(Int($0)) }
+    var positions: [Int32] = []
+    level.tree.range(
+      minX: Self.x(west), minY: Self.y(north), maxX: Self.x(east), maxY: Self.y(south), into: &positions)
+    return positions.compactMap { item(Int($0), of: level) }
   }
 
-  /// The zoom a cluster was made at and its index there, from its id.
-  func origin(of clusterID: Int) -> (zoom: Int, index: Int)? {
+  /// The zoom a cluster was made at and the tree position of the item it grew from (at zoom
+  /// + 1), from its id.
+  func origin(of clusterID: Int) -> (zoom: Int, position: Int)? {
     let local = clusterID - pointCount
-    guard local >= 0 else { return nil }
+    guard local >= 0, local <= Int(UInt32.max) else { return nil }
     let zoom = (local % 32) - 1
     let index = local >> 5
-    guard zoom >= options.minZoom, zoom <= options.maxZoom, index < levels[zoom + 1].count else { return nil }
-    return (zoom, index)
+    guard zoom >= options.minZoom, zoom <= options.maxZoom else { return nil }
+    let level = levels[zoom + 1]
+    guard index < level.count else { return nil }
+    let position = Int(level.positions[index])
+    guard position < level.count else { return nil }
+    return (zoom, position)
   }
 
   /// Whether `clusterID` names a cluster of this index.
   public func contains(clusterID: Int) -> Bool {
-    guard let (zoom, index) = origin(of: clusterID) else { return false }
-    return levels[zoom + 1].parents[index] == clusterID
+    guard let (zoom, position) = origin(of: clusterID) else { return false }
+    return Int(levels[zoom + 1].parents[position]) == clusterID - pointCount
   }
 
   /// The items a cluster splits into one zoom level down; `nil` for an unknown id.
   public func children(of clusterID: Int) -> [Item]? {
-    guard contains(clusterID: clusterID), let (zoom, index) = origin(of: clusterID) else { return nil }
+    guard contains(clusterID: clusterID), let (zoom, position) = origin(of: clusterID) else { return nil }
     let level = levels[zoom + 1]
-    let r = options.radius / (options.extent * pow(2, Double(zoom)))
-    var ids: [Int32] = []
-    level.tree.within(level.xs[index], level.ys[index], r, into: &ids)
-    return ids.map(Int.init).filter { level.parents[$0] == clusterID }.sorted().map { level.item($0) }
+    let r = radius(at: zoom)
+    let local = UInt32(clusterID - pointCount)
+    var found: [Int32] = []
+    level.tree.within(level.x(position), level.y(position), r, into: &found)
+    return found.map(Int.init).filter { level.parents[$0] == local }.sorted().compactMap { item($0, of: level) }
   }
 
   /// The input points inside a cluster, depth first, paged; `nil` for an unknown id.
@@ -239,8 +381,12 @@ public struct ClusterIndex: Sendable {
   }
 
   private func appendLeaves(of clusterID: Int, limit: Int, offset: Int, skipped: inout Int, into result: inout [Int]) {
+    guard let (zoom, _) = origin(of: clusterID) else { return }
     for child in children(of: clusterID) ?? [] {
       if let cluster = child.clusterID {
+        // A child was made deeper than its parent: every walk down ends (damaged ids that
+        // say otherwise are passed over).
+        guard let (childZoom, _) = origin(of: cluster), childZoom > zoom else { continue }
         if skipped + child.count <= offset {
           skipped += child.count  // the whole sub-cluster lies before the page
         } else {

@@ -1,24 +1,34 @@
 /// A static 2-D kd-tree over points in the Web Mercator unit square, the way kdbush does it:
-/// ids and interleaved coordinates in flat arrays, the median of each range at its middle,
-/// axes alternating with depth, and range queries that walk an explicit stack.
+/// interleaved coordinates in one flat column, the median of each range at its middle, axes
+/// alternating with depth, and range queries that walk the ranges recursively.
 struct PlaneIndex: Sendable {
-  /// Positions in the caller's arrays, in tree order.
-  private(set) var ids: [Int32]
-  /// x, y of each id, interleaved.
-  private(set) var coords: [Double]
+  /// x, y of each point in tree order, interleaved: a point's place in the tree is its
+  /// position, so the tree needs no ids of its own.
+  let coords: Column<Double>
   let nodeSize: Int
 
-  init(xs: [Double], ys: [Double], nodeSize: Int = 64) {
+  var count: Int { coords.count / 2 }
+
+  /// A tree laid out before (`build`, or read back from a file): two coordinates per point.
+  init(coords: Column<Double>, nodeSize: Int) {
+    precondition(coords.count % 2 == 0, "two coordinates per point")
+    self.coords = coords
+    self.nodeSize = max(1, nodeSize)
+  }
+
+  /// Sorts the points into tree order: `order[p]` is the index in `xs`/`ys` of the point at
+  /// tree position `p`, and `coords` their coordinates in that order.
+  static func build(xs: [Double], ys: [Double], nodeSize: Int) -> (order: [Int32], coords: [Double]) {
     let n = xs.count
-    var ids = [Int32](repeating: 0, count: n)
+    var order = [Int32](repeating: 0, count: n)
     var coords = [Double](repeating: 0, count: 2 * n)
     for i in 0..<n {
-      ids[i] = Int32(i)
+      order[i] = Int32(i)
       coords[2 * i] = xs[i]
       coords[2 * i + 1] = ys[i]
     }
     let leaf = max(1, nodeSize)
-    ids.withUnsafeMutableBufferPointer { idBuffer in
+    order.withUnsafeMutableBufferPointer { idBuffer in
       coords.withUnsafeMutableBufferPointer { coordBuffer in
         var stack: [(Int, Int, Int)] = [(0, n - 1, 0)]
         while let (lo, hi, axis) = stack.popLast() {
@@ -32,45 +42,29 @@ struct PlaneIndex: Sendable {
         }
       }
     }
-    self.ids = ids
-    self.coords = coords
-    self.nodeSize = leaf
+    return (order, coords)
   }
 
-  /// A tree built before (`ClusterIndex.init(encoded:)`): two coordinates per id, every id a
-  /// position in the caller's arrays.
-  init(ids: [Int32], coords: [Double], nodeSize: Int) {
-    precondition(coords.count == 2 * ids.count, "two coordinates per id")
-    self.ids = ids
-    self.coords = coords
-    self.nodeSize = max(1, nodeSize)
-  }
-
-  /// Ids of the points inside the box (edges included).
+  /// Tree positions of the points inside the box (edges included).
   func range(minX: Double, minY: Double, maxX: Double, maxY: Double, into result: inout [Int32]) {
-    guard !ids.isEmpty else { return }
-    ids.withUnsafeBufferPointer { ids in
-      coords.withUnsafeBufferPointer { c in
-        let walk = RangeWalk(ids: ids, c: c, nodeSize: nodeSize, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
-        walk.visit(0, ids.count - 1, 0, &result)
-      }
+    guard count > 0 else { return }
+    coords.withUnsafeBufferPointer { c in
+      let walk = RangeWalk(c: c, nodeSize: nodeSize, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+      walk.visit(0, count - 1, 0, &result)
     }
   }
 
-  /// Ids of the points within `r` of (`qx`, `qy`) (Euclidean, in the unit square).
+  /// Tree positions of the points within `r` of (`qx`, `qy`) (Euclidean, in the unit square).
   func within(_ qx: Double, _ qy: Double, _ r: Double, into result: inout [Int32]) {
-    guard !ids.isEmpty else { return }
-    ids.withUnsafeBufferPointer { ids in
-      coords.withUnsafeBufferPointer { c in
-        let walk = RadiusWalk(ids: ids, c: c, nodeSize: nodeSize, qx: qx, qy: qy, r: r)
-        walk.visit(0, ids.count - 1, 0, &result)
-      }
+    guard count > 0 else { return }
+    coords.withUnsafeBufferPointer { c in
+      let walk = RadiusWalk(c: c, nodeSize: nodeSize, qx: qx, qy: qy, r: r)
+      walk.visit(0, count - 1, 0, &result)
     }
   }
 
   /// A recursive walk (depth is logarithmic): no allocation per query.
   private struct RangeWalk {
-    let ids: UnsafeBufferPointer<Int32>
     let c: UnsafeBufferPointer<Double>
     let nodeSize: Int
     let minX, minY, maxX, maxY: Double
@@ -81,14 +75,14 @@ struct PlaneIndex: Sendable {
         for i in lo...hi {
           let x = c[2 * i]
           let y = c[2 * i + 1]
-          if x >= minX && x <= maxX && y >= minY && y <= maxY { result.append(ids[i]) }
+          if x >= minX && x <= maxX && y >= minY && y <= maxY { result.append(Int32(truncatingIfNeeded: i)) }
         }
         return
       }
       let m = (lo + hi) >> 1
       let x = c[2 * m]
       let y = c[2 * m + 1]
-      if x >= minX && x <= maxX && y >= minY && y <= maxY { result.append(ids[m]) }
+      if x >= minX && x <= maxX && y >= minY && y <= maxY { result.append(Int32(truncatingIfNeeded: m)) }
       let value = axis == 0 ? x : y
       if (axis == 0 ? minX : minY) <= value { visit(lo, m - 1, 1 - axis, &result) }
       if (axis == 0 ? maxX : maxY) >= value { visit(m + 1, hi, 1 - axis, &result) }
@@ -96,7 +90,6 @@ struct PlaneIndex: Sendable {
   }
 
   private struct RadiusWalk {
-    let ids: UnsafeBufferPointer<Int32>
     let c: UnsafeBufferPointer<Double>
     let nodeSize: Int
     let qx, qy, r: Double
@@ -108,14 +101,14 @@ struct PlaneIndex: Sendable {
         for i in lo...hi {
           let dx = c[2 * i] - qx
           let dy = c[2 * i + 1] - qy
-          if dx * dx + dy * dy <= r2 { result.append(ids[i]) }
+          if dx * dx + dy * dy <= r2 { result.append(Int32(truncatingIfNeeded: i)) }
         }
         return
       }
       let m = (lo + hi) >> 1
       let dx = c[2 * m] - qx
       let dy = c[2 * m + 1] - qy
-      if dx * dx + dy * dy <= r2 { result.append(ids[m]) }
+      if dx * dx + dy * dy <= r2 { result.append(Int32(truncatingIfNeeded: m)) }
       let q = axis == 0 ? qx : qy
       let value = c[2 * m + axis]
       if q - r <= value { visit(lo, m - 1, 1 - axis, &result) }

@@ -4,17 +4,19 @@ public import Foundation
   import Glibc
 #endif
 
-/// A data file's bytes (the gazetteer, the basemap) for as long as they are read: the file
-/// mapped read-only and its pages populated in one go (MAP_POPULATE: no fault per page on the
-/// first lookups), or a copy of bytes already in memory. Columns are typed views into it, never
-/// copies.
+/// A data file's bytes (the gazetteer, the basemap, the spatial index beside an index) for as
+/// long as they are read: the file mapped read-only, or a copy of bytes already in memory.
+/// Columns are typed views into it, never copies.
 public final class MappedBytes: @unchecked Sendable {
   public let base: UnsafeRawPointer
   public let count: Int
   private let mapped: Bool
 
-  /// The file at `url`, mapped.
-  public init(contentsOf url: URL) throws {
+  /// The file at `url`, mapped. `populate` maps every page in one go (MAP_POPULATE: no fault
+  /// per page on the first lookups), for small files read all over; otherwise the kernel is
+  /// only asked to read the file ahead, and pages come in as they are touched (a large index
+  /// starts answering before all of it is read).
+  public init(contentsOf url: URL, populate: Bool = true) throws {
     let fd = open(url.path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code: CocoaError.Code =
@@ -30,10 +32,11 @@ public final class MappedBytes: @unchecked Sendable {
       mapped = false
       return
     }
-    let address = mmap(nil, count, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0)
+    let address = mmap(nil, count, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0)
     guard let address, address != MAP_FAILED else {
       throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
     }
+    if !populate { _ = madvise(address, count, MADV_WILLNEED) }
     base = UnsafeRawPointer(address)
     mapped = true
   }

@@ -141,12 +141,21 @@ public enum RouteGeometry {
   }
 }
 
+/// What finds the indexed points within a radius: a kd-tree, or a store's located index with
+/// the changes since it was built.
+public protocol RadiusSearch: Sendable {
+  /// Every point within `radius` metres of `center`, nearest first, ties by ascending id.
+  func within(radius: Double, of center: Coordinate) -> [Neighbor]
+}
+
+extension SpatialIndex: RadiusSearch {}
+
 /// Photos near a route, found through the spatial index.
 public enum RouteSearch {
   /// Every indexed point within `within` metres of the polyline, ordered by where along the
   /// route it lies (then by id).
   public static func points(
-    along route: [Coordinate], within: Double, index: SpatialIndex, coordinateOf: (Int64) -> Coordinate?
+    along route: [Coordinate], within: Double, index: some RadiusSearch, coordinateOf: (Int64) -> Coordinate?
   ) -> [(id: Int64, projection: RouteProjection)] {
     var candidates = Set<Int64>()
     if route.count == 1, let only = route.first {

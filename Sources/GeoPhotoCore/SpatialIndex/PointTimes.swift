@@ -5,14 +5,18 @@ public struct PointTimes: Sendable {
   public static let none = Int64.min
 
   /// UTC seconds since 1970, or `none`.
-  public let instants: [Int64]
+  public let instants: Column<Int64>
   /// Wall-clock seconds since 1970 (the local time as if it were UTC), or `none`.
-  public let locals: [Int64]
+  public let locals: Column<Int64>
 
-  public init(instants: [Int64], locals: [Int64]) {
+  public init(instants: Column<Int64>, locals: Column<Int64>) {
     precondition(instants.count == locals.count, "one instant and one local time per point")
     self.instants = instants
     self.locals = locals
+  }
+
+  public init(instants: [Int64], locals: [Int64]) {
+    self.init(instants: Column(instants), locals: Column(locals))
   }
 
   /// The two numbers of a capture time.

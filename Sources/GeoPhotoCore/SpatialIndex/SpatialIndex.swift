@@ -24,14 +24,14 @@ public struct SpatialIndex: Sendable {
   /// The number of points in a leaf range that is scanned instead of split.
   public let leafSize: Int
   /// Photo ids in tree order.
-  public private(set) var ids: [Int64]
+  public private(set) var ids: Column<Int64>
   /// Unit vectors in tree order, three components per point.
-  public let vectors: [Double]
+  public let vectors: Column<Double>
   /// The split axis (0, 1 or 2) stored at the split point of every internal range.
-  public let axes: [UInt8]
+  public let axes: Column<UInt8>
   /// A byte per point, in tree order, that queries may filter on (a photo's `PhotoSource.code`):
   /// testing it costs nothing per candidate, unlike looking the photo up.
-  public let tags: [UInt8]
+  public let tags: Column<UInt8>
   /// Each point's capture time in tree order, when the index was built with them.
   public var times: PointTimes?
 
@@ -51,18 +51,20 @@ public struct SpatialIndex: Sendable {
   }
 
   /// The tree positions by ascending id (ties by position): how a photo is found by its id.
-  public func positionsByID() -> [Int32] {
+  public func positionsByID() -> Column<Int32> {
     var pairs = [(id: Int64, position: Int32)]()
     pairs.reserveCapacity(count)
     for (position, id) in ids.enumerated() { pairs.append((id, Int32(position))) }
     pairs.sort { $0.id < $1.id || ($0.id == $1.id && $0.position < $1.position) }
-    return pairs.map(\.position)
+    return Column(count: pairs.count) { out in
+      for (i, pair) in pairs.enumerated() { out[i] = pair.position }
+    }
   }
 
   /// Takes new ids for the same points, in tree order (see `PointTimes`).
   mutating func adopt(ids newIDs: [Int64]) {
     precondition(newIDs.count == ids.count, "one id per point")
-    ids = newIDs
+    ids = Column(newIDs)
   }
   public var isEmpty: Bool { ids.isEmpty }
 
@@ -122,35 +124,47 @@ public struct SpatialIndex: Sendable {
         }
       }
     }
-    self.ids = ids
-    if dimensions == 3 {
-      self.vectors = points
-    } else {
-      var vectors = [Double](repeating: 0, count: ids.count * 3)
+    self.ids = Column(ids)
+    self.vectors = Column(count: ids.count * 3) { vectors in
       for i in ids.indices {
         for d in 0..<3 { vectors[3 * i + d] = points[dimensions * i + d] }
       }
-      self.vectors = vectors
     }
-    self.tags = tags
-    self.axes = axes
+    self.tags = Column(tags)
+    self.axes = Column(axes)
     self.leafSize = leaf
   }
 
   /// Adopts arrays produced by an earlier build (for example read back from disk), after
   /// checking that they are consistent so a damaged file cannot cause out-of-bounds reads.
   public init(ids: [Int64], vectors: [Double], axes: [UInt8], tags: [UInt8], leafSize: Int) throws {
+    try self.init(
+      ids: Column(ids), vectors: Column(vectors), axes: Column(axes), tags: Column(tags), leafSize: leafSize,
+      checkingValues: true)
+  }
+
+  /// Adopts columns produced by an earlier build (a mapped file, say). Their lengths are always
+  /// checked: a search only ever reads inside them. With `checkingValues`, so are their values
+  /// (axes and unit-vector components in range), a pass over every point; without it, a damaged
+  /// file can give wrong answers but never an out-of-bounds read (the walk's ranges come from
+  /// the point count alone, and any axis byte or number is safe to compare).
+  public init(
+    ids: Column<Int64>, vectors: Column<Double>, axes: Column<UInt8>, tags: Column<UInt8>, leafSize: Int,
+    checkingValues: Bool
+  ) throws {
     guard leafSize >= 1 else { throw InvalidLayout(description: "leaf size \(leafSize) < 1") }
     guard vectors.count == ids.count * 3, axes.count == ids.count, tags.count == ids.count else {
       throw InvalidLayout(description: "array lengths do not match the point count")
     }
-    // Whole passes without early exits, which the compiler turns into vector instructions.
-    guard axes.reduce(0, { max($0, $1) }) <= Self.timeAxis else {
-      throw InvalidLayout(description: "split axis out of range")
-    }
-    // NaN fails the comparison, so it is counted too.
-    guard vectors.reduce(0, { $0 + (abs($1) <= 1.000_000_1 ? 0 : 1) }) == 0 else {
-      throw InvalidLayout(description: "vector component is not a unit-vector component")
+    if checkingValues {
+      // Whole passes without early exits, which the compiler turns into vector instructions.
+      guard axes.withUnsafeBufferPointer({ $0.reduce(0) { max($0, $1) } }) <= Self.timeAxis else {
+        throw InvalidLayout(description: "split axis out of range")
+      }
+      // NaN fails the comparison, so it is counted too.
+      guard vectors.withUnsafeBufferPointer({ $0.reduce(0) { $0 + (abs($1) <= 1.000_000_1 ? 0 : 1) } }) == 0 else {
+        throw InvalidLayout(description: "vector component is not a unit-vector component")
+      }
     }
     self.ids = ids
     self.vectors = vectors

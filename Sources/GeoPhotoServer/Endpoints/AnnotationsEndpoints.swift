@@ -29,7 +29,7 @@ enum AnnotationsEndpoints {
     let filter = try FilterParameters.filter(c.parameters)
     return try c.cached(type: "application/geo+json") {
       let view = try c.snapshot.clusters(for: filter)
-      let items = view.clusters.items(in: box, zoom: zoomLevel)
+      let items = view.items(in: box, zoom: zoomLevel)
       let shown = items.prefix(c.configuration.maximumFeatures)
       var members: [(String, JSONValue)] = []
       if items.count > shown.count {
@@ -37,17 +37,15 @@ enum AnnotationsEndpoints {
         members.append(("total", .integer(Int64(items.count))))
       }
       // A pin shows its photo; a bubble its first photo (a walk down its first branches).
-      let pictured = shown.map { item in
-        item.clusterID.map { view.clusters.leaves(of: $0, limit: 1)?.first } ?? item.pointIndex
-      }
-      let ids = pictured.map { $0.map { c.snapshot.id(at: view.photoPosition($0)) } }
+      let pictured = shown.map { item in item.clusterID.map { view.leaves(of: $0, limit: 1)?.first } ?? item.photo }
+      let ids = pictured.map { $0.map { c.snapshot.id(at: $0) } }
       let details = try c.snapshot.details(ids.compactMap { $0 })
       let features = zip(shown, ids).compactMap { item, id -> ViewportFeature? in
         let detail = id.flatMap { details[$0] }
         guard let clusterID = item.clusterID else { return detail.map { photoFeature($0.photo, c) } }
         return .cluster(
           id: clusterID, coordinate: item.coordinate, count: item.count,
-          expansionZoom: view.clusters.expansionZoom(of: clusterID) ?? 0,
+          expansionZoom: view.expansionZoom(of: clusterID) ?? 0,
           thumbnailURL: detail.map { c.thumbnailLink($0.photo) } ?? "")
       }
       return GeoJSON.FeatureCollection(features, foreignMembers: JSONMembers(members)).encoded()
@@ -76,13 +74,11 @@ enum AnnotationsEndpoints {
     let limit = c.parameters.integer(limit)
     let offset = c.parameters.integer(offset)
     let view = try c.snapshot.clusters(for: try FilterParameters.filter(c.parameters))
-    guard view.clusters.contains(clusterID: id) else {
+    guard view.contains(clusterID: id) else {
       throw APIError.notFound("no cluster \(id) in index generation \(c.snapshot.generation) for this filter")
     }
     return try c.cached(type: "application/geo+json") {
-      let ids = (view.clusters.leaves(of: id, limit: limit, offset: offset) ?? []).map {
-        c.snapshot.id(at: view.photoPosition($0))
-      }
+      let ids = (view.leaves(of: id, limit: limit, offset: offset) ?? []).map { c.snapshot.id(at: $0) }
       let details = try c.snapshot.details(ids)
       return GeoJSON.FeatureCollection(
         ids.compactMap { details[$0].map { photoFeature($0.photo, c) } },

@@ -1,0 +1,101 @@
+public import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A file written beside its destination and renamed over it when complete: rename(2)
+/// replaces the old file atomically, so a reader sees the old file or the new one, never a
+/// part. Bytes are buffered and written with write(2); `commit()` renames, and a writer
+/// dropped before it (an error on the way) removes what it wrote.
+public final class AtomicFile {
+  public let destination: URL
+  private let temporary: URL
+  private var fd: Int32
+  private var buffer: [UInt8] = []
+  private static let bufferSize = 1 << 20
+  /// Bytes handed to `write` so far: the offset of the next one.
+  public private(set) var offset = 0
+
+  /// What went wrong writing `path`, as one line.
+  public struct WriteError: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  public init(writingTo destination: URL) throws {
+    self.destination = destination
+    temporary = destination.deletingLastPathComponent()
+      .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).tmp")
+    fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw Self.failure("cannot write", destination) }
+    buffer.reserveCapacity(Self.bufferSize)
+  }
+
+  deinit {
+    if fd >= 0 {
+      close(fd)
+      unlink(temporary.path)
+    }
+  }
+
+  private static func failure(_ what: String, _ url: URL) -> WriteError {
+    let reason = errno == ENOSPC ? "the disk is full" : String(cString: strerror(errno))
+    return WriteError(description: "\(what) \(url.path): \(reason)")
+  }
+
+  /// Appends `bytes`.
+  public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    offset += bytes.count
+    if buffer.count + bytes.count > Self.bufferSize { try flush() }
+    if bytes.count >= Self.bufferSize {
+      try writeAll(bytes)
+    } else {
+      buffer.append(contentsOf: bytes)
+    }
+  }
+
+  /// Appends `count` zero bytes.
+  public func pad(_ count: Int) throws {
+    guard count > 0 else { return }
+    try [UInt8](repeating: 0, count: count).withUnsafeBytes { try write($0) }
+  }
+
+  private func flush() throws {
+    try buffer.withUnsafeBytes { try writeAll($0) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+    guard let base = bytes.baseAddress else { return }
+    var done = 0
+    while done < bytes.count {
+      let n = Glibc.write(fd, base + done, bytes.count - done)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { throw Self.failure("cannot write", destination) }
+      done += n
+    }
+  }
+
+  /// Overwrites bytes already written at `offset` (a header filled in last).
+  public func overwrite(_ bytes: [UInt8], at position: Int) throws {
+    try flush()
+    let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(position)) }
+    guard n == bytes.count else { throw Self.failure("cannot write", destination) }
+  }
+
+  /// Writes what is buffered and renames the file over its destination.
+  public func commit() throws {
+    try flush()
+    guard close(fd) == 0 else {
+      fd = -1
+      unlink(temporary.path)
+      throw Self.failure("cannot write", destination)
+    }
+    fd = -1
+    guard rename(temporary.path, destination.path) == 0 else {
+      let error = Self.failure("cannot replace", destination)
+      unlink(temporary.path)
+      throw error
+    }
+  }
+}

@@ -1,0 +1,249 @@
+public import Foundation
+public import GeoPhotoCore
+
+/// The on-disk form of what a server searches (`LocatedIndex`): the kd-tree of the located
+/// photos, their tree positions by id, and the cluster hierarchy over the tree's points. It is
+/// kept beside the index (`index.sqlite.spatial`; a PostgreSQL server keeps it in its cache
+/// folder), written by `sync`, and memory-mapped by readers: a server starts by mapping it,
+/// and its pages are the page cache's, not the server's own memory.
+///
+/// Layout, little-endian: a 64-byte header (magic `GPSPATIX`, format version, the tree's leaf
+/// size, the point count, the stamp of the rows it was built from (positions generation and
+/// database identity), a checksum of everything after the header, the section count), a
+/// table of sections (offset and length, 8 bytes each), then the sections, each starting on
+/// 64 bytes so every column is a view of the mapped file:
+///
+/// - 0–6: the tree's ids (Int64), unit vectors (3 × Float64), split axes (UInt8), source tags
+///   (UInt8), capture instants and wall clocks (Int64, `PointTimes.none` for none), and the
+///   tree positions by ascending id (Int32);
+/// - 7: the hierarchy's options and point count;
+/// - then five per zoom `0 ... maxZoom + 1`: the level's coordinates (2 × Float64), ids,
+///   counts, parents and positions (UInt32), as `ClusterIndex.Level` keeps them.
+///
+/// Opening checks the header, the table and every column's length against the counts, which
+/// is all a query needs to stay inside the file; the values are checked where they are used.
+/// The checksum covers the rest: `verify` reads every byte (`geophoto check`, and a server
+/// after it starts).
+public enum LocatedIndexFile {
+  /// Which rows a file was built from: the positions generation (it advances when a photo is
+  /// added, moved or removed, not when places are renamed) and the database's identity.
+  public struct Stamp: Equatable, Sendable, CustomStringConvertible {
+    public var generation: Int64
+    public var identity: Int64
+    public init(generation: Int64, identity: Int64) {
+      self.generation = generation
+      self.identity = identity
+    }
+    public var description: String { "generation \(generation)" }
+  }
+
+  static let magic = Array("GPSPATIX".utf8)
+  static let version: UInt32 = 1
+  static let headerSize = 64
+  static let alignment = 64
+  static let treeSections = 7
+  static let optionsSection = 7
+  static let perLevel = 5
+
+  /// A file that cannot be used, and why (one line).
+  public struct FormatError: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  // MARK: Writing
+
+  /// Writes `tree` with its positions by id and the hierarchy over its points (built here,
+  /// level by level, straight into the file), atomically: a reader sees the old file or the
+  /// new one.
+  public static func write(
+    _ tree: SpatialIndex, stamp: Stamp, to url: URL, clusterOptions: ClusterIndex.Options = ClusterIndex.Options()
+  ) throws {
+    let file = try AtomicFile(writingTo: url)
+    let sectionCount = treeSections + 1 + perLevel * (clusterOptions.maxZoom + 2)
+    var table = [(offset: Int, length: Int)](repeating: (0, 0), count: sectionCount)
+    var checksums = [UInt64](repeating: 0, count: sectionCount)
+    try file.pad(headerSize + 16 * sectionCount)
+    func section(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws {
+      try file.pad((alignment - file.offset % alignment) % alignment)
+      table[index] = (file.offset, bytes.count)
+      checksums[index] = Checksum.of(bytes)
+      try file.write(bytes)
+    }
+    func section<T: BitwiseCopyable>(_ index: Int, _ column: Column<T>) throws {
+      try column.withUnsafeBytes { try section(index, $0) }
+    }
+    let n = tree.count
+    let times = tree.times ?? PointTimes(instants: noTimes(n), locals: noTimes(n))
+    try section(0, tree.ids)
+    try section(1, tree.vectors)
+    try section(2, tree.axes)
+    try section(3, tree.tags)
+    try section(4, times.instants)
+    try section(5, times.locals)
+    try section(6, tree.positionsByID())
+    var options: [UInt64] = [
+      UInt64(clusterOptions.minZoom), UInt64(clusterOptions.maxZoom), UInt64(clusterOptions.minPoints),
+      UInt64(clusterOptions.nodeSize), clusterOptions.radius.bitPattern, clusterOptions.extent.bitPattern,
+      clusterOptions.order == .zOrder ? 0 : 1, UInt64(n),
+    ]
+    try options.withUnsafeMutableBytes { try section(optionsSection, UnsafeRawBufferPointer($0)) }
+    try ClusterIndex.build(points: (0..<n).map(tree.coordinate(at:)), options: clusterOptions) { zoom, level in
+      let first = treeSections + 1 + perLevel * zoom
+      try section(first, level.coords)
+      try section(first + 1, level.ids)
+      try section(first + 2, level.counts)
+      try section(first + 3, level.parents)
+      try section(first + 4, level.positions)
+    }
+    var tableBytes: [UInt8] = []
+    for entry in table {
+      append(UInt64(entry.offset), to: &tableBytes)
+      append(UInt64(entry.length), to: &tableBytes)
+    }
+    let checksum = tableBytes.withUnsafeBytes { checksums.reduce(Checksum.of($0), Checksum.combine) }
+    var header = magic
+    append(version, to: &header)
+    append(UInt32(tree.leafSize), to: &header)
+    append(UInt64(n), to: &header)
+    append(stamp.generation, to: &header)
+    append(stamp.identity, to: &header)
+    append(checksum, to: &header)
+    append(UInt32(sectionCount), to: &header)
+    header += [UInt8](repeating: 0, count: headerSize - header.count)
+    try file.overwrite(header + tableBytes, at: 0)
+    try file.commit()
+  }
+
+  private static func noTimes(_ n: Int) -> Column<Int64> {
+    Column(count: n) { $0.initialize(repeating: PointTimes.none) }
+  }
+
+  private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+    withUnsafeBytes(of: value.littleEndian) { out += $0 }
+  }
+
+  // MARK: Reading
+
+  /// The stamp in a file's header, without mapping the file; nil when there is no such file
+  /// or it is not one of this version.
+  public static func stamp(at url: URL) -> Stamp? {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+    defer { try? handle.close() }
+    guard let header = try? handle.read(upToCount: headerSize), header.count == headerSize else { return nil }
+    return header.withUnsafeBytes { raw in
+      guard Array(raw[0..<8]) == magic, raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == version else {
+        return nil
+      }
+      return Stamp(
+        generation: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self),
+        identity: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
+    }
+  }
+
+  /// What a file holds, as views of its mapped bytes.
+  public struct Contents: Sendable {
+    public var stamp: Stamp
+    public var tree: SpatialIndex
+    public var positionsByID: Column<Int32>
+    public var clusters: ClusterIndex
+    /// The mapped file, for `verify`.
+    public var bytes: MappedBytes
+  }
+
+  /// Maps the file at `url` and checks its layout (not its checksum: see `verify`).
+  public static func open(_ url: URL) throws -> Contents {
+    let name = url.lastPathComponent
+    func fail(_ why: String) -> FormatError { FormatError(description: "\(name) \(why)") }
+    let bytes: MappedBytes
+    do {
+      bytes = try MappedBytes(contentsOf: url, populate: false)
+    } catch {
+      throw fail("cannot be read")
+    }
+    let raw = bytes.bytes
+    guard raw.count >= headerSize, Array(raw[0..<8]) == magic else { throw fail("is not a geophoto spatial index") }
+    guard raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == version else {
+      throw fail("is of another geophoto version")
+    }
+    let leafSize = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+    let count = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+    let stamp = Stamp(
+      generation: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self),
+      identity: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
+    let sectionCount = Int(raw.loadUnaligned(fromByteOffset: 48, as: UInt32.self))
+    guard count < UInt64(ClusterIndex.maximumPointCount), sectionCount > treeSections + 1,
+      sectionCount <= treeSections + 1 + perLevel * 32, raw.count >= headerSize + 16 * sectionCount
+    else { throw fail("is damaged (its header)") }
+    let n = Int(count)
+    var ranges: [Range<Int>] = []
+    for k in 0..<sectionCount {
+      let offset = raw.loadUnaligned(fromByteOffset: headerSize + 16 * k, as: UInt64.self)
+      let length = raw.loadUnaligned(fromByteOffset: headerSize + 16 * k + 8, as: UInt64.self)
+      guard offset <= UInt64(raw.count), length <= UInt64(raw.count) - offset, offset % UInt64(alignment) == 0 else {
+        throw fail("is damaged (section \(k) lies outside the file)")
+      }
+      ranges.append(Int(offset)..<Int(offset + length))
+    }
+    func column<T: BitwiseCopyable>(_ k: Int, count: Int, of: T.Type = T.self) throws -> Column<T> {
+      guard ranges[k].count == count * MemoryLayout<T>.stride, let column = Column<T>(bytes, ranges[k]) else {
+        throw fail("is damaged (section \(k) has the wrong length)")
+      }
+      return column
+    }
+    do {
+      var tree = try SpatialIndex(
+        ids: column(0, count: n), vectors: column(1, count: 3 * n), axes: column(2, count: n),
+        tags: column(3, count: n), leafSize: leafSize, checkingValues: false)
+      tree.times = PointTimes(instants: try column(4, count: n), locals: try column(5, count: n))
+      let positionsByID: Column<Int32> = try column(6, count: n)
+      let stored: Column<UInt64> = try column(optionsSection, count: 8)
+      var options = ClusterIndex.Options()
+      guard stored[0] <= 30, stored[1] <= 30, stored[2] <= 1 << 20, stored[3] <= 1 << 20, stored[7] == count else {
+        throw fail("is damaged (its cluster options)")
+      }
+      options.minZoom = Int(stored[0])
+      options.maxZoom = Int(stored[1])
+      options.minPoints = Int(stored[2])
+      options.nodeSize = Int(stored[3])
+      options.radius = Double(bitPattern: stored[4])
+      options.extent = Double(bitPattern: stored[5])
+      options.order = stored[6] == 0 ? .zOrder : .input
+      guard sectionCount == treeSections + 1 + perLevel * (options.maxZoom + 2) else {
+        throw fail("is damaged (its table of sections)")
+      }
+      var levels: [ClusterIndex.Level] = []
+      for zoom in 0...(options.maxZoom + 1) {
+        let first = treeSections + 1 + perLevel * zoom
+        let items = ranges[first + 1].count / 4
+        guard items <= n else { throw fail("is damaged (level \(zoom) holds more items than points)") }
+        levels.append(
+          try ClusterIndex.Level(
+            coords: column(first, count: 2 * items), ids: column(first + 1, count: items),
+            counts: column(first + 2, count: items), parents: column(first + 3, count: items),
+            positions: column(first + 4, count: items), nodeSize: options.nodeSize))
+      }
+      let clusters = try ClusterIndex(options: options, pointCount: n, levels: levels)
+      return Contents(stamp: stamp, tree: tree, positionsByID: positionsByID, clusters: clusters, bytes: bytes)
+    } catch let error as FormatError {
+      throw error
+    } catch {
+      throw fail("is damaged (\(error))")
+    }
+  }
+
+  /// Whether every byte after the header is as written: the checksum over the table and the
+  /// sections, read through the whole mapped file.
+  public static func verify(_ contents: Contents) -> Bool {
+    let raw = contents.bytes.bytes
+    let sectionCount = Int(raw.loadUnaligned(fromByteOffset: 48, as: UInt32.self))
+    let table = UnsafeRawBufferPointer(rebasing: raw[headerSize..<(headerSize + 16 * sectionCount)])
+    var checksum = Checksum.of(table)
+    for k in 0..<sectionCount {
+      let offset = Int(raw.loadUnaligned(fromByteOffset: headerSize + 16 * k, as: UInt64.self))
+      let length = Int(raw.loadUnaligned(fromByteOffset: headerSize + 16 * k + 8, as: UInt64.self))
+      checksum = Checksum.combine(
+        checksum, Checksum.of(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])))
+    }
+    return checksum == raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
+  }
+}
