@@ -288,9 +288,9 @@ public final class PostgresPhotoStore: PhotoStore {
       }, build: { try buildSpatialFile(at: url) })
   }
 
-  public func rebuildSpatialFileIfBehind() throws -> Bool {
+  public func rebuildSpatialFile(always: Bool) throws -> Bool {
     let url = try spatialFileURL()
-    guard LocatedIndexFile.stamp(at: url) != (try stamp()) else { return false }
+    guard try always || LocatedIndexFile.stamp(at: url) != stamp() else { return false }
     if let failure = try buildSpatialFile(at: url).failure { throw failure }
     return true
   }

@@ -657,8 +657,8 @@ public final class SQLitePhotoStore: PhotoStore {
     }
   }
 
-  public func rebuildSpatialFileIfBehind() throws -> Bool {
-    guard LocatedIndexFile.stamp(at: spatialFileURL) != (try stamp()) else { return false }
+  public func rebuildSpatialFile(always: Bool) throws -> Bool {
+    guard try always || LocatedIndexFile.stamp(at: spatialFileURL) != stamp() else { return false }
     let built = try buildSpatialFile()
     if let failure = built.failure { throw failure }
     return true

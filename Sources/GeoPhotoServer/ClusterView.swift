@@ -29,6 +29,8 @@ public struct ClusterView: Sendable {
     var clusterID: Int?
     /// A photo's snapshot position.
     var photo: Int?
+    /// The snapshot position of the photo a cluster is shown by (its first); a photo's own.
+    var representative: Int
     var coordinate: Coordinate { ClusterIndex.coordinate(x: x, y: y) }
   }
 
@@ -37,44 +39,45 @@ public struct ClusterView: Sendable {
   /// The photos and clusters inside `box` at `zoom`.
   func items(in box: BoundingBox, zoom: Int) -> [Feature] {
     let items = clusters.items(in: box, zoom: zoom)
-    guard let changes else {
-      return items.map {
-        Feature(x: $0.x, y: $0.y, count: $0.count, clusterID: $0.clusterID, photo: $0.pointIndex.map(photoPosition))
-      }
+    func feature(_ item: ClusterIndex.Item) -> Feature {
+      Feature(
+        x: item.x, y: item.y, count: item.count, clusterID: item.clusterID, photo: item.pointIndex.map(photoPosition),
+        representative: photoPosition(item.representative))
     }
+    guard let changes else { return items.map(feature) }
     let removed = changes.removed[clusters.level(for: zoom)]
     var features: [Feature] = []
     features.reserveCapacity(items.count)
     for item in items {
       guard let taken = removed[item.position] else {
-        features.append(
-          Feature(
-            x: item.x, y: item.y, count: item.count, clusterID: item.clusterID,
-            photo: item.pointIndex.map(photoPosition)))
+        features.append(feature(item))
         continue
       }
       let left = item.count - taken.count
       if left <= 0 { continue }
-      guard let id = item.clusterID else { continue }
+      guard let id = item.clusterID, let first = leaves(of: id, limit: 1)?.first else { continue }
       if left == 1 {
         // One photo is left of the cluster: it is shown as itself.
-        guard let only = leaves(of: id, limit: 1)?.first else { continue }
-        let c = changes.coordinate(only)
+        let c = changes.coordinate(first)
         features.append(
-          Feature(x: ClusterIndex.x(c.longitude), y: ClusterIndex.y(c.latitude), count: 1, clusterID: nil, photo: only))
+          Feature(
+            x: ClusterIndex.x(c.longitude), y: ClusterIndex.y(c.latitude), count: 1, clusterID: nil, photo: first,
+            representative: first))
         continue
       }
+      // Shown by its first photo left (the first one may have moved or gone).
       features.append(
         Feature(
           x: (item.x * Double(item.count) - taken.x) / Double(left),
-          y: (item.y * Double(item.count) - taken.y) / Double(left), count: left, clusterID: id, photo: nil))
+          y: (item.y * Double(item.count) - taken.y) / Double(left), count: left, clusterID: id, photo: nil,
+          representative: first))
     }
     let everywhere = box.east - box.west >= 360
     for added in changes.added where everywhere || box.contains(added.coordinate) {
       features.append(
         Feature(
           x: ClusterIndex.x(added.coordinate.longitude), y: ClusterIndex.y(added.coordinate.latitude), count: 1,
-          clusterID: nil, photo: added.position))
+          clusterID: nil, photo: added.position, representative: added.position))
     }
     return features
   }

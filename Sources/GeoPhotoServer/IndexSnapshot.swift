@@ -136,6 +136,9 @@ public final class IndexSnapshot: Sendable {
   /// The photo id at `position`.
   func id(at position: Int) -> Int64 { located.id(at: position) }
 
+  /// Whether the photo at `position` is a local one (its source, from the tree).
+  func isLocal(at position: Int) -> Bool { located.tag(at: position) == PhotoSource.local.code }
+
   /// The position of the photo `id`, when answers can show it.
   func position(of id: Int64) -> Int? {
     guard let position = located.position(of: id), shown?[position] != false else { return nil }
@@ -316,11 +319,30 @@ public final class SnapshotHolder: Sendable {
     guard force || generation != earlier.generation else { return nil }
     let fresh = try IndexSnapshot(store: store, pool: stores, privacyZones: privacyZones, reusing: earlier)
     current.withLock { $0 = fresh }
+    if let file = fresh.located.file, file.bytes !== earlier.located.file?.bytes { verify(file) }
     return fresh.generation
+  }
+
+  /// Where reloads, rebuilds and failures are told (the access log), once `watch` starts.
+  private let reporter = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+  /// Reads a newly mapped spatial index file through on a thread of its own (a checksum of
+  /// every byte: opening it checked only its layout). A damaged file is built again from the
+  /// rows and the next snapshot maps that.
+  private func verify(_ file: LocatedIndexFile.Contents) {
+    let thread = Thread { [self] in
+      guard !LocatedIndexFile.verify(file) else { return }
+      let silent: @Sendable (String) -> Void = { _ in }
+      let report = reporter.withLock { $0 } ?? silent
+      report("the spatial index is damaged (its checksum does not match); building it again from the rows")
+      rebuildInBackground(always: true, report: report)
+    }
+    thread.start()
   }
 
   /// Starts the background check; `report` hears about reloads and failures.
   public func watch(interval: Double, report: @escaping @Sendable (String) -> Void) {
+    reporter.withLock { $0 = report }
     let thread = Thread { [self] in
       var reloaded = false
       var lastChange = Date()
@@ -355,12 +377,13 @@ public final class SnapshotHolder: Sendable {
     thread.start()
   }
 
-  /// Builds the spatial index file again on a thread of its own, then maps it; at most one at
-  /// a time, and not again for a generation whose build failed (a read-only folder).
-  private func rebuildInBackground(report: @escaping @Sendable (String) -> Void) {
+  /// Builds the spatial index file again on a thread of its own (when it is behind the rows, or
+  /// `always`), then maps it; at most one at a time, and not again for a generation whose
+  /// build failed (a read-only folder).
+  private func rebuildInBackground(always: Bool = false, report: @escaping @Sendable (String) -> Void) {
     let generation = snapshot.generation
     let start = rebuild.withLock { state -> Bool in
-      guard !state.running, state.failedAt != generation else { return false }
+      guard !state.running, always || state.failedAt != generation else { return false }
       state.running = true
       return true
     }
@@ -369,7 +392,7 @@ public final class SnapshotHolder: Sendable {
       defer { rebuild.withLock { $0.running = false } }
       let started = Date()
       do {
-        guard let store = try open(), try store.rebuildSpatialFileIfBehind() else { return }
+        guard let store = try open(), try store.rebuildSpatialFile(always: always) else { return }
         let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
         if let generation = try refresh(force: true) {
           report("spatial index built again in \(seconds) s: generation \(generation), \(snapshot.count) photos")

@@ -17,8 +17,9 @@ public import GeoPhotoCore
 ///   (UInt8), capture instants and wall clocks (Int64, `PointTimes.none` for none), and the
 ///   tree positions by ascending id (Int32);
 /// - 7: the hierarchy's options and point count;
-/// - then five per zoom `0 ... maxZoom + 1`: the level's coordinates (2 × Float64), ids,
-///   counts, parents and positions (UInt32), as `ClusterIndex.Level` keeps them.
+/// - then six per zoom `0 ... maxZoom + 1`: the level's coordinates (2 × Float64), ids,
+///   counts, parents, positions and representatives (UInt32), as `ClusterIndex.Level` keeps
+///   them.
 ///
 /// Opening checks the header, the table and every column's length against the counts, which
 /// is all a query needs to stay inside the file; the values are checked where they are used.
@@ -43,7 +44,7 @@ public enum LocatedIndexFile {
   static let alignment = 64
   static let treeSections = 7
   static let optionsSection = 7
-  static let perLevel = 5
+  static let perLevel = 6
 
   /// A file that cannot be used, and why (one line).
   public struct FormatError: Error, CustomStringConvertible {
@@ -94,6 +95,7 @@ public enum LocatedIndexFile {
       try section(first + 2, level.counts)
       try section(first + 3, level.parents)
       try section(first + 4, level.positions)
+      try section(first + 5, level.representatives)
     }
     var tableBytes: [UInt8] = []
     for entry in table {
@@ -220,7 +222,8 @@ public enum LocatedIndexFile {
           try ClusterIndex.Level(
             coords: column(first, count: 2 * items), ids: column(first + 1, count: items),
             counts: column(first + 2, count: items), parents: column(first + 3, count: items),
-            positions: column(first + 4, count: items), nodeSize: options.nodeSize))
+            positions: column(first + 4, count: items), representatives: column(first + 5, count: items),
+            nodeSize: options.nodeSize))
       }
       let clusters = try ClusterIndex(options: options, pointCount: n, levels: levels)
       return Contents(stamp: stamp, tree: tree, positionsByID: positionsByID, clusters: clusters, bytes: bytes)

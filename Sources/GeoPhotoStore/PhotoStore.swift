@@ -122,10 +122,10 @@ public protocol PhotoStore: AnyObject {
   /// the rows, unless so few photos changed since it was built that readers merge them
   /// (`DeltaPolicy`).
   func refreshDerivedIndexes() throws
-  /// Builds the spatial index file again from the rows if photos changed since it was built,
-  /// without writing the database (a server catching up after small syncs); returns whether
-  /// it did.
-  func rebuildSpatialFileIfBehind() throws -> Bool
+  /// Builds the spatial index file again from the rows, without writing the database (a
+  /// server catching up after small syncs, or replacing a damaged file): when photos changed
+  /// since it was built, or `always`; returns whether it did.
+  func rebuildSpatialFile(always: Bool) throws -> Bool
 
   /// What is wrong with the index's own storage, one line each (none when it is sound): the
   /// database's consistency check (`thorough`: every page and index, else the quick one), and

@@ -133,7 +133,7 @@ func benchLibrary() throws {
   var firsts: [(wall: UInt64, peakBytes: Int)] = []
   var seconds: [UInt64] = []
   for _ in 0..<3 {
-    for suffix in ["", "-wal", "-shm", ".kdtree"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
+    for suffix in ["", "-wal", "-shm", ".spatial"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
     firsts.append(try runMeasured(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
     seconds.append(try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
   }

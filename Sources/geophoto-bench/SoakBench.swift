@@ -25,7 +25,7 @@ func benchSoak() throws {
   let db = workDirectory.appendingPathComponent("soak.sqlite")
   try? FileManager.default.removeItem(at: folder)
   try FileManager.default.copyItem(at: original, to: folder)
-  for suffix in ["", "-wal", "-shm", ".kdtree"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
+  for suffix in ["", "-wal", "-shm", ".spatial"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
   try? FileManager.default.removeItem(at: workDirectory.appendingPathComponent("thumbnails"))
   _ = try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", db.path])
 

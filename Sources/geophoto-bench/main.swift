@@ -299,30 +299,38 @@ func benchClusters(points: [Coordinate]) {
 }
 
 /// The 1M-photo SQLite index that `near` and `postgis` measure, written on first use.
-func nearIndex(points: [Coordinate]) throws -> URL {
-  let db = workDirectory.appendingPathComponent("near-1m/index.sqlite")
+func nearIndex(points: [Coordinate]) throws -> URL { try syntheticIndex(points: points, named: "near-1m") }
+
+/// A SQLite index of `points` (rows as a sync writes them, without files) under `name`,
+/// written on first use, with its spatial index as `sync` leaves it.
+func syntheticIndex(points: [Coordinate], named name: String) throws -> URL {
+  let db = workDirectory.appendingPathComponent("\(name)/index.sqlite")
   let marker = db.deletingLastPathComponent().appendingPathComponent("complete")
   if !FileManager.default.fileExists(atPath: marker.path) {
     try? FileManager.default.removeItem(at: db.deletingLastPathComponent())
     let store = try SQLitePhotoStore(url: db, create: true)
     let (_, load) = try timed {
-      try store.write {
-        let insert = try store.database.makeStatement(
-          """
-          INSERT INTO photos (source, source_id, path, latitude, longitude, taken_at, title, first_seen, updated)
-          VALUES ('local', ?1, ?1, ?2, ?3, '2024-05-03T10:00:00', ?4, 'now', 'now')
-          """)
-        for (i, p) in points.enumerated() {
-          let path = "/photos/roll-\(i / 1000)/IMG_\(i).JPG"
-          try insert.execute([.text(path), .real(p.latitude), .real(p.longitude), .text("Photo \(i)")])
+      // In transactions of a million rows, as a long sync commits them.
+      for start in stride(from: 0, to: points.count, by: 1_000_000) {
+        try store.write {
+          let insert = try store.database.makeStatement(
+            """
+            INSERT INTO photos (source, source_id, path, latitude, longitude, taken_at, title, first_seen, updated)
+            VALUES ('local', ?1, ?1, ?2, ?3, '2024-05-03T10:00:00', ?4, 'now', 'now')
+            """)
+          for i in start..<min(points.count, start + 1_000_000) {
+            let p = points[i]
+            let path = "/photos/roll-\(i / 1000)/IMG_\(i).JPG"
+            try insert.execute([.text(path), .real(p.latitude), .real(p.longitude), .text("Photo \(i)")])
+          }
+          try store.database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
         }
-        try store.database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
       }
     }
     print(String(format: "  (loaded %d rows in %.1f s)", points.count, Double(load) / 1e9))
     _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
   }
-  // The kd-tree and cluster files, as `sync` leaves them (kept from an earlier run if current).
+  // The spatial index, as `sync` leaves it (kept from an earlier run if current).
   try SQLitePhotoStore(url: db, mode: .readWrite).refreshDerivedIndexes()
   return db
 }
@@ -376,7 +384,7 @@ func benchSync() throws {
   var firsts: [UInt64] = []
   var seconds: [UInt64] = []
   for _ in 0..<3 {
-    for suffix in ["", "-wal", "-shm", ".kdtree"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
+    for suffix in ["", "-wal", "-shm", ".spatial"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
     firsts.append(try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
     seconds.append(try runProcess(".build/release/geophoto", ["sync", folder.path, "--db", db.path]))
   }
@@ -419,14 +427,14 @@ let parts =
   CommandLine.arguments.dropFirst().isEmpty
   ? [
     "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "log", "sync",
-    "library", "abuse", "soak",
+    "library", "abuse", "serve-10m", "soak",
   ]
   : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
 let points =
-  parts.contains { !["sync", "thumbnails", "tiles", "log", "abuse", "soak"].contains($0) }
+  parts.contains { !["sync", "thumbnails", "tiles", "log", "abuse", "soak", "serve-10m"].contains($0) }
   ? SyntheticLibrary.points(count: pointCount) : []
 for part in parts {
   print("")
@@ -434,6 +442,7 @@ for part in parts {
   case "index": try benchIndex(points: points)
   case "clusters": benchClusters(points: points)
   case "serve": try benchServe(points: points)
+  case "serve-10m": try benchServeTenMillion()
   case "router": try benchRouter(points: points)
   case "places": try benchPlaces(points: points)
   case "thumbnails": try benchThumbnails()
@@ -452,7 +461,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, router, places, thumbnails, tiles, log, sync, library, abuse, soak)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, log, sync, library, abuse, soak)\n"
           .utf8))
     exit(64)
   }

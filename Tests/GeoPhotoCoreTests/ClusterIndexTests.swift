@@ -99,6 +99,17 @@ let world = BoundingBox(west: -180, south: -90, east: 180, north: 90)
     }
   }
 
+  /// A cluster's representative is its first leaf, a photo's its own index.
+  @Test func representativesAreFirstLeaves() throws {
+    let index = ClusterIndex(points: Self.points)
+    for zoom in 0...17 {
+      for item in index.items(in: world, zoom: zoom) {
+        let first = item.clusterID.map { index.leaves(of: $0, limit: 1)?.first } ?? item.pointIndex
+        #expect(item.representative == first, "zoom \(zoom)")
+      }
+    }
+  }
+
   @Test func sameSpotPhotosComeBackThroughPagedLeaves() throws {
     let index = ClusterIndex(points: Self.points)
     let spot = BoundingBox(west: 139.7599, south: 35.6799, east: 139.7601, north: 35.6801)
@@ -116,21 +127,27 @@ let world = BoundingBox(west: -180, south: -90, east: 180, north: 90)
     #expect(index.expansionZoom(of: cluster) == 17)
   }
 
+  /// supercluster's expansion zoom walks down clusters with one child to the zoom where one
+  /// splits; that walk, made here with `children(of:)`, gives what the index answers.
   @Test func expansionZoomSplitsTheCluster() throws {
     let index = ClusterIndex(points: Self.points)
-    for item in index.items(in: world, zoom: 3) {
-      guard let id = item.clusterID, let zoom = index.expansionZoom(of: id) else { continue }
-      #expect(zoom > 3 && zoom <= 17)
-      // Descending single-child chains ends where the cluster really splits.
-      var current = id
-      for _ in 3..<(zoom - 1) {
-        guard let children = index.children(of: current), children.count == 1, let only = children[0].clusterID else {
-          break
+    var checked = 0
+    for zoom in 0...16 {
+      for item in index.items(in: world, zoom: zoom) {
+        guard let id = item.clusterID else { continue }
+        var current = id
+        var expansion = try #require(index.origin(of: id)).zoom
+        while expansion <= index.options.maxZoom, let children = index.children(of: current) {
+          expansion += 1
+          guard children.count == 1, let only = children[0].clusterID else { break }
+          current = only
         }
-        current = only
+        #expect(index.expansionZoom(of: id) == expansion, "cluster \(id)")
+        #expect(expansion > zoom && expansion <= 17)
+        checked += 1
       }
-      #expect((index.children(of: current)?.count ?? 0) >= 1)
     }
+    #expect(checked > 100)
     #expect(index.expansionZoom(of: 12_345_678) == nil)
     #expect(index.leaves(of: 3) == nil)  // an input index is not a cluster id
   }

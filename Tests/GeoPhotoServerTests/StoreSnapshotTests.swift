@@ -259,4 +259,35 @@ import Testing
     #expect(holder.snapshot.changeCount == 0 && holder.snapshot.count == 501)
     #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
   }
+
+  /// A spatial index file damaged where only its checksum can tell (the header and layout
+  /// intact) is found by the server reading it through after mapping it, and built again.
+  @Test func aServerFindsADamagedFileAndBuildsItAgain() throws {
+    let directory = try TemporaryDirectory()
+    let store = try SQLitePhotoStore(url: directory.url.appendingPathComponent("v.sqlite"), mode: .create)
+    try store.write {
+      for (i, p) in SyntheticLibrary.points(count: 400, seed: 6).enumerated() {
+        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: "n")
+      }
+    }
+    try store.refreshDerivedIndexes()
+    var bytes = try Data(contentsOf: store.spatialFileURL)
+    let times = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 64 + 4 * 16, as: UInt64.self)) }
+    bytes[times + 17] ^= 0x40  // a capture time: nothing a reader checks
+    try bytes.write(to: store.spatialFileURL)
+    let holder = SnapshotHolder(open: reopener(for: store))
+    let lines = Mutex<[String]>([])
+    holder.watch(interval: 0.05) { line in lines.withLock { $0.append(line) } }
+    defer { holder.stopWatching() }
+    try holder.refresh(force: true)
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline && !(lines.withLock { $0.contains { $0.contains("built again in") } }) {
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    let log = lines.withLock { $0 }
+    #expect(log.contains { $0.contains("the spatial index is damaged") }, "\(log)")
+    #expect(log.contains { $0.contains("spatial index built again") }, "\(log)")
+    #expect(LocatedIndexFile.verify(try LocatedIndexFile.open(store.spatialFileURL)))
+    #expect(holder.snapshot.count == 400)
+  }
 }

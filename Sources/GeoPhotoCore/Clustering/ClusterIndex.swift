@@ -47,15 +47,21 @@ public struct ClusterIndex: Sendable {
     public var count: Int
     /// Where the item lies in its level (the level's tree position).
     public var position: Int
+    /// The input index of the item's first point in `leaves(of:)` order (its own for a point):
+    /// the photo a map shows a cluster by.
+    public var representative: Int
     public var coordinate: Coordinate { ClusterIndex.coordinate(x: x, y: y) }
 
-    public init(x: Double, y: Double, pointIndex: Int?, clusterID: Int?, count: Int, position: Int) {
+    public init(
+      x: Double, y: Double, pointIndex: Int?, clusterID: Int?, count: Int, position: Int, representative: Int
+    ) {
       self.x = x
       self.y = y
       self.pointIndex = pointIndex
       self.clusterID = clusterID
       self.count = count
       self.position = position
+      self.representative = representative
     }
   }
 
@@ -78,6 +84,8 @@ public struct ClusterIndex: Sendable {
     /// Each item's tree position by the index it was made with (cluster ids name their origin
     /// by that index, as supercluster's do).
     public let positions: Column<UInt32>
+    /// Each item's first point in `leaves(of:)` order (`Item.representative`).
+    public let representatives: Column<UInt32>
 
     public var count: Int { ids.count }
     /// x, y of each item in tree order, interleaved.
@@ -88,17 +96,18 @@ public struct ClusterIndex: Sendable {
     /// never an out-of-bounds read or an endless walk.
     public init(
       coords: Column<Double>, ids: Column<UInt32>, counts: Column<UInt32>, parents: Column<UInt32>,
-      positions: Column<UInt32>, nodeSize: Int
+      positions: Column<UInt32>, representatives: Column<UInt32>, nodeSize: Int
     ) throws {
       let n = ids.count
-      guard coords.count == 2 * n, counts.count == n, parents.count == n, positions.count == n else {
-        throw DecodingError(description: "a level's columns differ in length")
-      }
+      guard coords.count == 2 * n, counts.count == n, parents.count == n, positions.count == n,
+        representatives.count == n
+      else { throw DecodingError(description: "a level's columns differ in length") }
       tree = PlaneIndex(coords: coords, nodeSize: nodeSize)
       self.ids = ids
       self.counts = counts
       self.parents = parents
       self.positions = positions
+      self.representatives = representatives
     }
 
     func x(_ position: Int) -> Double { tree.coords[2 * position] }
@@ -153,7 +162,8 @@ public struct ClusterIndex: Sendable {
   private static func emptyLevel(nodeSize: Int) -> Level {
     // Columns of equal (zero) length: the layout is valid.
     // swift-format-ignore: NeverUseForceTry
-    try! Level(coords: [], ids: [], counts: [], parents: [], positions: [], nodeSize: nodeSize)
+    try! Level(
+      coords: [], ids: [], counts: [], parents: [], positions: [], representatives: [], nodeSize: nodeSize)
   }
 
   /// A level while it is made: its items in the order they were made.
@@ -162,6 +172,7 @@ public struct ClusterIndex: Sendable {
     var ys: [Double] = []
     var ids: [UInt32] = []
     var counts: [UInt32] = []
+    var representatives: [UInt32] = []
 
     var count: Int { xs.count }
 
@@ -170,13 +181,22 @@ public struct ClusterIndex: Sendable {
       ys.reserveCapacity(n)
       ids.reserveCapacity(n)
       counts.reserveCapacity(n)
+      representatives.reserveCapacity(n)
     }
 
-    mutating func append(x: Double, y: Double, id: UInt32, count: UInt32) {
+    mutating func append(x: Double, y: Double, id: UInt32, count: UInt32, representative: UInt32) {
       xs.append(x)
       ys.append(y)
       ids.append(id)
       counts.append(count)
+      representatives.append(representative)
+    }
+
+    /// Item `k` of `level` carried down unmerged.
+    mutating func append(_ k: Int, of level: Working) {
+      append(
+        x: level.xs[k], y: level.ys[k], id: level.ids[k], count: level.counts[k],
+        representative: level.representatives[k])
     }
   }
 
@@ -192,7 +212,7 @@ public struct ClusterIndex: Sendable {
     let visits = options.order == .zOrder ? mortonOrder(points) : Array(points.indices)
     for i in visits {
       let p = points[i]
-      current.append(x: x(p.longitude), y: y(p.latitude), id: UInt32(i), count: 1)
+      current.append(x: x(p.longitude), y: y(p.latitude), id: UInt32(i), count: 1, representative: UInt32(i))
     }
     for zoom in stride(from: options.maxZoom + 1, through: options.minZoom, by: -1) {
       let (order, coords) = PlaneIndex.build(xs: current.xs, ys: current.ys, nodeSize: options.nodeSize)
@@ -204,25 +224,28 @@ public struct ClusterIndex: Sendable {
       var next = Working()
       if zoom > options.minZoom {
         next = cluster(
-          current, tree: tree, order: order, parents: &parents, zoom: zoom - 1, options: options,
-          pointCount: points.count)
+          current, tree: tree, order: order, positions: positions, parents: &parents, zoom: zoom - 1,
+          options: options)
       }
       // swift-format-ignore: NeverUseForceTry
       let level = try! Level(
         coords: tree.coords, ids: Column(order.map { current.ids[Int($0)] }),
         counts: Column(order.map { current.counts[Int($0)] }), parents: Column(order.map { parents[Int($0)] }),
-        positions: Column(positions), nodeSize: options.nodeSize)
+        positions: Column(positions), representatives: Column(order.map { current.representatives[Int($0)] }),
+        nodeSize: options.nodeSize)
       try emit(zoom, level)
       current = next
     }
   }
 
   /// One step of the hierarchy: the items of `level` (zoom + 1, in the order they were made,
-  /// `tree` over them with `order` from tree positions to that order) merged at `zoom`;
-  /// `parents` (by the order they were made) learns where each went.
+  /// `tree` over them with `order` from tree positions to that order and `positions` back)
+  /// merged at `zoom`; `parents` (by the order they were made) learns where each went. A new
+  /// cluster's representative is that of its member first in tree order, the child
+  /// `children(of:)` lists first.
   private static func cluster(
-    _ level: Working, tree: PlaneIndex, order: [Int32], parents: inout [UInt32], zoom: Int, options: Options,
-    pointCount: Int
+    _ level: Working, tree: PlaneIndex, order: [Int32], positions: [UInt32], parents: inout [UInt32], zoom: Int,
+    options: Options
   ) -> Working {
     let r = options.radius / (options.extent * pow(2, Double(zoom)))
     var visited = [Bool](repeating: false, count: level.count)
@@ -243,6 +266,7 @@ public struct ClusterIndex: Sendable {
         var wx = x * Double(originCount)
         var wy = y * Double(originCount)
         let id = UInt32((i << 5) + (zoom + 1))
+        var first = i
         for k32 in neighbors {
           let k = Int(k32)
           guard !visited[k] else { continue }
@@ -251,17 +275,20 @@ public struct ClusterIndex: Sendable {
           wx += level.xs[k] * c
           wy += level.ys[k] * c
           parents[k] = id
+          if positions[k] < positions[first] { first = k }
         }
         parents[i] = id
-        next.append(x: wx / Double(total), y: wy / Double(total), id: id, count: UInt32(total))
+        next.append(
+          x: wx / Double(total), y: wy / Double(total), id: id, count: UInt32(total),
+          representative: level.representatives[first])
       } else {
-        next.append(x: x, y: y, id: level.ids[i], count: level.counts[i])
+        next.append(i, of: level)
         if total > 1 {
           for k32 in neighbors {
             let k = Int(k32)
             guard !visited[k] else { continue }
             visited[k] = true
-            next.append(x: level.xs[k], y: level.ys[k], id: level.ids[k], count: level.counts[k])
+            next.append(k, of: level)
           }
         }
       }
@@ -279,14 +306,17 @@ public struct ClusterIndex: Sendable {
   func item(_ position: Int, of level: Level) -> Item? {
     let count = Int(level.counts[position])
     let id = Int(level.ids[position])
+    let representative = Int(level.representatives[position])
+    guard representative < pointCount else { return nil }
     if count > 1 {
       return Item(
         x: level.x(position), y: level.y(position), pointIndex: nil, clusterID: id + pointCount, count: count,
-        position: position)
+        position: position, representative: representative)
     }
     guard id < pointCount else { return nil }
     return Item(
-      x: level.x(position), y: level.y(position), pointIndex: id, clusterID: nil, count: 1, position: position)
+      x: level.x(position), y: level.y(position), pointIndex: id, clusterID: nil, count: 1, position: position,
+      representative: id)
   }
 
   /// The item at `position` of the level of `zoom`; nil outside it or when its values are
@@ -401,18 +431,12 @@ public struct ClusterIndex: Sendable {
     }
   }
 
-  /// The zoom at which a cluster breaks apart (the map zooms there when it is clicked).
+  /// The zoom at which a cluster breaks apart (the map zooms there when it is clicked):
+  /// supercluster's walk down clusters with a single child, which ends at once here, since a
+  /// cluster is made of two items or more of the zoom below the one it was made at.
   public func expansionZoom(of clusterID: Int) -> Int? {
     guard let (zoom, _) = origin(of: clusterID), contains(clusterID: clusterID) else { return nil }
-    var id = clusterID
-    var expansion = zoom
-    while expansion <= options.maxZoom {
-      guard let children = children(of: id) else { break }
-      expansion += 1
-      guard children.count == 1, let only = children[0].clusterID else { break }
-      id = only
-    }
-    return expansion
+    return zoom + 1
   }
 
   /// Input indexes sorted along a Z-order (Morton) curve over the Mercator square, ties by

@@ -56,5 +56,10 @@ struct EndpointContext {
   func subtitle(_ photo: Photo) -> String { Annotation(photo: photo, distance: nil)?.subtitle ?? "" }
 
   /// The provider's thumbnail for remote photos, geophoto's own endpoint for local ones.
-  func thumbnailLink(_ photo: Photo) -> String { photo.thumbnailURL ?? "/v1/photos/\(photo.id)/thumbnail" }
+  func thumbnailLink(_ photo: Photo) -> String {
+    photo.source == .local ? Self.localThumbnailLink(photo.id) : photo.thumbnailURL ?? Self.localThumbnailLink(photo.id)
+  }
+
+  /// geophoto's own thumbnail of the photo `id`.
+  static func localThumbnailLink(_ id: Int64) -> String { "/v1/photos/\(id)/thumbnail" }
 }

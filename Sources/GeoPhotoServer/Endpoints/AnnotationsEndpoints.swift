@@ -36,17 +36,21 @@ enum AnnotationsEndpoints {
         members.append(("truncated", .bool(true)))
         members.append(("total", .integer(Int64(items.count))))
       }
-      // A pin shows its photo; a bubble its first photo (a walk down its first branches).
-      let pictured = shown.map { item in item.clusterID.map { view.leaves(of: $0, limit: 1)?.first } ?? item.photo }
-      let ids = pictured.map { $0.map { c.snapshot.id(at: $0) } }
-      let details = try c.snapshot.details(ids.compactMap { $0 })
+      // A pin shows its photo; a bubble its first photo. A local photo's thumbnail is
+      // geophoto's own, named by its id: only pins and remote photos' bubbles need the rows.
+      let ids = shown.map { c.snapshot.id(at: $0.representative) }
+      let needed = zip(shown, ids).compactMap { item, id in
+        item.photo != nil || !c.snapshot.isLocal(at: item.representative) ? id : nil
+      }
+      let details = try c.snapshot.details(needed)
       let features = zip(shown, ids).compactMap { item, id -> ViewportFeature? in
-        let detail = id.flatMap { details[$0] }
-        guard let clusterID = item.clusterID else { return detail.map { photoFeature($0.photo, c) } }
+        guard let clusterID = item.clusterID else { return details[id].map { photoFeature($0.photo, c) } }
+        let thumbnail =
+          c.snapshot.isLocal(at: item.representative)
+          ? EndpointContext.localThumbnailLink(id) : details[id].map { c.thumbnailLink($0.photo) } ?? ""
         return .cluster(
           id: clusterID, coordinate: item.coordinate, count: item.count,
-          expansionZoom: view.expansionZoom(of: clusterID) ?? 0,
-          thumbnailURL: detail.map { c.thumbnailLink($0.photo) } ?? "")
+          expansionZoom: view.expansionZoom(of: clusterID) ?? 0, thumbnailURL: thumbnail)
       }
       return GeoJSON.FeatureCollection(features, foreignMembers: JSONMembers(members)).encoded()
     }
