@@ -2,7 +2,7 @@ import Foundation
 public import GeoPhotoStore
 
 extension StoreBackend {
-  /// The embedded index: a SQLite file (a plain path or `sqlite:PATH`), with its kd-tree file
+  /// The embedded index: a SQLite file (a plain path or `sqlite:PATH`), with its spatial index
   /// and any imported gazetteer beside it.
   public static let sqlite = StoreBackend(
     name: "SQLite", prefixes: ["sqlite:"], dropsPrefix: true, takesPlainPaths: true,

@@ -88,10 +88,8 @@ enum ManualPage {
       .TP
       .I ~/.local/share/geophoto/index.sqlite
       The index; beside it
-      .I index.sqlite.kdtree
-      (its spatial index),
-      .I index.sqlite.clusters
-      (the map's cluster hierarchy) and
+      .I index.sqlite.spatial
+      (its spatial index: the kd-tree and the map's cluster hierarchy) and
       .I places.gaz
       (place names imported with
       .BR "geophoto places import" ).
@@ -101,6 +99,11 @@ enum ManualPage {
       .TP
       .I ~/.cache/geophoto/tiles
       Map tiles fetched for snapshots.
+      .TP
+      .I ~/.cache/geophoto/postgres\\-*.spatial
+      The spatial index a server keeps of a PostgreSQL index (in
+      .B $CACHE_DIRECTORY
+      under systemd).
       .SH EXIT STATUS
       .TP
       .B 0

@@ -9,13 +9,15 @@ enum CheckCommand: Subcommand {
     abstract: "Check the index, its derived files, the photos' files and the shipped data.",
     discussion: """
       Verifies the index (SQLite's consistency check, or that PostgreSQL answers with this
-      geophoto's schema), the kd-tree file against the rows (how many photos, and a sample of
-      positions), that the synced folders and their files are still there, and that the place
-      names and the basemap can be read. One line per problem, and exit 1 when there is one.
+      geophoto's schema), the spatial index file against the rows (its checksum, how many
+      photos, and a sample of positions), that the synced folders and their files are still
+      there, and that the place names and the basemap can be read. One line per problem, and
+      exit 1 when there is one.
       --repair rebuilds every derived file from the rows first.
       """,
     options: [
-      .init(long: "repair", valueName: nil, help: "Rebuild every derived file (the kd-tree) from the rows first."),
+      .init(
+        long: "repair", valueName: nil, help: "Build every derived file (the spatial index) again from the rows first."),
       .init(
         long: "thorough", valueName: nil,
         help: "SQLite's full integrity check (every page and index) instead of the quick one."),
