@@ -33,6 +33,7 @@ bash -n /usr/share/bash-completion/completions/geophoto
 zsh -n /usr/share/zsh/site-functions/_geophoto
 fish --no-execute /usr/share/fish/vendor_completions.d/geophoto.fish
 systemd-analyze verify /lib/systemd/system/geophoto-serve.service
+systemd-analyze verify "/lib/systemd/system/geophoto-sync@$(systemd-escape --path /srv/photos).service"
 getent passwd geophoto >/dev/null
 [[ -f /etc/geophoto/config ]]
 DEBIAN_FRONTEND=noninteractive apt-get remove --purge -y -qq geophoto >/dev/null

@@ -18,6 +18,7 @@ install -m644 Packaging/debian/copyright "$doc/copyright"
 gzip -9nc Packaging/debian/changelog > "$doc/changelog.Debian.gz"
 gzip -9n "$doc/README.md"
 install -Dm644 Config/geophoto-serve.service "$stage/lib/systemd/system/geophoto-serve.service"
+install -Dm644 Config/geophoto-sync@.service "$stage/lib/systemd/system/geophoto-sync@.service"
 install -Dm644 Config/geophoto.conf.example "$stage/etc/geophoto/config"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/geophoto"
 # dpkg-shlibdeps reads a source package's control file: a minimal one in a scratch folder.

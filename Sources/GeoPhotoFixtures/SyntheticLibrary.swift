@@ -65,11 +65,11 @@ public enum SyntheticLibrary {
 
   /// Writes `count` small geotagged JPEGs into `directory`, 200 to a subfolder, with titles,
   /// dates and cameras (about 1 in 10 without a location).
-  public static func writeFolder(to directory: URL, count: Int, seed: UInt64 = 7) throws {
+  public static func writeFolder(to directory: URL, count: Int, seed: UInt64 = 7, perFolder: Int = 200) throws {
     let positions = points(count: count, seed: seed)
     var rng = SeededGenerator(seed: seed ^ 0xABCD)
     for (i, position) in positions.enumerated() {
-      let folder = directory.appendingPathComponent(String(format: "roll-%03d", i / 200))
+      let folder = directory.appendingPathComponent(String(format: "roll-%03d", i / perFolder))
       let url = folder.appendingPathComponent(String(format: "IMG_%05d.JPG", i))
       let located = Int.random(in: 0..<10, using: &rng) != 0
       let day = Int.random(in: 1...28, using: &rng)

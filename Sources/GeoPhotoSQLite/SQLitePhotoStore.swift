@@ -632,11 +632,11 @@ public final class SQLitePhotoStore: PhotoStore {
   /// changes are few enough for readers to merge (`deltaPolicy`).
   public func refreshDerivedIndexes() throws {
     let current = try stamp()
-    let kept = LocatedIndexFile.stamp(at: spatialFileURL)
-    if kept == current { return }
-    if let kept, kept.identity == current.identity, kept.generation < current.generation,
-      let changes = try changeCount(since: kept.generation),
-      deltaPolicy.merges(changes: changes, of: try counts().located)
+    let kept = LocatedIndexFile.header(at: spatialFileURL)
+    if kept?.stamp == current { return }
+    // The file's photos stand for the located ones (counting the rows would read them all).
+    if let (stamp, photos) = kept, stamp.identity == current.identity, stamp.generation < current.generation,
+      let changes = try changeCount(since: stamp.generation), deltaPolicy.merges(changes: changes, of: photos)
     {
       return
     }

@@ -128,7 +128,10 @@ public enum LocatedIndexFile {
 
   /// The stamp in a file's header, without mapping the file; nil when there is no such file
   /// or it is not one of this version.
-  public static func stamp(at url: URL) -> Stamp? {
+  public static func stamp(at url: URL) -> Stamp? { header(at: url)?.stamp }
+
+  /// The stamp and the point count in a file's header, without mapping the file.
+  public static func header(at url: URL) -> (stamp: Stamp, count: Int)? {
     guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
     defer { try? handle.close() }
     guard let header = try? handle.read(upToCount: headerSize), header.count == headerSize else { return nil }
@@ -136,9 +139,10 @@ public enum LocatedIndexFile {
       guard Array(raw[0..<8]) == magic, raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == version else {
         return nil
       }
-      return Stamp(
+      let stamp = Stamp(
         generation: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self),
         identity: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
+      return (stamp, Int(min(raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), UInt64(Int.max))))
     }
   }
 

@@ -44,14 +44,17 @@ public struct FolderWalker {
 
   public static func isPhotoName(_ name: Substring) -> Bool { PhotoFormat(fileName: name) != nil }
 
-  /// Walks `root`, an absolute path of a readable directory.
-  public static func walk(_ root: String) -> Result {
+  /// Walks `root`, an absolute path of a readable directory: the folders under it too, or
+  /// with `recursive` false its own files only. A `root` that does not exist holds nothing.
+  public static func walk(_ root: String, recursive: Bool = true) -> Result {
     var result = Result()
     var visited = Set<[UInt64]>()
     var pending = [root]
     var rootInfo = stat()
     if stat(root, &rootInfo) == 0 {
       visited.insert([UInt64(rootInfo.st_dev), UInt64(rootInfo.st_ino)])
+    } else if errno == ENOENT || errno == ENOTDIR {
+      return result
     }
     while let directory = pending.popLast() {
       guard let dir = opendir(directory) else {
@@ -86,6 +89,7 @@ public struct FolderWalker {
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
+          guard recursive else { continue }
           let key = [UInt64(info.st_dev), UInt64(info.st_ino)]
           if visited.contains(key) {
             result.warnings.append((path, "directory already visited (symbolic link loop)"))

@@ -26,6 +26,39 @@ public struct SyncProgress: Sendable {
   public var elapsed: Double
 }
 
+/// A part of a synced root to bring in line: a folder with everything under it, or with
+/// `recursive` false the folder's own files (a folder's shots: photos, their pairs and
+/// sidecars, always lie in one folder).
+public struct SyncScope: Hashable, Sendable, Comparable {
+  public var path: String
+  public var recursive: Bool
+
+  public init(_ path: String, recursive: Bool) {
+    self.path = path
+    self.recursive = recursive
+  }
+
+  public static func < (a: SyncScope, b: SyncScope) -> Bool {
+    (a.path, a.recursive ? 0 : 1) < (b.path, b.recursive ? 0 : 1)
+  }
+
+  /// Whether this scope holds the file or folder at `path`.
+  func covers(_ other: SyncScope) -> Bool {
+    if other.path == path { return recursive || !other.recursive }
+    guard recursive, other.path.hasPrefix(directoryPrefix(path)) else { return false }
+    return true
+  }
+
+  /// `scopes` without those another one covers, in path order.
+  static func unique(_ scopes: [SyncScope]) -> [SyncScope] {
+    var result: [SyncScope] = []
+    for scope in Set(scopes).sorted() where !result.contains(where: { $0.covers(scope) }) {
+      result.append(scope)
+    }
+    return result
+  }
+}
+
 /// A sync that could not run; nothing in the index was changed.
 public struct SyncRefusal: Error, CustomStringConvertible {
   public var description: String
@@ -71,7 +104,6 @@ public final class SyncEngine {
 
   public func sync(roots: [String]) throws -> SyncSummary {
     let started = DispatchTime.now()
-    var summary = SyncSummary()
     let canonical = Self.uniqueRoots(roots.map(Self.canonicalRoot))
 
     // 1. Check every root before touching anything.
@@ -104,6 +136,35 @@ public final class SyncEngine {
       }
       plans.append((root, walk, known))
     }
+    return try reconcile(plans.map { ($0.walk, $0.known) }, recording: canonical, started: started)
+  }
+
+  /// Brings the index in line with some folders of synced roots (what a watcher saw change):
+  /// each scope's folder with everything under it, or its own files only. Unlike
+  /// `sync(roots:)` it does not refuse a scope that is gone or empty (a folder deleted or
+  /// emptied under a root that is there): the caller has checked the roots. A file that moved
+  /// from one scope to another keeps its id. `roots` (those the scopes lie in) are recorded
+  /// as synced.
+  public func sync(scopes: [SyncScope], recording roots: [String]) throws -> SyncSummary {
+    let started = DispatchTime.now()
+    var plans: [(walk: FolderWalker.Result, known: [KnownFile])] = []
+    for scope in SyncScope.unique(scopes) {
+      var known = try store.knownFiles(under: scope.path)
+      if !scope.recursive {
+        let prefix = directoryPrefix(scope.path)
+        known.removeAll { $0.path.dropFirst(prefix.count).contains("/") }
+      }
+      plans.append((FolderWalker.walk(scope.path, recursive: scope.recursive), known))
+    }
+    return try reconcile(plans, recording: roots, started: started)
+  }
+
+  /// Steps 2 to 4 of a sync, over the walked folders and the files the index knows there.
+  private func reconcile(
+    _ plans: [(walk: FolderWalker.Result, known: [KnownFile])], recording canonical: [String],
+    started: DispatchTime
+  ) throws -> SyncSummary {
+    var summary = SyncSummary()
 
     // 2. Compare disk and index: what each known file belongs to, which files are new or
     // changed, what was not found, and the walked files as shots (`ShotGrouping`).

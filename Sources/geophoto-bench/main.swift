@@ -363,12 +363,12 @@ func benchNear(points: [Coordinate]) throws {
 
 /// A folder of `count` synthetic JPEGs in the bench's work folder, written once (a marker
 /// says it was written whole) and reused by later runs.
-func syntheticFolder(count: Int, named name: String) throws -> URL {
+func syntheticFolder(count: Int, named name: String, perFolder: Int = 200) throws -> URL {
   let folder = workDirectory.appendingPathComponent(name)
   let marker = workDirectory.appendingPathComponent(name + ".complete")
   if !FileManager.default.fileExists(atPath: marker.path) {
     try? FileManager.default.removeItem(at: folder)
-    try SyntheticLibrary.writeFolder(to: folder, count: count)
+    try SyntheticLibrary.writeFolder(to: folder, count: count, perFolder: perFolder)
     _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
   }
   return folder
@@ -427,14 +427,14 @@ let parts =
   CommandLine.arguments.dropFirst().isEmpty
   ? [
     "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "log", "sync",
-    "library", "abuse", "serve-10m", "soak",
+    "library", "abuse", "watch", "serve-10m", "soak",
   ]
   : Array(CommandLine.arguments.dropFirst())
 print(
   "geophoto-bench on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
 )
 let points =
-  parts.contains { !["sync", "thumbnails", "tiles", "log", "abuse", "soak", "serve-10m"].contains($0) }
+  parts.contains { !["sync", "thumbnails", "tiles", "log", "abuse", "soak", "serve-10m", "watch"].contains($0) }
   ? SyntheticLibrary.points(count: pointCount) : []
 for part in parts {
   print("")
@@ -443,6 +443,7 @@ for part in parts {
   case "clusters": benchClusters(points: points)
   case "serve": try benchServe(points: points)
   case "serve-10m": try benchServeTenMillion()
+  case "watch": try benchWatch()
   case "router": try benchRouter(points: points)
   case "places": try benchPlaces(points: points)
   case "thumbnails": try benchThumbnails()
@@ -461,7 +462,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, log, sync, library, abuse, soak)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, log, sync, library, abuse, watch, soak)\n"
           .utf8))
     exit(64)
   }

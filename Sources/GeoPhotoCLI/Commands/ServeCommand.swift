@@ -4,6 +4,7 @@ import GeoPhotoBasemap
 import GeoPhotoHTTPD
 import GeoPhotoServer
 import GeoPhotoStore
+import GeoPhotoSync
 import GeoPhotoThumbnails
 
 enum ServeCommand: Subcommand {
@@ -17,6 +18,8 @@ enum ServeCommand: Subcommand {
       The web map draws geophoto's own basemap (--tiles builtin: /tiles, offline and private);
       --tiles osm or a URL template use a tile server instead. One access-log line per request
       goes to stderr. Stops cleanly on SIGINT or SIGTERM.
+      With --watch DIR (repeatable) the server also keeps the index in line with those folders
+      as files change, as 'sync --watch' does, and answers with the changes within about 2 s.
       The API is described at /openapi.json.
       """,
     options: [
@@ -27,12 +30,19 @@ enum ServeCommand: Subcommand {
       Setting.serveAllowOrigin.option,
       Setting.servePrivacyZones.option,
       Setting.serveTiles.option,
-      .init(long: "quiet", short: "q", valueName: nil, help: "No access log."),
+      .init(
+        long: "watch", short: "w", valueName: "dir",
+        help: "Keep the index in line with this folder as files change (sync --watch inside the server).",
+        repeating: true, completion: .directory),
+      Setting.watchPoll.option,
+      Setting.watchPollPaths.option,
+      .init(long: "quiet", short: "q", valueName: nil, help: "No access log, and no line per watched batch."),
     ],
     examples: [
       "geophoto serve",
       "geophoto serve --host 0.0.0.0 --port 8080 --token \"$(cat ~/.config/geophoto/token)\"",
       "geophoto serve --privacy-zone 35.6895,139.6917,300m --tiles none",
+      "geophoto serve --watch ~/Pictures",
     ])
 
   static func run(_ context: CommandContext) throws {
@@ -101,6 +111,7 @@ enum ServeCommand: Subcommand {
       "serving \(snapshot.count) photos (index generation \(snapshot.generation)) on "
         + "http://\(shownHost):\(server.port)/\(resolved)\n")
     holder.watch(interval: config.serve.reloadInterval) { log.append($0) }
+    let folders = try watchFolders(context, quiet: context.parsed.has("quiet")) { log.append($0) }
 
     // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
     let stop = DispatchSemaphore(value: 0)
@@ -113,10 +124,65 @@ enum ServeCommand: Subcommand {
       sources.append(source)
     }
     stop.wait()
+    // The batch in flight is written first.
+    folders?.stop()
     server.stop()
     holder.stopWatching()
     log.append("stopped")
     log.close()
     if log.droppedLines > 0 { console.err("\(log.droppedLines) log lines were dropped in all\n") }
+  }
+
+  /// The folders of `--watch`, kept in line on a thread of their own by a watcher with an
+  /// index connection that writes (the server's own only read); its lines go to `say`.
+  static func watchFolders(_ context: CommandContext, quiet: Bool, say: @escaping @Sendable (String) -> Void) throws
+    -> WatchThread?
+  {
+    let folders = context.parsed.values["watch"] ?? []
+    guard !folders.isEmpty else { return nil }
+    let store = try context.openOrCreateStore()
+    let engine = SyncEngine(
+      store: store, jobs: context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+    engine.batchSize = context.configuration.sync.batchSize
+    engine.namer = PlaceNames.namer(context)
+    engine.warn = { path, reason in say("warning: \(path): \(reason)") }
+    let watcher: FolderWatch
+    do {
+      watcher = try FolderWatch(engine: engine, roots: folders, options: SyncCommand.watchOptions(context)) { note in
+        switch note {
+        case .started(let summary): if !quiet { say("watch: " + SyncCommand.describe(summary)) }
+        case .batch(let summary): if !quiet { say("watch: " + SyncCommand.batchLine(summary)) }
+        case .message(let text): say("watch: \(text)")
+        }
+      }
+    } catch let refusal as SyncRefusal {
+      throw RuntimeError(refusal.description)
+    }
+    return WatchThread(watcher, say: say)
+  }
+}
+
+/// A folder watcher running on a thread of its own until `stop()`.
+final class WatchThread: @unchecked Sendable {
+  private let stopper: FolderWatch.Stopper
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(_ watcher: FolderWatch, say: @escaping @Sendable (String) -> Void) {
+    stopper = watcher.stopper
+    let thread = Thread { [finished] in
+      do {
+        try watcher.run()
+      } catch {
+        say("watch: stopped: \(error)")
+      }
+      finished.signal()
+    }
+    thread.start()
+  }
+
+  /// Stops the watcher and waits for the batch in flight.
+  func stop() {
+    stopper.stop()
+    finished.wait()
   }
 }

@@ -23,6 +23,16 @@ enum SyncCommand: Subcommand {
       missing, unreadable or suddenly empty while the index holds photos under it, the sync
       stops and changes nothing.
 
+      With --watch it then keeps the index in line as files change, until SIGINT or SIGTERM
+      (the batch in flight is finished; exit 0): inotify follows local folders (new folders
+      as they appear); folders on network shares and FUSE (from the mount table), under a
+      --poll-path, or beyond the kernel's watch limit are synced again every --poll. Changes
+      are gathered for half a second (at most 1.5 s) and written together, one line per
+      batch ('+3 ~1 -0 moved 2': added, updated, removed, moved); a file still being written
+      waits until it is closed or has not changed for 2 s. A folder that goes away or
+      suddenly looks empty (an unmounted disk) changes nothing: the watcher says so and
+      catches up when it is back.
+
       Formats: \(PhotoFormat.summary).
       Extensions (any case): \(PhotoFormat.allExtensions.map { "." + $0 }.joined(separator: " ")).
       """,
@@ -32,10 +42,16 @@ enum SyncCommand: Subcommand {
       .init(
         long: "thumbnails", short: nil, valueName: nil,
         help: "Then make the thumbnails 'serve' answers with, ahead of time, on every core (kept beside the index)."),
+      .init(long: "watch", short: "w", valueName: nil, help: "Then keep syncing as files change, until stopped."),
+      Setting.watchPoll.option,
+      Setting.watchPollPaths.option,
+      .init(
+        long: "quiet", short: "q", valueName: nil, help: "No summary lines (warnings and errors still go to stderr)."),
     ],
     examples: [
       "geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite",
       "geophoto sync ~/Downloads/Takeout", "geophoto sync ~/Pictures --thumbnails",
+      "geophoto sync --watch ~/Pictures /mnt/nas/photos", "geophoto sync --watch /mnt/smb/photos --poll 10m",
     ])
 
   static func run(_ context: CommandContext) throws {
@@ -62,6 +78,12 @@ enum SyncCommand: Subcommand {
         console.err("\r\u{1B}[Kreading \(p.done)/\(p.total) files (\(rate) files/s)")
       }
     }
+    let quiet = context.parsed.has("quiet")
+    if context.parsed.has("watch") {
+      if context.parsed.has("thumbnails") { throw UsageError("'--thumbnails' and '--watch' do not go together") }
+      try watch(roots, engine: engine, context: context, quiet: quiet)
+      return
+    }
     let summary: SyncSummary
     do {
       summary = try engine.sync(roots: roots)
@@ -69,8 +91,64 @@ enum SyncCommand: Subcommand {
       throw RuntimeError(refusal.description)
     }
     if console.errIsTerminal && engine.progress != nil { console.err("\r\u{1B}[K") }
-    console.out(describe(summary) + "\n")
+    if !quiet { console.out(describe(summary) + "\n") }
     if context.parsed.has("thumbnails") { try makeThumbnails(context, store) }
+  }
+
+  /// `sync --watch`: the first sync's summary, then a line per batch, until SIGINT or SIGTERM.
+  static func watch(_ roots: [String], engine: SyncEngine, context: CommandContext, quiet: Bool) throws {
+    let console = context.console
+    let progress = engine.progress
+    let watcher = try FolderWatch(engine: engine, roots: roots, options: watchOptions(context)) { note in
+      if progress != nil { console.err("\r\u{1B}[K") }
+      switch note {
+      case .started(let summary):
+        engine.progress = nil
+        if !quiet { console.out(describe(summary) + "\n") }
+      case .batch(let summary): if !quiet { console.out(batchLine(summary) + "\n") }
+      case .message(let text): console.err("watch: \(text)\n")
+      }
+    }
+    let stopper = watcher.stopper
+    let signals = stopping(on: [SIGINT, SIGTERM]) { stopper.stop() }
+    defer { for source in signals { source.cancel() } }
+    do {
+      try watcher.run()
+    } catch let refusal as SyncRefusal {
+      throw RuntimeError(refusal.description)
+    }
+  }
+
+  /// The watch settings of the configuration.
+  static func watchOptions(_ context: CommandContext) -> FolderWatch.Options {
+    var options = FolderWatch.Options()
+    options.pollInterval = context.configuration.watch.pollInterval
+    options.pollPaths = context.configuration.watch.pollPaths
+    return options
+  }
+
+  /// Calls `body` (once) when one of `signals` arrives, instead of the process ending.
+  static func stopping(on signals: [Int32], _ body: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+    let once = Mutex(false)
+    return signals.map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        if once.withLock({ done in
+          defer { done = true }
+          return !done
+        }) {
+          body()
+        }
+      }
+      source.resume()
+      return source
+    }
+  }
+
+  /// One batch of a watch: `+3 ~1 -0 moved 2` (added, updated, removed, moved).
+  static func batchLine(_ s: SyncSummary) -> String {
+    "+\(s.added) ~\(s.updated) -\(s.removed) moved \(s.moved)" + (s.warnings > 0 ? ", \(s.warnings) warnings" : "")
   }
 
   /// The thumbnails of every located local photo not kept yet, in every size the server

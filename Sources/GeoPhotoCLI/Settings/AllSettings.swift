@@ -14,6 +14,8 @@ extension Setting {
     nearLimit, nearRadius, nearFormat, nearMaxAge,
     // sync
     syncJobs, syncBatch,
+    // watch
+    watchPoll, watchPollPaths,
     // fetch
     fetchRadius, fetchMax,
     // flickr
@@ -71,6 +73,22 @@ extension Setting {
     key: "sync.batch", environment: "GEOPHOTO_SYNC_BATCH", valueName: "n",
     help: "Files 'sync' commits per transaction", defaultText: "1000"
   ) { c, v, _ in c.sync.batchSize = try SettingValue.wholeNumber(v, 1...1_000_000, "batch") }
+
+  static let watchPoll = Setting(
+    key: "watch.poll", environment: "GEOPHOTO_POLL", flag: Flag(long: "poll"), valueName: "duration",
+    help:
+      "How often '--watch' syncs again folders inotify cannot follow (network shares, FUSE, beyond the watch limit, --poll-path)",
+    defaultText: "5m"
+  ) { c, v, _ in c.watch.pollInterval = max(1, try SettingValue.duration(v)) }
+
+  static let watchPollPaths = Setting(
+    key: "watch.poll_paths", environment: "GEOPHOTO_POLL_PATHS", flag: Flag(long: "poll-path", repeating: true),
+    valueName: "dir",
+    help: "Folders '--watch' always polls, whatever their filesystem ('dir:dir', or the flag repeated)",
+    defaultText: "none", completion: .directory
+  ) { c, v, env in
+    c.watch.pollPaths += v.split(separator: ":").map { env.expandTilde(String($0)) }.filter { !$0.isEmpty }
+  }
 
   static let fetchRadius = Setting(
     key: "fetch.radius", environment: "GEOPHOTO_FETCH_RADIUS", flag: Flag(long: "radius", short: "r", command: "fetch"),

@@ -18,6 +18,7 @@ struct Configuration: Sendable {
   var databasePath: String
   var near = Near()
   var sync = Sync()
+  var watch = Watch()
   var fetch = Fetch()
   var flickr = Flickr()
   var commons = Commons()
@@ -38,6 +39,11 @@ struct Configuration: Sendable {
   struct Sync: Sendable {
     var jobs: Int?
     var batchSize = 1_000
+  }
+
+  struct Watch: Sendable {
+    var pollInterval = 300.0
+    var pollPaths: [String] = []
   }
 
   struct Fetch: Sendable {
