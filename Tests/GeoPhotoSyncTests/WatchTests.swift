@@ -146,6 +146,49 @@ func id(of path: String, in store: any PhotoStore) throws -> Int64? {
     #expect(try contents(of: w.store, under: w.photos.path) == (try freshContents(of: w.photos)))
   }
 
+  /// A sidecar edited alone is its photo changed; a photo moved with its sidecar keeps both.
+  @Test func sidecarsAreFollowed() throws {
+    let w = try Workspace()
+    try FileManager.default.createDirectory(
+      at: w.photos.appendingPathComponent("sorted"), withIntermediateDirectories: true)
+    try w.photo("IMG_1.JPG", 35.0, 139.0, title: "From EXIF")
+    let watch = try RunningWatch(w)
+    let id = try #require(try GeoPhotoSyncTests.id(of: w.canonical("IMG_1.JPG"), in: w.store))
+    func sidecar(_ folder: String, _ title: String) throws {
+      try """
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/">
+      <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(title)</rdf:li></rdf:Alt></dc:title>
+      </rdf:Description></rdf:RDF></x:xmpmeta>
+      """.write(to: w.photos.appendingPathComponent(folder + "IMG_1.xmp"), atomically: true, encoding: .utf8)
+    }
+    try sidecar("", "From the sidecar")
+    try watch.wait("the sidecar's title") { try w.store.photo(id: id)?.title == "From the sidecar" }
+    for name in ["IMG_1.JPG", "IMG_1.xmp"] {
+      try FileManager.default.moveItem(
+        at: w.photos.appendingPathComponent(name), to: w.photos.appendingPathComponent("sorted/" + name))
+    }
+    try watch.wait("the moved pair") {
+      try GeoPhotoSyncTests.id(of: w.canonical("sorted/IMG_1.JPG"), in: w.store) == id
+    }
+    try sidecar("sorted/", "Edited again")
+    try watch.wait("the second edit") { try w.store.photo(id: id)?.title == "Edited again" }
+    try watch.stop()
+    #expect(try contents(of: w.store, under: w.photos.path) == (try freshContents(of: w.photos)))
+  }
+
+  /// A damaged file warns once: a later change in its folder does not read it again.
+  @Test func aBadFileWarnsOnce() throws {
+    let w = try Workspace()
+    let watch = try RunningWatch(w)
+    try Data(repeating: 0x42, count: 5_000).write(to: w.photos.appendingPathComponent("bad.jpg"))
+    try watch.wait("the bad file's warning") { watch.total.warnings == 1 }
+    try w.photo("good.jpg", 1, 1)
+    try watch.wait("the good file") { try GeoPhotoSyncTests.id(of: w.canonical("good.jpg"), in: w.store) != nil }
+    try watch.stop()
+    #expect(watch.total.warnings == 1)
+  }
+
   /// Five thousand photos copied in are a few batches, not thousands.
   @Test func aBurstIsAFewBatches() throws {
     let w = try Workspace()
