@@ -115,22 +115,6 @@ public final class PostgresPhotoStore: PhotoStore {
           if photosChanged {
             try connection.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
           }
-          // Rows the triggers marked (-1) take the next positions generation. Its row is
-          // locked until the commit, so concurrent writers take the generations in the order
-          // they commit, and a reader's changes since a generation are always complete.
-          let pending = try connection.execute(
-            """
-            SELECT EXISTS (SELECT 1 FROM photos WHERE moved = -1)
-              OR EXISTS (SELECT 1 FROM removed_photos WHERE generation = -1)
-            """)
-          if pending.first?.bool(at: 0) == true {
-            let positions = try connection.execute(
-              "UPDATE index_state SET value = value + 1 WHERE key = 'positions' RETURNING value")
-            let generation = StoreValue.integer(positions.first?.int64(at: 0) ?? 0)
-            try connection.execute("UPDATE photos SET moved = $1::bigint WHERE moved = -1", [generation])
-            try connection.execute(
-              "UPDATE removed_photos SET generation = $1::bigint WHERE generation = -1", [generation])
-          }
           try connection.execute("COMMIT")
           return value
         } catch {

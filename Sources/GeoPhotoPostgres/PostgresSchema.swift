@@ -233,6 +233,47 @@ enum PostgresSchema {
         FOR EACH ROW EXECUTE FUNCTION geophoto_note_moved();
       """
     ),
+    Migration(
+      "located changes stamped at once",
+      """
+      -- A write marks its rows with the positions generation it commits as: the first row it
+      -- marks advances the generation (taking its row's lock until the commit, so writers that
+      -- move photos commit their generations in order) and keeps it for the transaction;
+      -- instead of marking them -1 and writing every marked row again at the end.
+      UPDATE photos SET moved = (SELECT value FROM index_state WHERE key = 'positions') WHERE moved = -1;
+      UPDATE removed_photos SET generation = (SELECT value FROM index_state WHERE key = 'positions')
+      WHERE generation = -1;
+      CREATE FUNCTION geophoto_positions_generation() RETURNS bigint LANGUAGE plpgsql AS $$
+      DECLARE
+        g bigint := nullif(current_setting('geophoto.positions', true), '')::bigint;
+      BEGIN
+        IF g IS NULL THEN
+          UPDATE index_state SET value = value + 1 WHERE key = 'positions' RETURNING value INTO g;
+          PERFORM set_config('geophoto.positions', g::text, true);
+        END IF;
+        RETURN g;
+      END
+      $$;
+      CREATE OR REPLACE FUNCTION geophoto_note_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' THEN
+          IF OLD.latitude IS NOT NULL THEN
+            INSERT INTO removed_photos (id, generation) VALUES (OLD.id, geophoto_positions_generation());
+          END IF;
+          RETURN OLD;
+        ELSIF TG_OP = 'INSERT' THEN
+          IF NEW.latitude IS NOT NULL THEN NEW.moved := geophoto_positions_generation(); END IF;
+        ELSIF (OLD.latitude IS NOT NULL OR NEW.latitude IS NOT NULL) AND (
+          OLD.latitude IS DISTINCT FROM NEW.latitude OR OLD.longitude IS DISTINCT FROM NEW.longitude
+          OR OLD.source IS DISTINCT FROM NEW.source OR OLD.taken_utc IS DISTINCT FROM NEW.taken_utc
+          OR OLD.taken_local IS DISTINCT FROM NEW.taken_local) THEN
+          NEW.moved := geophoto_positions_generation();
+        END IF;
+        RETURN NEW;
+      END
+      $$;
+      """
+    ),
   ]
 
   /// Computes both text columns of every photo already indexed, a page at a time.

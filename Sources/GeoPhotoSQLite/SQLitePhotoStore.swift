@@ -8,7 +8,7 @@ public import GeoPhotoStore
 ///
 /// Every write goes through `write(_:)`, which runs in one transaction and advances the
 /// index *generation* whenever photo rows changed, and the *positions* generation when a
-/// located photo was added, moved or removed (triggers mark those rows). Readers compare
+/// located photo was added, moved or removed (triggers mark those rows with it). Readers compare
 /// generations to know when their spatial index is stale, and merge the rows changed since
 /// it was built (`changes(since:)`), so a small sync does not build it again.
 public final class SQLitePhotoStore: PhotoStore {
@@ -274,17 +274,16 @@ public final class SQLitePhotoStore: PhotoStore {
       if photosChanged {
         try database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'", [])
       }
-      // Rows the triggers marked (-1) take the new positions generation.
+      // The triggers marked the rows they saw move with the next positions generation: it
+      // is this write's when there are any.
       if try database.queryInt64(
         """
-        SELECT EXISTS (SELECT 1 FROM photos WHERE moved = -1)
-          OR EXISTS (SELECT 1 FROM removed_photos WHERE generation = -1)
+        WITH next AS (SELECT value + 1 AS g FROM index_state WHERE key = 'positions')
+        SELECT EXISTS (SELECT 1 FROM photos WHERE moved = (SELECT g FROM next))
+          OR EXISTS (SELECT 1 FROM removed_photos WHERE generation = (SELECT g FROM next))
         """) == 1
       {
         try database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'positions'", [])
-        let positions = try database.queryInt64("SELECT value FROM index_state WHERE key = 'positions'") ?? 0
-        try database.execute("UPDATE photos SET moved = ? WHERE moved = -1", [.integer(positions)])
-        try database.execute("UPDATE removed_photos SET generation = ? WHERE generation = -1", [.integer(positions)])
       }
       return result
     }

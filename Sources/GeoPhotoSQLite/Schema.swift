@@ -229,6 +229,32 @@ enum Schema {
           INSERT INTO removed_photos (id, generation) VALUES (old.id, -1);
         END;
         """),
+    .init(
+      "located changes stamped at once",
+      sql: """
+        -- A write marks its rows with the positions generation it commits as (the current one
+        -- plus one: SQLite has one writer at a time, and `write` advances it when it marked any),
+        -- instead of marking them -1 and writing every marked row again at the end.
+        DROP TRIGGER photos_moved_insert;
+        DROP TRIGGER photos_moved_update;
+        DROP TRIGGER photos_removed;
+        UPDATE photos SET moved = (SELECT value FROM index_state WHERE key = 'positions') WHERE moved = -1;
+        UPDATE removed_photos SET generation = (SELECT value FROM index_state WHERE key = 'positions')
+        WHERE generation = -1;
+        CREATE TRIGGER photos_moved_insert AFTER INSERT ON photos WHEN new.latitude IS NOT NULL BEGIN
+          UPDATE photos SET moved = (SELECT value + 1 FROM index_state WHERE key = 'positions') WHERE id = new.id;
+        END;
+        CREATE TRIGGER photos_moved_update AFTER UPDATE OF latitude, longitude, source, taken_utc, taken_local ON photos
+        WHEN (old.latitude IS NOT NULL OR new.latitude IS NOT NULL) AND (old.latitude IS NOT new.latitude
+          OR old.longitude IS NOT new.longitude OR old.source IS NOT new.source OR old.taken_utc IS NOT new.taken_utc
+          OR old.taken_local IS NOT new.taken_local) BEGIN
+          UPDATE photos SET moved = (SELECT value + 1 FROM index_state WHERE key = 'positions') WHERE id = new.id;
+        END;
+        CREATE TRIGGER photos_removed AFTER DELETE ON photos WHEN old.latitude IS NOT NULL BEGIN
+          INSERT INTO removed_photos (id, generation)
+          VALUES (old.id, (SELECT value + 1 FROM index_state WHERE key = 'positions'));
+        END;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

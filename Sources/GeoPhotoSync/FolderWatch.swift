@@ -145,6 +145,9 @@ public final class FolderWatch: @unchecked Sendable {
         watch(root)
       }
     }
+    // Changes during the first sync are kept for after it.
+    inotify.startReading()
+    defer { inotify.stopReading() }
     // The first sync, of every root that is there; the others wait.
     var first = SyncSummary()
     for root in roots {
@@ -156,10 +159,11 @@ public final class FolderWatch: @unchecked Sendable {
     ProcessMemory.releaseFreed()
 
     while !stopped {
-      let (events, overflowed) = inotify.read(timeout: timeout())
+      let (events, overflowed) = inotify.take(timeout: timeout())
       let now = Date()
       if overflowed {
-        // The kernel dropped events: everything watched is synced again.
+        // Events were dropped: everything watched is synced again.
+        note(.message("more changes at once than inotify's queue holds: every watched folder is synced again"))
         for (root, mode) in modes {
           if case .watched = mode { mark(root, recursive: true, at: now) }
         }

@@ -1,9 +1,13 @@
 internal import Foundation
 internal import Glibc
+import Synchronization
 
 /// The kernel's inotify over folder trees: one watch per folder (inotify does not watch a
 /// tree), its events as paths, and a way to wake a waiting reader from another thread.
-final class Inotify {
+///
+/// A thread of its own reads the kernel's queue as events arrive (`startReading`), so a long
+/// sync does not let it overflow; `take` hands them over.
+final class Inotify: @unchecked Sendable {
   /// One change the kernel reported.
   struct Event {
     /// The folder the watch is on.
@@ -32,11 +36,19 @@ final class Inotify {
     | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK)
 
   private let fd: Int32
-  /// Wakes `read` early.
+  /// Wakes `take` early: events arrived, or another thread wants the taker's attention.
   let wakePipe: WakePipe
-  private(set) var folders: [Int32: String] = [:]
-  private var descriptors: [String: Int32] = [:]
+  private struct Watches {
+    var folders: [Int32: String] = [:]
+    var descriptors: [String: Int32] = [:]
+  }
+  private let watches = Mutex(Watches())
   private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+  /// Events read and not taken yet; past `queueLimit` they are dropped and `overflowed` set.
+  private let queue = Mutex<(events: [Event], overflowed: Bool)>(([], false))
+  static let queueLimit = 500_000
+  private let reading = Mutex(false)
+  private let readerDone = DispatchSemaphore(value: 0)
 
   init() throws(WatchError) {
     fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -48,9 +60,12 @@ final class Inotify {
     wakePipe = pipe
   }
 
-  deinit { close(fd) }
+  deinit {
+    stopReading()
+    close(fd)
+  }
 
-  var watchCount: Int { folders.count }
+  var watchCount: Int { watches.withLock { $0.folders.count } }
 
   /// The kernel's limit on watches per user.
   static var userWatchLimit: Int? {
@@ -71,8 +86,10 @@ final class Inotify {
         default: throw .failed("\(folder): \(String(cString: strerror(errno)))")
         }
       }
-      folders[wd] = folder
-      descriptors[folder] = wd
+      watches.withLock {
+        $0.folders[wd] = folder
+        $0.descriptors[folder] = wd
+      }
       guard let dir = opendir(folder) else { continue }
       defer { closedir(dir) }
       while let entry = readdir(dir) {
@@ -92,25 +109,76 @@ final class Inotify {
   /// Stops watching `root` and every folder under it.
   func unwatchTree(_ root: String) {
     let prefix = root.hasSuffix("/") ? root : root + "/"
-    for (folder, wd) in descriptors where folder == root || folder.hasPrefix(prefix) {
-      inotify_rm_watch(fd, wd)
-      descriptors[folder] = nil
-      folders[wd] = nil
+    watches.withLock { watches in
+      for (folder, wd) in watches.descriptors where folder == root || folder.hasPrefix(prefix) {
+        inotify_rm_watch(fd, wd)
+        watches.descriptors[folder] = nil
+        watches.folders[wd] = nil
+      }
     }
   }
 
   /// Whether `folder` is watched.
-  func isWatched(_ folder: String) -> Bool { descriptors[folder] != nil }
+  func isWatched(_ folder: String) -> Bool { watches.withLock { $0.descriptors[folder] != nil } }
 
-  /// Waits up to `timeout` seconds for events (or `wake()`), then returns what arrived; an
-  /// empty list when none did. `overflowed` says the kernel dropped events (its queue was full).
-  func read(timeout: Double) -> (events: [Event], overflowed: Bool) {
-    var fds = [
-      pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0),
-    ]
-    let milliseconds = Int32(max(0, min(timeout, 3_600)) * 1000)
-    guard poll(&fds, 2, milliseconds) > 0 else { return ([], false) }
-    if fds[1].revents != 0 { wakePipe.drain() }
+  /// Starts the thread that reads the kernel's queue.
+  func startReading() {
+    let started = reading.withLock { running in
+      defer { running = true }
+      return !running
+    }
+    guard started else { return }
+    let thread = Thread { [self] in
+      while reading.withLock({ $0 }) {
+        let (events, overflowed) = readKernel(timeout: 0.25)
+        guard !events.isEmpty || overflowed else { continue }
+        queue.withLock { queue in
+          if overflowed || queue.events.count + events.count > Self.queueLimit {
+            queue.events.removeAll()
+            queue.overflowed = true
+          } else {
+            queue.events += events
+          }
+        }
+        wakePipe.wake()
+      }
+      readerDone.signal()
+    }
+    thread.start()
+  }
+
+  /// Stops the reading thread and waits for it.
+  func stopReading() {
+    let wasRunning = reading.withLock { running in
+      defer { running = false }
+      return running
+    }
+    guard wasRunning else { return }
+    readerDone.wait()
+  }
+
+  /// Waits up to `timeout` seconds for events (or `wakePipe.wake()`), then returns what
+  /// arrived; an empty list when none did. `overflowed` says events were dropped (a queue
+  /// was full): everything watched is to be synced again.
+  func take(timeout: Double) -> (events: [Event], overflowed: Bool) {
+    var pending = queue.withLock { queue in
+      defer { queue = ([], false) }
+      return queue
+    }
+    guard pending.events.isEmpty && !pending.overflowed else { return pending }
+    var waiter = pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0)
+    if poll(&waiter, 1, Int32(max(0, min(timeout, 3_600)) * 1000)) > 0 { wakePipe.drain() }
+    pending = queue.withLock { queue in
+      defer { queue = ([], false) }
+      return queue
+    }
+    return pending
+  }
+
+  /// Reads what the kernel has (waiting up to `timeout` seconds for it).
+  private func readKernel(timeout: Double) -> (events: [Event], overflowed: Bool) {
+    var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    guard poll(&waiter, 1, Int32(timeout * 1000)) > 0 else { return ([], false) }
     var events: [Event] = []
     var overflowed = false
     while true {
@@ -134,13 +202,15 @@ final class Inotify {
           }
           if mask & UInt32(IN_IGNORED) != 0 {
             // The watch is gone (its folder deleted or unmounted, or removed by us).
-            if let folder = folders[wd] {
-              folders[wd] = nil
-              if descriptors[folder] == wd { descriptors[folder] = nil }
+            watches.withLock { watches in
+              if let folder = watches.folders[wd] {
+                watches.folders[wd] = nil
+                if watches.descriptors[folder] == wd { watches.descriptors[folder] = nil }
+              }
             }
             continue
           }
-          guard let folder = folders[wd] else { continue }
+          guard let folder = watches.withLock({ $0.folders[wd] }) else { continue }
           events.append(Event(folder: folder, name: name, mask: mask, cookie: cookie))
         }
       }

@@ -41,10 +41,11 @@ func benchWatch() throws {
   // The watcher in the server: 100 photos changed, then looked for.
   let serveLog = workDirectory.appendingPathComponent("watch-serve.log")
   _ = FileManager.default.createFile(atPath: serveLog.path, contents: nil)
-  let server = try ServerProcess(
-    ["--quiet", "--db", db.path, "--tiles", "none", "--watch", folder.path], errors: serveLog)
+  // Not --quiet: the watcher's lines (and the access log) go to the log.
+  let server = try ServerProcess(["--db", db.path, "--tiles", "none", "--watch", folder.path], errors: serveLog)
   defer { server.stop() }
-  while !((try? String(contentsOf: serveLog, encoding: .utf8)) ?? "").contains("watch: ") {
+  let deadline = Date().addingTimeInterval(600)
+  while Date() < deadline && !((try? String(contentsOf: serveLog, encoding: .utf8)) ?? "").contains("watch: scanned") {
     Thread.sleep(forTimeInterval: 0.1)
   }
   let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".JPG") }.sorted()
