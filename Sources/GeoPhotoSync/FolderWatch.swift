@@ -54,8 +54,8 @@ public final class FolderWatch: @unchecked Sendable {
     case away(next: Date, polled: Bool)
   }
 
-  let engine: SyncEngine
-  let store: any PhotoStore
+  private var engine: SyncEngine
+  private var store: any PhotoStore
   public let roots: [String]
   let options: Options
   let note: (Note) -> Void
@@ -74,11 +74,18 @@ public final class FolderWatch: @unchecked Sendable {
   private var retryAt: Date?
   private var lastFailure: String?
 
-  /// A watcher of `roots` (folders, canonical or not) syncing into `engine`'s store.
-  public init(engine: SyncEngine, roots: [String], options: Options = Options(), note: @escaping (Note) -> Void)
-    throws
-  {
-    self.engine = engine
+  /// Makes the engine (on a connection of its own to the index) the watcher syncs with; asked
+  /// again after a whole sync, so what it left mapped or cached goes.
+  public typealias EngineMaker = () throws -> SyncEngine
+  private let makeEngine: EngineMaker
+
+  /// A watcher of `roots` (folders, canonical or not) syncing with the engines `makeEngine` makes.
+  public init(
+    roots: [String], options: Options = Options(), engine makeEngine: @escaping EngineMaker,
+    note: @escaping (Note) -> Void
+  ) throws {
+    self.makeEngine = makeEngine
+    engine = try makeEngine()
     store = engine.store
     self.roots = SyncEngine.uniqueRoots(roots.map(SyncEngine.canonicalRoot))
     self.options = options
@@ -156,7 +163,7 @@ public final class FolderWatch: @unchecked Sendable {
       if case .polled = modes[root] { modes[root] = .polled(next: Date().addingTimeInterval(options.pollInterval)) }
     }
     note(.started(first))
-    ProcessMemory.releaseFreed()
+    freshConnection()
 
     while !stopped {
       let (events, overflowed) = inotify.take(timeout: timeout())
@@ -322,6 +329,7 @@ public final class FolderWatch: @unchecked Sendable {
       report(try engine.sync(scopes: scopes, recording: involved.sorted()))
       retryAt = nil
       lastFailure = nil
+      freshConnection()
     } catch {
       // Nothing of the batch is lost: its folders are tried again in a few seconds.
       for scope in scopes { mark(scope.path, recursive: scope.recursive, at: now) }
@@ -354,10 +362,22 @@ public final class FolderWatch: @unchecked Sendable {
     note(.message("\(root) \(why): nothing is changed; waiting for it to come back"))
   }
 
+  /// After a whole sync: a new connection to the index (the old one's mapped pages of the
+  /// index file go with it) and the freed memory back to the system, so a watcher that has
+  /// read every row once holds only what its batches need.
+  private func freshConnection() {
+    if let fresh = try? makeEngine() {
+      engine = fresh
+      store = fresh.store
+    }
+    ProcessMemory.releaseFreed()
+  }
+
   /// A normal sync of `root` (its checks included); nil when it refused (the root is away,
   /// said once unless `quietly`).
   private func syncWhole(_ root: String, first: Bool = false, quietly: Bool = false) -> SyncSummary? {
     do {
+      defer { if !first { freshConnection() } }
       return try engine.sync(roots: [root])
     } catch let refusal as SyncRefusal {
       if case .away = modes[root] {

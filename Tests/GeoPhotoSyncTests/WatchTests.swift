@@ -16,11 +16,11 @@ final class RunningWatch: @unchecked Sendable {
   private let failure = Mutex<(any Error)?>(nil)
 
   init(_ w: Workspace, roots: [URL]? = nil, options: FolderWatch.Options = RunningWatch.quick) throws {
-    let engine = SyncEngine(store: try w.store.reopened(), jobs: 2)
     var note: (FolderWatch.Note) -> Void = { _ in }
-    watcher = try FolderWatch(engine: engine, roots: (roots ?? [w.photos]).map(\.path), options: options) {
-      note($0)
-    }
+    let store = w.store
+    watcher = try FolderWatch(
+      roots: (roots ?? [w.photos]).map(\.path), options: options,
+      engine: { SyncEngine(store: try store.reopened(), jobs: 2) }, note: { note($0) })
     note = { [unowned self] in
       switch $0 {
       case .started(let summary):
@@ -322,9 +322,9 @@ func id(of path: String, in store: any PhotoStore) throws -> Int64? {
   /// A root that does not exist and that the index knows nothing under is a mistake.
   @Test func aMissingRootNeverIndexedIsAnError() throws {
     let w = try Workspace()
+    let store = w.store
     let watcher = try FolderWatch(
-      engine: SyncEngine(store: w.store), roots: [w.root.appendingPathComponent("typo").path]
-    ) { _ in }
+      roots: [w.root.appendingPathComponent("typo").path], engine: { SyncEngine(store: store) }, note: { _ in })
     #expect(throws: SyncRefusal.self) { try watcher.run() }
   }
 

@@ -140,21 +140,22 @@ enum ServeCommand: Subcommand {
   {
     let folders = context.parsed.values["watch"] ?? []
     guard !folders.isEmpty else { return nil }
-    let store = try context.openOrCreateStore()
-    let engine = SyncEngine(
-      store: store, jobs: context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-    engine.batchSize = context.configuration.sync.batchSize
-    engine.namer = PlaceNames.namer(context)
-    engine.warn = { path, reason in say("warning: \(path): \(reason)") }
     let watcher: FolderWatch
     do {
-      watcher = try FolderWatch(engine: engine, roots: folders, options: SyncCommand.watchOptions(context)) { note in
-        switch note {
-        case .started(let summary): if !quiet { say("watch: " + SyncCommand.describe(summary)) }
-        case .batch(let summary): if !quiet { say("watch: " + SyncCommand.batchLine(summary)) }
-        case .message(let text): say("watch: \(text)")
-        }
-      }
+      watcher = try FolderWatch(
+        roots: folders, options: SyncCommand.watchOptions(context),
+        engine: {
+          let engine = try SyncCommand.makeEngine(context)
+          engine.warn = { path, reason in say("warning: \(path): \(reason)") }
+          return engine
+        },
+        note: { note in
+          switch note {
+          case .started(let summary): if !quiet { say("watch: " + SyncCommand.describe(summary)) }
+          case .batch(let summary): if !quiet { say("watch: " + SyncCommand.batchLine(summary)) }
+          case .message(let text): say("watch: \(text)")
+          }
+        })
     } catch let refusal as SyncRefusal {
       throw RuntimeError(refusal.description)
     }

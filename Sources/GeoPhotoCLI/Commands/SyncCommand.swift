@@ -63,26 +63,19 @@ enum SyncCommand: Subcommand {
       throw UsageError("'--thumbnails' keeps thumbnails beside a local index; a PostgreSQL index keeps none")
     }
     let console = context.console
-    let store = try context.openOrCreateStore()
-    let engine = SyncEngine(
-      store: store, jobs: context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-    engine.batchSize = context.configuration.sync.batchSize
-    engine.namer = PlaceNames.namer(context)
-    engine.warn = { path, reason in
-      if console.errIsTerminal { console.err("\r\u{1B}[K") }
-      console.err("warning: \(path): \(reason)\n")
+    let quiet = context.parsed.has("quiet")
+    if context.parsed.has("watch") {
+      if context.parsed.has("thumbnails") { throw UsageError("'--thumbnails' and '--watch' do not go together") }
+      try watch(roots, context: context, quiet: quiet)
+      return
     }
+    let store = try context.openOrCreateStore()
+    let engine = try makeEngine(context, store: store)
     if console.errIsTerminal {
       engine.progress = { p in
         let rate = p.elapsed > 0 ? Int(Double(p.done) / p.elapsed) : 0
         console.err("\r\u{1B}[Kreading \(p.done)/\(p.total) files (\(rate) files/s)")
       }
-    }
-    let quiet = context.parsed.has("quiet")
-    if context.parsed.has("watch") {
-      if context.parsed.has("thumbnails") { throw UsageError("'--thumbnails' and '--watch' do not go together") }
-      try watch(roots, engine: engine, context: context, quiet: quiet)
-      return
     }
     let summary: SyncSummary
     do {
@@ -95,20 +88,34 @@ enum SyncCommand: Subcommand {
     if context.parsed.has("thumbnails") { try makeThumbnails(context, store) }
   }
 
-  /// `sync --watch`: the first sync's summary, then a line per batch, until SIGINT or SIGTERM.
-  static func watch(_ roots: [String], engine: SyncEngine, context: CommandContext, quiet: Bool) throws {
+  /// A sync engine on `store` (a new connection to the index when nil) with the configured
+  /// jobs, batch size and place names, its warnings on stderr.
+  static func makeEngine(_ context: CommandContext, store: (any PhotoStore)? = nil) throws -> SyncEngine {
     let console = context.console
-    let progress = engine.progress
-    let watcher = try FolderWatch(engine: engine, roots: roots, options: watchOptions(context)) { note in
-      if progress != nil { console.err("\r\u{1B}[K") }
-      switch note {
-      case .started(let summary):
-        engine.progress = nil
-        if !quiet { console.out(describe(summary) + "\n") }
-      case .batch(let summary): if !quiet { console.out(batchLine(summary) + "\n") }
-      case .message(let text): console.err("watch: \(text)\n")
-      }
+    let engine = SyncEngine(
+      store: try store ?? context.openOrCreateStore(),
+      jobs: context.configuration.sync.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+    engine.batchSize = context.configuration.sync.batchSize
+    engine.namer = PlaceNames.namer(context)
+    engine.warn = { path, reason in
+      if console.errIsTerminal { console.err("\r\u{1B}[K") }
+      console.err("warning: \(path): \(reason)\n")
     }
+    return engine
+  }
+
+  /// `sync --watch`: the first sync's summary, then a line per batch, until SIGINT or SIGTERM.
+  static func watch(_ roots: [String], context: CommandContext, quiet: Bool) throws {
+    let console = context.console
+    let watcher = try FolderWatch(
+      roots: roots, options: watchOptions(context), engine: { try makeEngine(context) },
+      note: { note in
+        switch note {
+        case .started(let summary): if !quiet { console.out(describe(summary) + "\n") }
+        case .batch(let summary): if !quiet { console.out(batchLine(summary) + "\n") }
+        case .message(let text): console.err("watch: \(text)\n")
+        }
+      })
     let stopper = watcher.stopper
     let signals = stopping(on: [SIGINT, SIGTERM]) { stopper.stop() }
     defer { for source in signals { source.cancel() } }
