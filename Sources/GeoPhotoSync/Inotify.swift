@@ -49,15 +49,18 @@ final class Inotify: @unchecked Sendable {
   static let queueLimit = 500_000
   private let reading = Mutex(false)
   private let readerDone = DispatchSemaphore(value: 0)
+  /// Wakes the reading thread to stop (it waits for the kernel with no timeout otherwise).
+  private let readerWake: WakePipe
 
   init() throws(WatchError) {
     fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard fd >= 0 else { throw .failed(String(cString: strerror(errno))) }
-    guard let pipe = WakePipe() else {
+    guard let pipe = WakePipe(), let readerPipe = WakePipe() else {
       close(fd)
       throw .failed(String(cString: strerror(errno)))
     }
     wakePipe = pipe
+    readerWake = readerPipe
   }
 
   deinit {
@@ -130,7 +133,7 @@ final class Inotify: @unchecked Sendable {
     guard started else { return }
     let thread = Thread { [self] in
       while reading.withLock({ $0 }) {
-        let (events, overflowed) = readKernel(timeout: 0.25)
+        let (events, overflowed) = readKernel()
         guard !events.isEmpty || overflowed else { continue }
         queue.withLock { queue in
           if overflowed || queue.events.count + events.count > Self.queueLimit {
@@ -154,6 +157,7 @@ final class Inotify: @unchecked Sendable {
       return running
     }
     guard wasRunning else { return }
+    readerWake.wake()
     readerDone.wait()
   }
 
@@ -175,10 +179,16 @@ final class Inotify: @unchecked Sendable {
     return pending
   }
 
-  /// Reads what the kernel has (waiting up to `timeout` seconds for it).
-  private func readKernel(timeout: Double) -> (events: [Event], overflowed: Bool) {
-    var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    guard poll(&waiter, 1, Int32(timeout * 1000)) > 0 else { return ([], false) }
+  /// Reads what the kernel has, waiting for it (or for `stopReading`) as long as it takes:
+  /// nothing runs while nothing changes.
+  private func readKernel() -> (events: [Event], overflowed: Bool) {
+    var waiters = [
+      pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: readerWake.readFD, events: Int16(POLLIN), revents: 0),
+    ]
+    guard poll(&waiters, 2, -1) > 0 else { return ([], false) }
+    if waiters[1].revents != 0 { readerWake.drain() }
+    guard waiters[0].revents != 0 else { return ([], false) }
     var events: [Event] = []
     var overflowed = false
     while true {

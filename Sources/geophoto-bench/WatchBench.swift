@@ -50,9 +50,10 @@ func benchWatch() throws {
   }
   let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".JPG") }.sorted()
   var latencies: [Double] = []
+  // Somewhere no photo is, each round its own, and each run (the folder is kept between runs).
+  let run = Double(Int(Date().timeIntervalSince1970) % 100)
   for round in 0..<10 {
-    // Somewhere no photo is, each round its own.
-    let spot = Coordinate(latitude: -60 - Double(round), longitude: -120 + Double(round) * 7)
+    let spot = Coordinate(latitude: -60 - Double(round), longitude: -170 + run * 3 + Double(round) * 0.1)
     for i in 0..<100 {
       let name = files[(round * 100 + i) * 17 % files.count]
       try SampleJPEG.write(to: folder.appendingPathComponent(name)) { b in
