@@ -8,30 +8,17 @@ import Synchronization
 ///
 /// The cache belongs to one snapshot (its photos never change). It is split into shards with a
 /// lock each; a shard keeps its fragments one after another in one buffer of bytes, found by
-/// plain offsets (copying one out costs no reference counting), and starts over when the
-/// buffer is full. Fragments are made outside the locks, so a miss holds up no other request.
+/// plain offsets through a `FragmentTable` (copying one out costs no reference counting and no
+/// hashing beyond a multiply), and starts over when the buffer is full. Fragments are made
+/// outside the locks, so a miss holds up no other request.
 final class AnnotationFragments: Sendable {
   /// About 100,000 annotations of a few hundred bytes.
   static let defaultCapacity = 32 << 20
   private static let shardCount = 16
 
-  private struct Slot {
-    var start: Int
-    var count: Int
-    var layout: EncodedAnnotation.Layout
-  }
-
-  /// A photo's fragment in one form.
-  private struct Key: Hashable {
-    var id: Int64
-    var form: EncodedAnnotation.Form
-
-    var shard: Int { Int(UInt64(bitPattern: id) % UInt64(AnnotationFragments.shardCount)) }
-  }
-
   private struct Shard {
     var bytes: [UInt8] = []
-    var slots: [Key: Slot] = [:]
+    var table = FragmentTable()
   }
 
   private final class Lock: Sendable {
@@ -45,7 +32,44 @@ final class AnnotationFragments: Sendable {
   /// A cache of at most `capacity` bytes of fragments.
   init(capacity: Int = AnnotationFragments.defaultCapacity) {
     shards = (0..<Self.shardCount).map { _ in Lock() }
-    shardCapacity = max(1 << 12, capacity / Self.shardCount)
+    shardCapacity = min(Int(UInt32.max), max(1 << 12, capacity / Self.shardCount))
+  }
+
+  @inline(__always)
+  private func lock(of id: Int64) -> Lock {
+    shards[Int(UInt64(bitPattern: id) % UInt64(Self.shardCount))]
+  }
+
+  /// Writes the kept annotation of the photo `id` in `form`, `distance` metres from the query
+  /// point; false, writing nothing, when it is not kept.
+  func writeKept(id: Int64, form: EncodedAnnotation.Form, distance: Double?, to w: inout JSONWriter) -> Bool {
+    let key = FragmentTable.Key(id: id, form: form)
+    return lock(of: id).shard.withLock { shard -> Bool in
+      guard let slot = shard.table[key] else { return false }
+      shard.bytes.withUnsafeBytes { all in
+        w.annotation(
+          encoded: UnsafeRawBufferPointer(rebasing: all[slot.start..<(slot.start + slot.count)]),
+          layout: slot.layout, distance: distance)
+      }
+      return true
+    }
+  }
+
+  /// Keeps `made`, the annotation of the photo `id` in `form`, unless it is kept already or
+  /// larger than a shard.
+  func keep(_ made: EncodedAnnotation, id: Int64, form: EncodedAnnotation.Form) {
+    let key = FragmentTable.Key(id: id, form: form)
+    let capacity = shardCapacity
+    lock(of: id).shard.withLock { shard in
+      guard shard.table[key] == nil, made.bytes.count <= capacity else { return }
+      if shard.bytes.count + made.bytes.count > capacity {
+        shard.bytes.removeAll(keepingCapacity: true)
+        shard.table.removeAll()
+      }
+      shard.table.insert(
+        key, FragmentTable.Slot(start: shard.bytes.count, layout: made.layout))
+      shard.bytes += made.bytes
+    }
   }
 
   /// Writes the annotation of the photo `id` in `form`, `distance` metres from the query
@@ -54,45 +78,25 @@ final class AnnotationFragments: Sendable {
     id: Int64, form: EncodedAnnotation.Form, distance: Double?, to w: inout JSONWriter,
     make: () throws -> EncodedAnnotation?
   ) rethrows -> Bool {
-    let key = Key(id: id, form: form)
-    let lock = shards[key.shard]
-    let kept = lock.shard.withLock { shard -> Bool in
-      guard let slot = shard.slots[key] else { return false }
-      shard.bytes.withUnsafeBytes { all in
-        w.annotation(
-          encoded: UnsafeRawBufferPointer(rebasing: all[slot.start..<(slot.start + slot.count)]),
-          layout: slot.layout, distance: distance)
-      }
-      return true
-    }
-    if kept { return true }
+    if writeKept(id: id, form: form, distance: distance, to: &w) { return true }
     guard let made = try make() else { return false }
     w.annotation(made, distance: distance)
-    let capacity = shardCapacity
-    lock.shard.withLock { shard in
-      guard shard.slots[key] == nil, made.bytes.count <= capacity else { return }
-      if shard.bytes.count + made.bytes.count > capacity {
-        shard.bytes.removeAll(keepingCapacity: true)
-        shard.slots.removeAll(keepingCapacity: true)
-      }
-      shard.slots[key] = Slot(start: shard.bytes.count, count: made.bytes.count, layout: made.layout)
-      shard.bytes += made.bytes
-    }
+    keep(made, id: id, form: form)
     return true
   }
 
   /// Those of `ids` whose fragment in `form` is not kept: what an answer reads from the store.
   func missing(_ ids: some Sequence<Int64>, form: EncodedAnnotation.Form) -> [Int64] {
     ids.filter { id in
-      let key = Key(id: id, form: form)
-      return shards[key.shard].shard.withLock { $0.slots[key] == nil }
+      let key = FragmentTable.Key(id: id, form: form)
+      return lock(of: id).shard.withLock { $0.table[key] == nil }
     }
   }
 
   /// How many fragments are kept, and in how many bytes.
   var usage: (fragments: Int, bytes: Int) {
     shards.reduce((0, 0)) { sum, lock in
-      lock.shard.withLock { (sum.0 + $0.slots.count, sum.1 + $0.bytes.count) }
+      lock.shard.withLock { (sum.0 + $0.table.count, sum.1 + $0.bytes.count) }
     }
   }
 }
@@ -106,18 +110,26 @@ extension IndexSnapshot {
     _ neighbors: [Neighbor], form: EncodedAnnotation.Form, known: [Int64: PhotoDetail] = [:], to w: inout JSONWriter
   ) throws {
     var read = known
-    let missing = fragments.missing(neighbors.lazy.map(\.id), form: form).filter { read[$0] == nil }
-    if !missing.isEmpty { read.merge(try details(missing)) { a, _ in a } }
-    for n in neighbors {
-      _ = try fragments.write(id: n.id, form: form, distance: n.distance, to: &w) {
-        guard let detail = try read[n.id] ?? details([n.id])[n.id],
-          var annotation = Annotation(photo: detail.photo, distance: nil)
-        else { return nil }
-        annotation.files = files(of: detail)
-        return EncodedAnnotation(
-          annotation, subtitle: SubtitleTemplate(photo: detail.photo), form: form,
-          options: AnnotationDocument.Options(includePaths: false))
+    var readTogether = false
+    for (position, n) in neighbors.enumerated() {
+      // Kept: one lookup, and the bytes copied with the distance written in.
+      if fragments.writeKept(id: n.id, form: form, distance: n.distance, to: &w) { continue }
+      if !readTogether {
+        // The first photo not kept: the details of it and of every later one not kept are
+        // read from the store together.
+        readTogether = true
+        let missing = fragments.missing(neighbors[position...].lazy.map(\.id), form: form).filter { read[$0] == nil }
+        if !missing.isEmpty { read.merge(try details(missing)) { a, _ in a } }
       }
+      guard let detail = try read[n.id] ?? details([n.id])[n.id],
+        var annotation = Annotation(photo: detail.photo, distance: nil)
+      else { continue }
+      annotation.files = files(of: detail)
+      let made = EncodedAnnotation(
+        annotation, subtitle: SubtitleTemplate(photo: detail.photo), form: form,
+        options: AnnotationDocument.Options(includePaths: false))
+      w.annotation(made, distance: n.distance)
+      fragments.keep(made, id: n.id, form: form)
     }
   }
 }

@@ -211,8 +211,8 @@ public struct SpatialIndex: Sendable {
     guard limit > 0 else { return [] }
     let q = GreatCircle.unitVector(center)
     let bound = maximumDistance.map { GreatCircle.squaredChord(forDistance: $0) } ?? .infinity
+    guard min(limit, points.count) > 0 else { return [] }
     var heap = BoundedMaxHeap(capacity: min(limit, points.count))
-    guard heap.capacity > 0 else { return [] }
     for point in points {
       let v = GreatCircle.unitVector(point.coordinate)
       let dx = v.x - q.x
@@ -359,60 +359,86 @@ private struct TreeBuilder {
 // MARK: - Search helpers
 
 /// A fixed-capacity max-heap on `(d2, id)`: its top is the current k-th best answer.
+///
+/// Its entries live in memory of its own, grown by doubling up to `capacity` (a walk for every
+/// point within a radius may ask for all of them), so an offer is plain loads and stores with
+/// no array's uniqueness or bounds checks on the path every candidate takes. `sorted()` frees
+/// it: a heap answers once.
 private struct BoundedMaxHeap {
-  private var d2s: [Double] = []
-  private var ids: [Int64] = []
+  private struct Entry {
+    var d2: Double
+    var id: Int64
+
+    /// Whether this entry ranks after `other`: farther, or as far with a larger id.
+    @inline(__always)
+    func ranksAfter(_ other: Entry) -> Bool { d2 > other.d2 || (d2 == other.d2 && id > other.id) }
+  }
+
+  private var entries: UnsafeMutablePointer<Entry>
+  private var allocated: Int
+  private(set) var count = 0
   let capacity: Int
 
   init(capacity: Int) {
     self.capacity = capacity
-    d2s.reserveCapacity(min(capacity, 4096))
-    ids.reserveCapacity(min(capacity, 4096))
+    allocated = max(1, min(capacity, 4096))
+    entries = .allocate(capacity: allocated)
   }
 
-  var isFull: Bool { d2s.count >= capacity }
-  var worst: (d2: Double, id: Int64) { (d2s[0], ids[0]) }
-
-  @inline(__always)
-  private func greater(_ a: Int, _ b: Int) -> Bool {
-    d2s[a] > d2s[b] || (d2s[a] == d2s[b] && ids[a] > ids[b])
-  }
+  var isFull: Bool { count >= capacity }
+  var worst: (d2: Double, id: Int64) { (entries[0].d2, entries[0].id) }
 
   @inline(__always)
   mutating func offer(d2: Double, id: Int64, bound: Double) {
-    if d2s.count < capacity {
+    let entry = Entry(d2: d2, id: id)
+    if count < capacity {
       guard d2 <= bound else { return }
-      d2s.append(d2)
-      ids.append(id)
-      var child = d2s.count - 1
+      if count == allocated { grow() }
+      var child = count
+      count += 1
+      // Sift up: parents that rank before the new entry move down.
       while child > 0 {
         let parent = (child - 1) >> 1
-        guard greater(child, parent) else { break }
-        d2s.swapAt(child, parent)
-        ids.swapAt(child, parent)
+        guard entry.ranksAfter(entries[parent]) else { break }
+        entries[child] = entries[parent]
         child = parent
       }
+      entries[child] = entry
       return
     }
-    guard d2 < d2s[0] || (d2 == d2s[0] && id < ids[0]) else { return }
-    d2s[0] = d2
-    ids[0] = id
+    guard entries[0].ranksAfter(entry) else { return }
+    // Sift down from the top: children that rank after the new entry move up.
     var parent = 0
-    let n = d2s.count
     while true {
       let left = 2 * parent + 1
-      if left >= n { break }
+      if left >= count { break }
       var largest = left
-      if left + 1 < n && greater(left + 1, left) { largest = left + 1 }
-      guard greater(largest, parent) else { break }
-      d2s.swapAt(largest, parent)
-      ids.swapAt(largest, parent)
+      if left + 1 < count && entries[left + 1].ranksAfter(entries[left]) { largest = left + 1 }
+      guard entries[largest].ranksAfter(entry) else { break }
+      entries[parent] = entries[largest]
       parent = largest
     }
+    entries[parent] = entry
   }
 
-  func sorted() -> [(d2: Double, id: Int64)] {
-    zip(d2s, ids).map { (d2: $0, id: $1) }.sorted { $0.d2 < $1.d2 || ($0.d2 == $1.d2 && $0.id < $1.id) }
+  private mutating func grow() {
+    let larger = min(capacity, allocated * 2)
+    let moved = UnsafeMutablePointer<Entry>.allocate(capacity: larger)
+    moved.moveInitialize(from: entries, count: count)
+    entries.deallocate()
+    entries = moved
+    allocated = larger
+  }
+
+  /// The entries nearest first, ties by ascending id; frees the heap.
+  mutating func sorted() -> [(d2: Double, id: Int64)] {
+    var buffer = UnsafeMutableBufferPointer(start: entries, count: count)
+    buffer.sort { $1.ranksAfter($0) }
+    let answer = buffer.map { (d2: $0.d2, id: $0.id) }
+    entries.deallocate()
+    count = 0
+    allocated = 0
+    return answer
   }
 }
 
