@@ -66,23 +66,9 @@ final class AnnotationFragments: Sendable {
         shard.bytes.removeAll(keepingCapacity: true)
         shard.table.removeAll()
       }
-      shard.table.insert(
-        key, FragmentTable.Slot(start: shard.bytes.count, layout: made.layout))
+      shard.table.insert(key, FragmentTable.Slot(start: shard.bytes.count, layout: made.layout))
       shard.bytes += made.bytes
     }
-  }
-
-  /// Writes the annotation of the photo `id` in `form`, `distance` metres from the query
-  /// point; `make` encodes it when it is not kept. False when `make` has none.
-  func write(
-    id: Int64, form: EncodedAnnotation.Form, distance: Double?, to w: inout JSONWriter,
-    make: () throws -> EncodedAnnotation?
-  ) rethrows -> Bool {
-    if writeKept(id: id, form: form, distance: distance, to: &w) { return true }
-    guard let made = try make() else { return false }
-    w.annotation(made, distance: distance)
-    keep(made, id: id, form: form)
-    return true
   }
 
   /// Those of `ids` whose fragment in `form` is not kept: what an answer reads from the store.

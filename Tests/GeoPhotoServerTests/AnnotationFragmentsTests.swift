@@ -46,17 +46,17 @@ import Testing
         for (position, photo) in photos.enumerated() {
           let distance = Double(position * 731 + round * 17) + 0.25
           var w = JSONWriter()
-          let written = cache.write(id: photo.id, form: form, distance: distance, to: &w) {
+          // As an answer does: the kept fragment, or one made, written and kept.
+          if !cache.writeKept(id: photo.id, form: form, distance: distance, to: &w) {
             made += 1
-            var annotation = Annotation(photo: photo, distance: nil)
-            annotation?.files = snapshot.files(of: PhotoDetail(photo: photo, members: []))
-            return annotation.map {
-              EncodedAnnotation(
-                $0, subtitle: SubtitleTemplate(photo: photo), form: form,
-                options: AnnotationDocument.Options(includePaths: false))
-            }
+            var annotation = try #require(Annotation(photo: photo, distance: nil))
+            annotation.files = snapshot.files(of: PhotoDetail(photo: photo, members: []))
+            let fragment = EncodedAnnotation(
+              annotation, subtitle: SubtitleTemplate(photo: photo), form: form,
+              options: AnnotationDocument.Options(includePaths: false))
+            w.annotation(fragment, distance: distance)
+            cache.keep(fragment, id: photo.id, form: form)
           }
-          #expect(written)
           #expect(
             String(decoding: w.bytes, as: UTF8.self)
               == (try Self.reference(snapshot, photo, distance: distance, form: form)),

@@ -208,11 +208,11 @@ public struct SpatialIndex: Sendable {
     among points: [(id: Int64, coordinate: Coordinate)], to center: Coordinate, limit: Int,
     maximumDistance: Double? = nil
   ) -> [Neighbor] {
-    guard limit > 0 else { return [] }
+    let capacity = min(limit, points.count)
+    guard capacity > 0 else { return [] }
     let q = GreatCircle.unitVector(center)
     let bound = maximumDistance.map { GreatCircle.squaredChord(forDistance: $0) } ?? .infinity
-    guard min(limit, points.count) > 0 else { return [] }
-    var heap = BoundedMaxHeap(capacity: min(limit, points.count))
+    var heap = BoundedMaxHeap(capacity: capacity)
     for point in points {
       let v = GreatCircle.unitVector(point.coordinate)
       let dx = v.x - q.x
