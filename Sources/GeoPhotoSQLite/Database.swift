@@ -60,12 +60,16 @@ public final class Database {
     }
     try execute("PRAGMA synchronous = NORMAL")
     try execute("PRAGMA foreign_keys = ON")
-    // Pages are read from the mapped file rather than copied in by a system call each (an
-    // export or a kd-tree rebuild reads every page); SQLite caps it at its own limit.
-    try execute("PRAGMA mmap_size = \(Self.mappedBytes)")
+    // A writing command's pages are read from the mapped file rather than copied in by a
+    // system call each (an export or a kd-tree rebuild reads every page); SQLite caps it at
+    // its own limit. A read-only connection is a server's: it lives as long as the server and
+    // looks photos up by id, so it reads pages into SQLite's own bounded cache instead. Mapped,
+    // every page it ever touched (and the pages around each, which the kernel maps with it)
+    // would count as the server's memory, once for each connection of its pool.
+    try execute("PRAGMA mmap_size = \(mode == .readOnly ? 0 : Self.mappedBytes)")
   }
 
-  /// How much of the file is memory-mapped for reading.
+  /// How much of the file a writing connection memory-maps for reading.
   static let mappedBytes = 1 << 31
 
   deinit {

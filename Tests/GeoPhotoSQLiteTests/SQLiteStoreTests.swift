@@ -24,6 +24,35 @@ import Testing
     #expect(throws: SQLiteError.self) { try Migrator([.init("one", sql: "CREATE TABLE t (x)")]).migrate(db) }
   }
 
+  /// A writing connection reads its pages through a mapping of the file; a read-only one (a
+  /// server's, which lives as long as the server) reads them into SQLite's own cache, so the
+  /// pages it touches do not count as the server's memory.
+  @Test func onlyWritingConnectionsMapTheFile() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.url.appendingPathComponent("mapped.sqlite").path
+    func mapsTheFile() -> Bool {
+      let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+      return maps.split(separator: "\n").contains { $0.hasSuffix(dir.url.lastPathComponent + "/mapped.sqlite") }
+    }
+    do {
+      let writer = try Database(path: path)
+      try writer.execute(
+        """
+        CREATE TABLE t (x);
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+        INSERT INTO t SELECT randomblob(100) FROM n
+        """)
+      // Into the file itself, where a reader's pages come from (not the write-ahead log).
+      try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+      #expect(try writer.queryInt64("SELECT sum(length(x)) FROM t") == 200_000)
+      #expect(mapsTheFile())
+    }
+    #expect(!mapsTheFile())
+    let reader = try Database(path: path, mode: .readOnly)
+    #expect(try reader.queryInt64("SELECT sum(length(x)) FROM t") == 200_000)
+    #expect(!mapsTheFile())
+  }
+
   @Test func errorsCarryCodesAndSQL() throws {
     let dir = try TemporaryDirectory()
     let db = try Database(path: dir.url.appendingPathComponent("b.sqlite").path)

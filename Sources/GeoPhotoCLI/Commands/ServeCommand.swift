@@ -102,13 +102,15 @@ enum ServeCommand: Subcommand {
       console.err("warning: listening on \(config.serve.server.host): other machines can reach this server")
       console.err(config.serve.api.token == nil ? "; set --token to require one\n" : "; /v1 requires the token\n")
     }
-    let snapshot = holder.snapshot
+    // The counts only: a snapshot held here would stay for the server's life, with its caches
+    // and its mapped spatial index file (still taking its disk space once replaced).
+    let (shownCount, shownGeneration) = { ($0.count, $0.generation) }(holder.snapshot)
     let shownHost = config.serve.server.host.contains(":") ? "[\(config.serve.server.host)]" : config.serve.server.host
     // A host name: say which addresses it resolved to.
     let resolved =
       server.addresses == [config.serve.server.host] ? "" : " (\(server.addresses.joined(separator: ", ")))"
     console.out(
-      "serving \(snapshot.count) photos (index generation \(snapshot.generation)) on "
+      "serving \(shownCount) photos (index generation \(shownGeneration)) on "
         + "http://\(shownHost):\(server.port)/\(resolved)\n")
     holder.watch(interval: config.serve.reloadInterval) { log.append($0) }
     let folders = try watchFolders(context, quiet: context.parsed.has("quiet")) { log.append($0) }
