@@ -360,6 +360,15 @@ import Testing
     try store.refreshDerivedIndexes()
     #expect(try store.locatedIndex().changes.isEmpty)
 
+    // A reader keeps its mapping while the file is the one there, and maps the file again once
+    // it is written anew for the same stamp (as --repair does).
+    let first = try #require(try store.locatedIndex().file)
+    #expect(try store.locatedIndex(reusing: first).file?.bytes === first.bytes)
+    try store.rebuildDerivedIndexes()
+    let again = try #require(try store.locatedIndex(reusing: first).file)
+    #expect(again.bytes !== first.bytes)
+    #expect(again.stamp == first.stamp)
+
     // Overwritten: reported by check (the checksum), and built again by --repair.
     var bytes = try Data(contentsOf: store.spatialFileURL)
     // A byte of the unit vectors (section 1; its offset is the table's third number).

@@ -11,6 +11,26 @@ public final class MappedBytes: @unchecked Sendable {
   public let base: UnsafeRawPointer
   public let count: Int
   private let mapped: Bool
+  /// The file mapped (its device and inode); nil for bytes copied from memory.
+  public let file: FileIdentity?
+
+  /// Which file a path names now: a file replaced by another under the same name is another.
+  public struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ status: stat) {
+      device = UInt64(status.st_dev)
+      inode = UInt64(status.st_ino)
+    }
+
+    /// The file at `url` now; nil when there is none.
+    public init?(of url: URL) {
+      var status = stat()
+      guard stat(url.path, &status) == 0 else { return nil }
+      self.init(status)
+    }
+  }
 
   /// The file at `url`, mapped. `populate` maps every page in one go (MAP_POPULATE: no fault
   /// per page on the first lookups), for small files read all over; otherwise the kernel is
@@ -27,6 +47,7 @@ public final class MappedBytes: @unchecked Sendable {
     var status = stat()
     guard fstat(fd, &status) == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
     count = Int(status.st_size)
+    file = FileIdentity(status)
     guard count > 0 else {
       base = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8))
       mapped = false
@@ -49,6 +70,7 @@ public final class MappedBytes: @unchecked Sendable {
     count = n
     base = UnsafeRawPointer(copy)
     mapped = false
+    file = nil
   }
 
   deinit {
