@@ -301,13 +301,8 @@ extension LocatedIndex {
       // The earlier mapping serves while it is still the file there: one written again for
       // the same stamp (`check --repair`, or a build racing another) replaces it, and a
       // mapping kept of a replaced file would hold its pages and disk space.
-      let contents: LocatedIndexFile.Contents? =
-        if let earlier, kept == earlier.stamp, let file = earlier.bytes.file, file == MappedBytes.FileIdentity(of: url)
-        {
-          earlier
-        } else {
-          try? LocatedIndexFile.open(url)
-        }
+      let reused = earlier.flatMap { kept == $0.stamp && $0.isMapped(from: url) ? $0 : nil }
+      let contents = reused ?? (try? LocatedIndexFile.open(url))
       if let contents, let merged = try merge(contents) { return merged }
       let built = try build()
       if built.written == nil { return built.index }

@@ -154,6 +154,11 @@ public enum LocatedIndexFile {
     public var clusters: ClusterIndex
     /// The mapped file, for `verify`.
     public var bytes: MappedBytes
+
+    /// Whether these are the bytes of the file at `url` now, not of one it has replaced.
+    public func isMapped(from url: URL) -> Bool {
+      bytes.file != nil && bytes.file == MappedBytes.FileIdentity(of: url)
+    }
   }
 
   /// Maps the file at `url` and checks its layout (not its checksum: see `verify`).
