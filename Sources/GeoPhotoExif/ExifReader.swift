@@ -1,5 +1,5 @@
 internal import CGeoPhotoExif
-import GeoPhotoCore
+internal import GeoPhotoCore
 
 /// Reads EXIF blocks with libexif.
 ///
@@ -240,18 +240,27 @@ private struct Block {
     guard let e = entry(EXIF_IFD_EXIF, Tag.makerNote), let raw = bytes(e, format: [EXIF_FORMAT_UNDEFINED]),
       raw.count > 16, raw.starts(with: Array("Apple iOS\0".utf8)), raw[12] == 0x4D, raw[13] == 0x4D
     else { return nil }
-    func u16(_ i: Int) -> Int { Int(raw[i]) << 8 | Int(raw[i + 1]) }
-    func u32(_ i: Int) -> Int { u16(i) << 16 | u16(i + 2) }
-    let count = u16(14)
-    guard count <= 256, 16 + count * 12 <= raw.count else { return nil }
-    for i in 0..<count {
-      let at = 16 + i * 12
-      guard u16(at) == 0x0011, u16(at + 2) == 2 else { continue }
-      let length = u32(at + 4)
-      let start = length <= 4 ? at + 8 : u32(at + 8)
-      guard length > 1, length <= 128, start >= 0, start + length <= raw.count else { return nil }
-      let text = String(decoding: raw[start..<(start + length)].prefix { $0 != 0 }, as: UTF8.self)
-      return text.isEmpty ? nil : text
+    var c = ByteCursor(Array(raw), label: "Apple maker note")
+    do {
+      try c.seek(to: 14)
+      let count = try c.u16("entry count")
+      guard count <= 256 else { return nil }
+      for _ in 0..<count {
+        let tag = try c.u16()
+        let type = try c.u16()
+        let length = try c.u32()
+        let field = try c.take(4)
+        guard tag == 0x0011, type == 2 else { continue }
+        guard length > 1, length <= 128 else { return nil }
+        let value =
+          length <= 4
+          ? field.prefix(Int(length))
+          : try c.slice(at: ByteCursor.number(field, at: 0, size: 4, bigEndian: true) ?? 0, count: length)
+        let text = String(decoding: value.prefix { $0 != 0 }, as: UTF8.self)
+        return text.isEmpty ? nil : text
+      }
+    } catch {
+      return nil
     }
     return nil
   }

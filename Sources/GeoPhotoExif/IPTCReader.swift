@@ -1,5 +1,6 @@
 internal import CGeoPhotoIPTC
 import Foundation
+internal import GeoPhotoCore
 
 /// What an IPTC-IIM block says about a photo (record 2, the application record): its object
 /// name (a title), caption and keywords.
@@ -27,8 +28,9 @@ public enum IPTCReader {
     else { return nil }
     var length: UInt32 = 0
     let offset = iptc_jpeg_ps3_find_iptc(base, UInt32(resources.count), &length)
-    guard offset > 0, Int(offset) + Int(length) <= resources.count, length > 0 else { return nil }
-    return read(iim: UnsafeRawBufferPointer(start: base + Int(offset), count: Int(length)))
+    guard offset > 0, length > 0, let range = Bounds.range(offset: offset, length: length, within: resources.count)
+    else { return nil }
+    return read(iim: UnsafeRawBufferPointer(rebasing: resources[range]))
   }
 
   /// The metadata of a bare IIM block (datasets one after another).

@@ -1,50 +1,71 @@
+internal import GeoPhotoCore
+
 /// ISO base media file format (ISO/IEC 14496-12) boxes, the structure of HEIF, AVIF, CR3,
 /// JPEG XL containers and QuickTime/MP4 videos: size, type, content. Only headers are read
 /// to find a box; its content is fetched when a reader wants it.
 extension ContainerReader {
   struct Box {
+    /// Latin-1, so QuickTime's `©xyz` (0xA9 'x' 'y' 'z') reads as written.
     var type: String
-    /// Where the box's content starts and ends (after the header).
+    /// Where the box's header starts, and where its content starts and ends.
+    var offset: Int
     var start: Int
     var end: Int
+
+    /// How warnings name it: `'iloc' box at 1204`.
+    var shown: String { "'\(LogText.escaped(type))' box at \(offset)" }
   }
 
-  /// The boxes between `start` and `end`.
-  static func boxes(_ file: any RandomAccessBytes, from start: Int, to end: Int) -> [Box] {
+  /// The most boxes read at one level: a walk of a damaged file ends there.
+  static let maximumBoxes = 10_000
+
+  /// The boxes between `start` and `end` (offsets already inside the file). A box whose size
+  /// runs past `end`, or is smaller than its header, ends the walk with its damage noted.
+  static func boxes(_ file: any RandomAccessBytes, from start: Int, to end: Int, damage: inout DamageLog) -> [Box] {
     var result: [Box] = []
     var offset = start
-    while offset + 8 <= end, result.count < 10_000, let header = file.bytes(at: offset, count: 8) {
-      var size = Int(be32(header, 0))
-      // Latin-1, so QuickTime's `©xyz` (0xA9 'x' 'y' 'z') reads as written.
-      let type = String(header[4..<8].map { Character(Unicode.Scalar($0)) })
+    while end - offset >= 8, result.count < maximumBoxes {
+      guard
+        var header = damage.attempt({ () throws(DataDamage) in try file.cursor(at: offset, count: 8, "box header") })
+      else { break }
+      guard let size32 = damage.attempt({ () throws(DataDamage) in try header.u32() }),
+        let typeBytes = damage.attempt({ () throws(DataDamage) in try header.take(4) })
+      else { break }
+      let type = String(String.UnicodeScalarView(typeBytes.map { Unicode.Scalar($0) }))
+      let shown = "'\(LogText.escaped(bytes: typeBytes))' box at \(offset)"
+      var size = UInt64(size32)
       var headerSize = 8
-      if size == 1 {
-        guard let large = file.bytes(at: offset + 8, count: 8) else { break }
-        let value = large.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard value <= UInt64(Int.max) else { break }
-        size = Int(value)
+      if size32 == 1 {
+        guard
+          let large = damage.attempt({ () throws(DataDamage) in
+            try file.number(at: offset + 8, size: 8, "\(shown): 64-bit size")
+          })
+        else { break }
+        size = large
         headerSize = 16
-      } else if size == 0 {
-        size = end - offset
+      } else if size32 == 0 {
+        size = UInt64(end - offset)  // to the end of its parent
       }
-      guard size >= headerSize, offset <= end - size else { break }
-      result.append(Box(type: type, start: offset + headerSize, end: offset + size))
-      offset += size
+      guard size >= headerSize else {
+        damage.note("\(shown): size \(size) is smaller than its header")
+        break
+      }
+      guard let boxEnd = Bounds.sum(offset, size), boxEnd <= end else {
+        damage.note(
+          end == file.count
+            ? "\(shown): size \(size) past the end (\(file.count) bytes)"
+            : "\(shown): size \(size) past the end of the box that holds it (at \(end))")
+        break
+      }
+      result.append(Box(type: type, offset: offset, start: offset + headerSize, end: boxEnd))
+      offset = boxEnd
     }
     return result
   }
 
-  static func be32(_ b: [UInt8], _ i: Int) -> UInt32 {
-    UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
-  }
-
-  /// A big-endian unsigned number of `size` bytes (0, 2, 4 or 8) at `i`, if the bytes are there.
-  static func number(_ b: [UInt8], _ i: inout Int, _ size: Int) -> Int? {
-    guard size == 0 || size == 1 || size == 2 || size == 4 || size == 8, i + size <= b.count else { return nil }
-    var v: UInt64 = 0
-    for k in 0..<size { v = v << 8 | UInt64(b[i + k]) }
-    i += size
-    return v <= UInt64(Int.max) ? Int(v) : nil
+  /// The boxes of a file that has nothing but boxes, with the first damage they show.
+  static func topLevelBoxes(_ file: any RandomAccessBytes, damage: inout DamageLog) -> [Box] {
+    boxes(file, from: 0, to: file.count, damage: &damage)
   }
 
   /// A box's content, when it is no larger than `limit`.
@@ -53,9 +74,16 @@ extension ContainerReader {
     return file.bytes(at: box.start, count: box.end - box.start)
   }
 
+  /// A cursor over a box's content, when it is no larger than `limit`.
+  static func cursor(of box: Box, in file: any RandomAccessBytes, limit: Int = maximumBlock) -> ByteCursor? {
+    content(of: box, in: file, limit: limit).map { ByteCursor($0, label: box.shown) }
+  }
+
   /// The boxes inside `box`, after `skipping` bytes of its own fields (4 for a full box's
   /// version and flags, 16 for a `uuid` box's identifier).
-  static func children(of box: Box, in file: any RandomAccessBytes, skipping: Int = 0) -> [Box] {
-    box.start + skipping <= box.end ? boxes(file, from: box.start + skipping, to: box.end) : []
+  static func children(
+    of box: Box, in file: any RandomAccessBytes, skipping: Int = 0, damage: inout DamageLog
+  ) -> [Box] {
+    box.end - box.start >= skipping ? boxes(file, from: box.start + skipping, to: box.end, damage: &damage) : []
   }
 }

@@ -1,5 +1,8 @@
+internal import GeoPhotoCore
+
 /// Reads a photo's metadata, whatever its format: the EXIF block (through libexif) and any
-/// embedded XMP packet, found by the format's reader.
+/// embedded XMP packet, found by the format's reader. Damage met on the way is the metadata's
+/// `damage`; what could be read is still read.
 public enum MetadataReader {
   public enum Outcome: Equatable, Sendable {
     case metadata(PhotoMetadata)
@@ -30,17 +33,21 @@ public enum MetadataReader {
     case .failed(let error): return .failed(error)
     case .needBytes(let n): return .needBytes(n)
     case .complete(let segments):
-      var metadata =
-        segments.exif.flatMap { ExifReader.read(exifBlock: UnsafeRawBufferPointer(rebasing: head[$0])) }
-        ?? PhotoMetadata()
+      var damage = DamageLog()
+      var metadata = PhotoMetadata()
+      if let range = segments.exif {
+        let block = UnsafeRawBufferPointer(rebasing: head[range])
+        TIFFDirectories.check(exifBlock: block, damage: &damage)
+        metadata = ExifReader.read(exifBlock: block) ?? metadata
+      }
       // The frame header is the truth about pixel size; EXIF copies go stale after edits.
       if let w = segments.width, let h = segments.height {
         metadata.width = w
         metadata.height = h
       }
       // An XMP packet in APP1 fills what the EXIF lacks (some editors write GPS only there).
-      if let range = segments.xmp, let xmp = XMPReader.read(Array(head[range])) {
-        metadata.merge(xmp, overriding: false)
+      if let range = segments.xmp {
+        metadata.merge(XMPReader.read(Array(head[range]), damage: &damage), overriding: false)
       }
       // Then IPTC-IIM in APP13 (older editors and agencies keep captions and keywords there).
       if let range = segments.photoshop,
@@ -48,6 +55,7 @@ public enum MetadataReader {
       {
         metadata.merge(iptc)
       }
+      metadata.damage = damage.first
       return .metadata(metadata)
     }
   }
@@ -56,9 +64,12 @@ public enum MetadataReader {
   /// video), wherever they are.
   public static func container(_ file: any RandomAccessBytes, format: PhotoFormat) -> PhotoMetadata {
     let found = ContainerReader.read(file, format: format)
+    var damage = DamageLog()
+    if let first = found.damage { damage.note(first) }
     var metadata =
       found.exif.flatMap { block in block.withUnsafeBytes { ExifReader.read(exifBlock: $0) } } ?? PhotoMetadata()
-    if let packet = found.xmp, let xmp = XMPReader.read(packet) { metadata.merge(xmp, overriding: false) }
+    if let packet = found.xmp { metadata.merge(XMPReader.read(packet, damage: &damage), overriding: false) }
+    metadata.damage = damage.first
     return metadata
   }
 

@@ -27,6 +27,9 @@ public struct PhotoMetadata: Equatable, Sendable {
   /// The Live Photo identifier: Apple's MakerNote media group UUID in a still, the
   /// `com.apple.quicktime.content.identifier` key in a video.
   public var contentIdentifier: String?
+  /// What was wrong with the file, when something was (the sync's one warning for it); the
+  /// values above are what could still be read.
+  public var damage: DataDamage?
 
   public init() {}
 }

@@ -1,3 +1,5 @@
+internal import GeoPhotoCore
+
 /// The three TIFF directories geophoto reads — IFD0, the Exif IFD and the GPS IFD — taken
 /// with seeks from wherever they sit in a file, and laid out again as one small TIFF block
 /// for libexif.
@@ -7,16 +9,19 @@
 /// layout joins directories that a container keeps apart: CR3 stores IFD0, the Exif IFD and
 /// the GPS IFD as three standalone TIFF structures (`CMT1`, `CMT2`, `CMT4`).
 ///
-/// Nothing is trusted: entry counts, value sizes and offsets are checked against the file,
-/// and values too large for metadata (pixel offsets of big images, maker notes) are left out.
+/// Nothing is trusted: entry counts, value sizes and offsets go through `Bounds`, values too
+/// large for metadata (pixel offsets of big images, maker notes) are left out, and all values
+/// together are read at most once over (a directory whose entries all point at the same
+/// large value costs no more than the file).
 public enum TIFFDirectories {
   /// One directory in a file: where its TIFF header starts (offsets count from there), its
-  /// byte order, and the directory's own offset.
+  /// byte order, the directory's own offset, and its name for warnings (`IFD0`).
   public struct Location {
     var file: any RandomAccessBytes
     var base: Int
     var bigEndian: Bool
-    var offset: Int
+    var offset: UInt32
+    var name: String
   }
 
   /// An entry of a directory, its value in the source's byte order.
@@ -31,17 +36,18 @@ public enum TIFFDirectories {
   static let gpsPointer: UInt16 = 0x8825
   /// XMP packet in IFD0 (TIFF tag 700, `XMLPacket`).
   static let xmpPacket: UInt16 = 0x02BC
+  static let makerNote: UInt16 = 0x927C
   /// Entries pointing at structures this layout does not carry along (Interoperability IFD,
   /// SubIFDs, maker notes with offsets of their own); they would point into nothing.
-  static let dropped: Set<UInt16> = [0xA005, 0x014A, 0x927C, 0x8769, 0x8825, 0x02BC]
+  static let dropped: Set<UInt16> = [0xA005, 0x014A, makerNote, exifPointer, gpsPointer, xmpPacket]
 
   static let maximumEntries = 1_000
   static let maximumValue = 256 * 1024
   static let maximumBlock = 4 * 1024 * 1024
 
   /// The root directory of the TIFF structure at `base` (`II`/`MM`, two bytes of magic —
-  /// TIFF's or a maker's own —, then the offset of IFD0).
-  public static func root(of file: any RandomAccessBytes, at base: Int = 0) -> Location? {
+  /// TIFF's or a maker's own —, then the offset of IFD0); nil when no TIFF header is there.
+  public static func root(of file: any RandomAccessBytes, at base: Int = 0, name: String = "IFD0") -> Location? {
     guard let header = file.bytes(at: base, count: 8) else { return nil }
     let bigEndian: Bool
     switch (header[0], header[1]) {
@@ -49,66 +55,143 @@ public enum TIFFDirectories {
     case (0x4D, 0x4D): bigEndian = true
     default: return nil
     }
-    let offset = Int(read32(header, 4, bigEndian: bigEndian))
-    return Location(file: file, base: base, bigEndian: bigEndian, offset: offset)
+    guard let offset = ByteCursor.number(header, at: 4, size: 4, bigEndian: bigEndian) else { return nil }
+    return Location(
+      file: file, base: base, bigEndian: bigEndian, offset: UInt32(truncatingIfNeeded: offset), name: name)
   }
 
   /// The metadata block (`Exif\0\0` + TIFF) and the XMP packet of the TIFF structure at `base`.
-  public static func read(_ file: any RandomAccessBytes, at base: Int = 0) -> ContainerMetadata {
-    guard let ifd0 = root(of: file, at: base), let entries = directory(at: ifd0) else { return ContainerMetadata() }
-    let exif = pointer(exifPointer, in: entries, of: ifd0)
-    let gps = pointer(gpsPointer, in: entries, of: ifd0)
+  static func read(_ file: any RandomAccessBytes, at base: Int = 0, damage: inout DamageLog) -> ContainerMetadata {
+    guard let ifd0 = root(of: file, at: base) else {
+      damage.note("no TIFF header at \(base)")
+      return ContainerMetadata()
+    }
+    var budget = ValueBudget(file: file)
+    guard let entries = damage.attempt({ () throws(DataDamage) in try directory(at: ifd0, budget: &budget) }) else {
+      return ContainerMetadata()
+    }
+    let exif = pointer(exifPointer, "Exif IFD", in: entries, of: ifd0, budget: &budget, damage: &damage)
+    let gps = pointer(gpsPointer, "GPS IFD", in: entries, of: ifd0, budget: &budget, damage: &damage)
     let xmp = entries.first { $0.tag == xmpPacket }.map(\.value)
+    if let first = budget.damage.first { damage.note(first) }
     return ContainerMetadata(exif: block(ifd0: entries, order: ifd0.bigEndian, exif: exif, gps: gps), xmp: xmp)
   }
 
-  /// A metadata block of directories from separate structures (CR3's CMT boxes).
-  public static func block(ifd0: Location?, exif: Location?, gps: Location?) -> [UInt8]? {
-    let order = (ifd0 ?? exif ?? gps)?.bigEndian ?? false
-    func read(_ location: Location?) -> ([Entry], Bool)? {
-      location.flatMap { l in directory(at: l).map { ($0, l.bigEndian) } }
+  /// Notes what is wrong with the directories of an EXIF block (`Exif\0\0` + TIFF, as a
+  /// JPEG's APP1 holds it) before libexif reads it, which says nothing of damage.
+  static func check(exifBlock: UnsafeRawBufferPointer, damage: inout DamageLog) {
+    let tiff = MemoryBytes(Array(exifBlock.dropFirst(ContainerReader.exifPrefix.count)))
+    guard let ifd0 = root(of: tiff) else {
+      damage.note("the EXIF block has no TIFF header")
+      return
     }
-    return block(ifd0: read(ifd0)?.0 ?? [], order: order, exif: read(exif), gps: read(gps))
+    var budget = ValueBudget(file: tiff)
+    guard let entries = damage.attempt({ () throws(DataDamage) in try directory(at: ifd0, budget: &budget) }) else {
+      return
+    }
+    _ = pointer(exifPointer, "Exif IFD", in: entries, of: ifd0, budget: &budget, damage: &damage)
+    _ = pointer(gpsPointer, "GPS IFD", in: entries, of: ifd0, budget: &budget, damage: &damage)
+    if let first = budget.damage.first { damage.note(first) }
+  }
+
+  /// A metadata block of directories from separate structures (CR3's CMT boxes).
+  static func block(ifd0: Location?, exif: Location?, gps: Location?, damage: inout DamageLog) -> [UInt8]? {
+    let order = (ifd0 ?? exif ?? gps)?.bigEndian ?? false
+    var budget = ValueBudget(file: (ifd0 ?? exif ?? gps)?.file ?? MemoryBytes([]))
+    func read(_ location: Location?) -> ([Entry], Bool)? {
+      location.flatMap { l in
+        damage.attempt { () throws(DataDamage) in (try directory(at: l, budget: &budget), l.bigEndian) }
+      }
+    }
+    let blocks = (read(ifd0)?.0 ?? [], read(exif), read(gps))
+    if let first = budget.damage.first { damage.note(first) }
+    return block(ifd0: blocks.0, order: order, exif: blocks.1, gps: blocks.2)
   }
 
   /// The directory a pointer entry of `entries` leads to, read in full.
-  static func pointer(_ tag: UInt16, in entries: [Entry], of location: Location) -> ([Entry], Bool)? {
-    guard let entry = entries.first(where: { $0.tag == tag }), entry.value.count == 4 else { return nil }
+  static func pointer(
+    _ tag: UInt16, _ name: String, in entries: [Entry], of location: Location, budget: inout ValueBudget,
+    damage: inout DamageLog
+  ) -> ([Entry], Bool)? {
+    guard let entry = entries.first(where: { $0.tag == tag }), entry.value.count == 4,
+      let offset = ByteCursor.number(entry.value, at: 0, size: 4, bigEndian: location.bigEndian)
+    else { return nil }
     var target = location
-    target.offset = Int(read32(entry.value, 0, bigEndian: location.bigEndian))
-    return directory(at: target).map { ($0, location.bigEndian) }
+    target.offset = UInt32(truncatingIfNeeded: offset)
+    target.name = name
+    return damage.attempt { () throws(DataDamage) in (try directory(at: target, budget: &budget), location.bigEndian) }
   }
 
-  /// The entries of the directory at `location`, each with its value; `nil` when the
-  /// directory itself is not in the file.
-  static func directory(at location: Location) -> [Entry]? {
-    let start = location.base + location.offset
-    guard location.offset >= 8, let countBytes = location.file.bytes(at: start, count: 2) else { return nil }
-    let count = Int(read16(countBytes, 0, bigEndian: location.bigEndian))
-    guard count <= maximumEntries, let table = location.file.bytes(at: start + 2, count: count * 12) else {
-      return nil
+  /// How many bytes of values one structure may read in all: the file's size (values may
+  /// share bytes, but a file is not read over and over) and at most `maximumBlock` plus an
+  /// XMP packet.
+  struct ValueBudget {
+    var left: Int
+    var damage = DamageLog()
+
+    init(file: any RandomAccessBytes) {
+      left = min(file.count, maximumBlock + ContainerReader.maximumBlock)
     }
+
+    mutating func spend(_ n: Int) -> Bool {
+      guard n <= left else { return false }
+      left -= n
+      return true
+    }
+  }
+
+  /// The entries of the directory at `location`, each with its value. The directory itself
+  /// out of the file is damage; an entry whose value is past the end is left out, with its
+  /// damage noted in `budget` (the directory's other entries still count).
+  static func directory(at location: Location, budget: inout ValueBudget) throws(DataDamage) -> [Entry] {
+    let file = location.file
+    guard location.offset >= 8 else {
+      throw DataDamage("bad \(location.name) offset \(location.offset) (inside the TIFF header)")
+    }
+    guard let start = Bounds.sum(location.base, location.offset), start < file.count else {
+      throw DataDamage.pastEnd("bad \(location.name) offset", location.offset, count: file.count - location.base)
+    }
+    var head = try file.cursor(at: start, count: 2, "\(location.name) entry count", bigEndian: location.bigEndian)
+    let count = try head.u16()
+    guard count <= maximumEntries else { throw DataDamage("\(location.name) has \(count) entries") }
+    guard Bounds.range(offset: start + 2, length: Int(count) * 12, within: file.count) != nil else {
+      throw DataDamage(
+        "bad \(location.name) at \(location.offset): its \(count) entries run past the end "
+          + "(\(file.count - location.base) bytes)")
+    }
+    var table = try file.cursor(
+      at: start + 2, count: Int(count) * 12, location.name, bigEndian: location.bigEndian)
     var entries: [Entry] = []
-    var total = 0
-    for i in 0..<count {
-      let at = i * 12
-      let tag = read16(table, at, bigEndian: location.bigEndian)
-      let type = read16(table, at + 2, bigEndian: location.bigEndian)
-      let components = read32(table, at + 4, bigEndian: location.bigEndian)
-      guard let unit = unitSize(type) else { continue }
-      let size = Int(components) * unit
-      guard size > 0, size <= (tag == xmpPacket ? ContainerReader.maximumBlock : maximumValue),
-        total + size <= maximumBlock + ContainerReader.maximumBlock
+    for _ in 0..<count {
+      let tag = try table.u16()
+      let type = try table.u16()
+      let components = try table.u32()
+      let field = try table.take(4)
+      guard let unit = unitSize(type), let size = Bounds.product(components, unit), size > 0 else { continue }
+      // Values of entries the block leaves out are not read (but the pointers and XMP are).
+      guard size <= (tag == xmpPacket ? ContainerReader.maximumBlock : maximumValue),
+        !dropped.contains(tag) || tag == xmpPacket || size <= 4
       else { continue }
       let value: [UInt8]
       if size <= 4 {
-        value = Array(table[(at + 8)..<(at + 8 + size)])
+        value = Array(field.prefix(size))
       } else {
-        let offset = Int(read32(table, at + 8, bigEndian: location.bigEndian))
-        guard let bytes = location.file.bytes(at: location.base + offset, count: size) else { continue }
+        let offset = ByteCursor.number(field, at: 0, size: 4, bigEndian: location.bigEndian) ?? 0
+        guard let at = Bounds.sum(location.base, offset),
+          let range = Bounds.range(offset: at, length: size, within: file.count)
+        else {
+          // Maker notes keep offsets of their own and are often cut by editors: not damage
+          // worth a warning when geophoto never reads them.
+          if tag != makerNote {
+            budget.damage.note(
+              "\(location.name) tag 0x\(String(tag, radix: 16, uppercase: true)): value at \(offset) (\(size) bytes) "
+                + "past the end (\(file.count - location.base) bytes)")
+          }
+          continue
+        }
+        guard budget.spend(size), let bytes = file.bytes(at: range.lowerBound, count: range.count) else { continue }
         value = bytes
       }
-      total += size
       entries.append(Entry(tag: tag, type: type, count: components, value: value))
     }
     return entries
@@ -136,7 +219,8 @@ public enum TIFFDirectories {
   }
 
   /// IFD0, then the Exif and GPS directories, as `Exif\0\0` + a TIFF in `order`; values of a
-  /// directory in the other byte order are swapped.
+  /// directory in the other byte order are swapped. The block is geophoto's own (at most a
+  /// few megabytes, its offsets computed from sizes it checked), so plain arithmetic builds it.
   static func block(
     ifd0: [Entry], order bigEndian: Bool, exif: ([Entry], Bool)?, gps: ([Entry], Bool)?
   ) -> [UInt8]? {
@@ -201,15 +285,6 @@ public enum TIFFDirectories {
     }
     out += [0, 0, 0, 0]  // no next directory
     out += values
-  }
-
-  static func read16(_ b: [UInt8], _ i: Int, bigEndian: Bool) -> UInt16 {
-    bigEndian ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i + 1]) << 8 | UInt16(b[i])
-  }
-
-  static func read32(_ b: [UInt8], _ i: Int, bigEndian: Bool) -> UInt32 {
-    let v = UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
-    return bigEndian ? v : v.byteSwapped
   }
 
   static func bytes16(_ v: UInt16, _ bigEndian: Bool) -> [UInt8] {

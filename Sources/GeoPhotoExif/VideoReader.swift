@@ -15,13 +15,14 @@ internal import GeoPhotoCore
 /// - the Live Photo identifier from the key `com.apple.quicktime.content.identifier`.
 enum VideoReader {
   static func read(_ file: any RandomAccessBytes) -> PhotoMetadata {
-    let top = ContainerReader.boxes(file, from: 0, to: file.count)
     var fields = VideoFields()
+    let top = ContainerReader.topLevelBoxes(file, damage: &fields.damage)
     if let moov = top.first(where: { $0.type == "moov" }) { fields.read(moov: moov, in: file) }
     var m = fields.metadata
-    if let packet = ContainerReader.uuidXMP(file, top), let xmp = XMPReader.read(packet) {
-      m.merge(xmp, overriding: false)
+    if let packet = ContainerReader.uuidXMP(file, top) {
+      m.merge(XMPReader.read(packet, damage: &fields.damage), overriding: false)
     }
+    m.damage = fields.damage.first
     return m
   }
 }
@@ -42,6 +43,8 @@ struct VideoFields {
   var width: Int?
   var height: Int?
   var rotation: Int?
+  /// The first damage met in the boxes.
+  var damage = DamageLog()
 
   static let maximumValue = 64 * 1024
 
@@ -74,7 +77,7 @@ struct VideoFields {
   }
 
   mutating func read(moov: Box, in file: any RandomAccessBytes) {
-    for box in ContainerReader.children(of: moov, in: file) {
+    for box in ContainerReader.children(of: moov, in: file, damage: &damage) {
       switch box.type {
       case "mvhd": movieHeader(box, file)
       case "meta": meta(box, file)
@@ -86,20 +89,25 @@ struct VideoFields {
   }
 
   mutating func movieHeader(_ box: Box, _ file: any RandomAccessBytes) {
-    guard let b = ContainerReader.content(of: box, in: file, limit: 256), b.count >= 20 else { return }
-    var i = 4
-    let wide = b[0] == 1
-    guard let creation = ContainerReader.number(b, &i, wide ? 8 : 4),
-      ContainerReader.number(b, &i, wide ? 8 : 4) != nil,
-      let timescale = ContainerReader.number(b, &i, 4), let length = ContainerReader.number(b, &i, wide ? 8 : 4)
-    else { return }
-    // Seconds since 1904-01-01; 0 means unset.
-    if creation > 2_082_844_800 { created = creation - 2_082_844_800 }
-    if timescale > 0, length > 0, length < UInt32.max || wide { duration = Double(length) / Double(timescale) }
+    guard var c = ContainerReader.cursor(of: box, in: file, limit: 256) else { return }
+    let header = damage.attempt { () throws(DataDamage) -> (UInt64, UInt64, UInt64) in
+      let wide = try c.u8("version") == 1
+      try c.skip(3, "flags")
+      let creation = try c.unsigned(size: wide ? 8 : 4, "creation time")
+      _ = try c.unsigned(size: wide ? 8 : 4, "modification time")
+      let timescale = try c.u32("time scale")
+      let length = try c.unsigned(size: wide ? 8 : 4, "duration")
+      // A 32-bit duration of all ones means unknown.
+      return (creation, UInt64(timescale), wide || length < UInt32.max ? length : 0)
+    }
+    guard let (creation, timescale, length) = header else { return }
+    // Seconds since 1904-01-01; 0 means unset; past year 9999 is nonsense.
+    if creation > 2_082_844_800, creation < 255_000_000_000 { created = Int(creation - 2_082_844_800) }
+    if timescale > 0, length > 0 { duration = Double(length) / Double(timescale) }
   }
 
   mutating func userData(_ udta: Box, _ file: any RandomAccessBytes) {
-    for box in ContainerReader.children(of: udta, in: file) {
+    for box in ContainerReader.children(of: udta, in: file, damage: &damage) {
       if box.type == "meta" {
         meta(box, file)
       } else if box.type == "loci" {
@@ -130,22 +138,28 @@ struct VideoFields {
   /// the item list. QuickTime's `moov/meta` has no version and flags; ISO's has them.
   mutating func meta(_ box: Box, _ file: any RandomAccessBytes) {
     let plain = file.bytes(at: box.start + 4, count: 4) == Array("hdlr".utf8)
-    let children = ContainerReader.children(of: box, in: file, skipping: plain ? 0 : 4)
-    var names: [Int: String] = [:]
+    let children = ContainerReader.children(of: box, in: file, skipping: plain ? 0 : 4, damage: &damage)
+    var names: [UInt32: String] = [:]
     if let keysBox = children.first(where: { $0.type == "keys" }),
-      let b = ContainerReader.content(of: keysBox, in: file, limit: Self.maximumValue), b.count >= 8
+      var c = ContainerReader.cursor(of: keysBox, in: file, limit: Self.maximumValue)
     {
-      var i = 4
-      let count = ContainerReader.number(b, &i, 4) ?? 0
-      for index in 1...max(1, min(count, 1_000)) where count > 0 {
-        guard let size = ContainerReader.number(b, &i, 4), size >= 8, i - 4 + size <= b.count else { break }
-        names[index] = String(decoding: b[(i + 4)..<(i - 4 + size)], as: UTF8.self)
-        i += size - 4
+      // Version and flags, a count, then each key: its size (with these 8 bytes), a
+      // namespace and the name.
+      _ = damage.attempt { () throws(DataDamage) in
+        try c.skip(4, "flags")
+        let count = try c.u32("key count")
+        for index in 1...max(1, min(count, 1_000)) where count > 0 {
+          let size = try c.u32("key size")
+          guard size >= 8 else { throw DataDamage("\(c.label): key \(index) has size \(size)") }
+          try c.skip(4, "key namespace")
+          names[index] = String(decoding: try c.take(size - 8, "key \(index)"), as: UTF8.self)
+        }
       }
     }
     guard let ilst = children.first(where: { $0.type == "ilst" }) else { return }
-    for item in ContainerReader.children(of: ilst, in: file) {
-      guard let data = ContainerReader.children(of: item, in: file).first(where: { $0.type == "data" }),
+    for item in ContainerReader.children(of: ilst, in: file, damage: &damage) {
+      guard
+        let data = ContainerReader.children(of: item, in: file, damage: &damage).first(where: { $0.type == "data" }),
         let b = ContainerReader.content(of: data, in: file, limit: Self.maximumValue), b.count > 8,
         b[0] == 0, b[1] == 0, b[2] == 0, b[3] == 1,  // well-known type 1: UTF-8 text
         let value = Self.text(b[8...])
@@ -153,7 +167,7 @@ struct VideoFields {
       if item.type.hasPrefix("©") {
         if items[item.type] == nil { items[item.type] = value }
       } else {
-        let index = item.type.unicodeScalars.reduce(0) { $0 << 8 | Int($1.value) }
+        let index = item.type.unicodeScalars.reduce(UInt32(0)) { $0 << 8 | ($1.value & 0xFF) }
         if let name = names[index], keys[name] == nil { keys[name] = value }
       }
     }
@@ -162,44 +176,54 @@ struct VideoFields {
   /// 3GPP TS 26.244 location: version and flags, language, a place name, a role byte, then
   /// longitude, latitude and altitude as signed 16.16 fixed point.
   static func loci(_ bytes: [UInt8]?) -> ISO6709Point? {
-    guard let b = bytes, b.count > 6 else { return nil }
-    var i = 6
-    if b.count >= 8, b[6] == 0xFE, b[7] == 0xFF {  // a UTF-16 name, ending in two zero bytes
-      i = 8
-      while i + 1 < b.count, b[i] != 0 || b[i + 1] != 0 { i += 2 }
-      i += 2
-    } else {
-      while i < b.count, b[i] != 0 { i += 1 }
-      i += 1
+    guard let bytes else { return nil }
+    var c = ByteCursor(bytes, label: "'loci' box")
+    do {
+      try c.skip(6, "language")
+      if bytes.count >= 8, bytes[6] == 0xFE, bytes[7] == 0xFF {  // a UTF-16 name, ending in two zero bytes
+        try c.skip(2)
+        while try c.u16("place name") != 0 {}
+      } else {
+        _ = try c.upTo(0, "place name")
+      }
+      try c.skip(1, "role")
+      let longitude = try fixed(&c)
+      let latitude = try fixed(&c)
+      let altitude = try fixed(&c)
+      guard let coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude) else { return nil }
+      return ISO6709Point(coordinate: coordinate, altitude: altitude)
+    } catch {
+      return nil
     }
-    i += 1  // role
-    guard i + 12 <= b.count else { return nil }
-    func fixed(_ at: Int) -> Double {
-      Double(Int32(bitPattern: ContainerReader.be32(b, at))) / 65_536
-    }
-    guard let c = Coordinate(validatingLatitude: fixed(i + 4), longitude: fixed(i)) else { return nil }
-    return ISO6709Point(coordinate: c, altitude: fixed(i + 8))
+  }
+
+  /// A signed 16.16 fixed-point number.
+  static func fixed(_ c: inout ByteCursor) throws(DataDamage) -> Double {
+    Double(Int32(bitPattern: try c.u32("fixed-point number"))) / 65_536
   }
 
   /// The first video track's pixel size and rotation, from its header's size and matrix.
   mutating func track(_ trak: Box, _ file: any RandomAccessBytes) {
-    let children = ContainerReader.children(of: trak, in: file)
+    let children = ContainerReader.children(of: trak, in: file, damage: &damage)
     guard let mdia = children.first(where: { $0.type == "mdia" }),
-      let hdlr = ContainerReader.children(of: mdia, in: file).first(where: { $0.type == "hdlr" }),
+      let hdlr = ContainerReader.children(of: mdia, in: file, damage: &damage).first(where: { $0.type == "hdlr" }),
       file.bytes(at: hdlr.start + 8, count: 4) == Array("vide".utf8),
       let tkhd = children.first(where: { $0.type == "tkhd" }),
-      let b = ContainerReader.content(of: tkhd, in: file, limit: 256), b.count >= 84
+      var c = ContainerReader.cursor(of: tkhd, in: file, limit: 256)
     else { return }
-    let matrix = b[0] == 1 ? 52 : 40
-    guard b.count >= matrix + 44 else { return }
-    func fixed(_ at: Int) -> Double { Double(Int32(bitPattern: ContainerReader.be32(b, at))) / 65_536 }
-    let w = Int(fixed(matrix + 36))
-    let h = Int(fixed(matrix + 40))
-    guard w > 0, h > 0 else { return }
-    width = w
-    height = h
-    let (a, bb, c, d) = (fixed(matrix), fixed(matrix + 4), fixed(matrix + 12), fixed(matrix + 16))
-    switch (a, bb, c, d) {
+    // Version 1 has 64-bit times; then the 3×3 matrix (a, b, u, c, d, v, x, y, w) and the size.
+    let header = damage.attempt { () throws(DataDamage) -> ([Double], Double, Double) in
+      try c.seek(to: try c.u8("version") == 1 ? 52 : 40, "matrix")
+      var matrix: [Double] = []
+      for _ in 0..<9 { matrix.append(try Self.fixed(&c)) }
+      return (matrix, try Self.fixed(&c), try Self.fixed(&c))
+    }
+    guard let (matrix, fixedWidth, fixedHeight) = header, fixedWidth >= 1, fixedHeight >= 1,
+      fixedWidth < 1e9, fixedHeight < 1e9
+    else { return }
+    width = Int(fixedWidth)
+    height = Int(fixedHeight)
+    switch (matrix[0], matrix[1], matrix[3], matrix[4]) {
     case (0, 1, -1, 0): rotation = 90
     case (-1, 0, 0, -1): rotation = 180
     case (0, -1, 1, 0): rotation = 270

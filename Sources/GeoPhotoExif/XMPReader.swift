@@ -31,16 +31,77 @@ public struct XMPMetadata: Equatable, Sendable {
 /// where the subject is, not where the photo was taken.
 public enum XMPReader {
   public static func read(_ bytes: [UInt8]) -> XMPMetadata? {
-    // Packets may carry padding or a BOM before <?xpacket; the parser wants the document.
-    guard let start = bytes.firstRange(of: Array("<".utf8))?.lowerBound else { return nil }
-    let body = Array(bytes[start...])
-    guard XMLPrecheck.problem(in: body) == nil else { return nil }
+    var damage = DamageLog()
+    let metadata = read(bytes, damage: &damage)
+    return metadata == XMPMetadata() ? nil : metadata
+  }
+
+  /// What the packet says, with what is wrong with it noted in `damage` (not XML, a refused
+  /// construct, a parse error and its line); a packet cut short still yields what came
+  /// before the damage.
+  public static func read(_ bytes: [UInt8], damage: inout DamageLog) -> XMPMetadata {
+    guard let body = document(bytes) else {
+      damage.note("the XMP packet holds no XML")
+      return XMPMetadata()
+    }
+    if let problem = XMLPrecheck.problem(in: body) {
+      damage.note("the XMP packet is refused: \(problem)")
+      return XMPMetadata()
+    }
     let collector = Collector()
     let parser = XMLParser(data: Data(body))
     parser.shouldResolveExternalEntities = false
     parser.delegate = collector
-    _ = parser.parse()  // a packet cut short still yields what came before
+    if !parser.parse() {
+      let reason = (parser.parserError as? NSError)?.localizedDescription ?? "not well-formed"
+      damage.note("the XMP packet is damaged at line \(parser.lineNumber): \(LogText.escaped(reason))")
+    }
     return collector.result()
+  }
+
+  /// The packet's XML as UTF-8, from its first `<` to its last non-blank character: packets
+  /// may carry a BOM or padding around `<?xpacket`, and may be UTF-16 or UTF-32 in either byte
+  /// order (the XMP specification allows all five). The zero bytes around the first `<` say
+  /// which; where both orders fit (ASCII reads the same in each), the one that decodes cleanly
+  /// (the xpacket's BOM, any non-ASCII text) wins.
+  static func document(_ bytes: [UInt8]) -> [UInt8]? {
+    guard let lt = bytes.firstIndex(of: UInt8(ascii: "<")) else { return nil }
+    func zero(_ i: Int) -> Bool { i >= 0 && i < bytes.count && bytes[i] == 0 }
+    var candidates: [[UInt8]] = []
+    if zero(lt - 1) && zero(lt - 2) && zero(lt - 3) {
+      candidates.append(decode(bytes[(lt - 3)...], unit: 4, bigEndian: true))
+    }
+    if zero(lt + 1) && zero(lt + 2) && zero(lt + 3) {
+      candidates.append(decode(bytes[lt...], unit: 4, bigEndian: false))
+    }
+    if candidates.isEmpty {
+      if zero(lt - 1) { candidates.append(decode(bytes[(lt - 1)...], unit: 2, bigEndian: true)) }
+      if zero(lt + 1) { candidates.append(decode(bytes[lt...], unit: 2, bigEndian: false)) }
+    }
+    let replacement = Array("\u{FFFD}".utf8)
+    var text =
+      candidates.min { a, b in a.ranges(of: replacement).count < b.ranges(of: replacement).count }
+      ?? Array(bytes[lt...])
+    while let last = text.last, last == 0 || last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 {
+      text.removeLast()
+    }
+    return text.isEmpty ? nil : text
+  }
+
+  /// UTF-16 or UTF-32 text as UTF-8 (what does not decode becomes U+FFFD).
+  static func decode(_ bytes: ArraySlice<UInt8>, unit: Int, bigEndian: Bool) -> [UInt8] {
+    var units: [UInt32] = []
+    units.reserveCapacity(bytes.count / unit)
+    var i = bytes.startIndex
+    while bytes.endIndex - i >= unit {
+      units.append(UInt32(ByteCursor.number(bytes[i..<(i + unit)], at: 0, size: unit, bigEndian: bigEndian) ?? 0))
+      i += unit
+    }
+    let string =
+      unit == 2
+      ? String(decoding: units.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self)
+      : String(String.UnicodeScalarView(units.map { Unicode.Scalar($0) ?? "\u{FFFD}" }))
+    return Array(string.utf8)
   }
 
   /// `51,15.291100N`, `51,15,17.5N`, `47.675403` (sign from `ref`), `-33.8` → signed degrees.
@@ -136,7 +197,7 @@ public enum XMPReader {
       _ = stack.popLast()
     }
 
-    func result() -> XMPMetadata? {
+    func result() -> XMPMetadata {
       if values["GPSLatitude"] == nil || values["GPSLongitude"] == nil {
         for key in Self.wanted where key.hasPrefix("GPS") { values[key] = created[key] }
       }
@@ -163,7 +224,7 @@ public enum XMPReader {
           break
         }
       }
-      return m == XMPMetadata() ? nil : m
+      return m
     }
   }
 

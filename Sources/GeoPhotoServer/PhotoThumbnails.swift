@@ -66,12 +66,15 @@ public struct PhotoThumbnails: Sendable {
     }
   }
 
+  /// The largest embedded preview read (a camera's full-size JPEG is a few megabytes).
+  static let maximumPreviewBytes = 64 << 20
+
   /// The embedded preview JPEG of a camera RAW file that a thumbnail of `longestSide` is best
   /// made from: the smallest at least that large, else the largest (nil for other files).
   static func rawPreview(path: String, longestSide: Int) -> [UInt8]? {
-    guard let file = FileBytes(path: path) else { return nil }
+    guard let file = try? ReadableFile(path: path) else { return nil }
     var best: (range: Range<Int>, side: Int)?
-    for range in EmbeddedPreviews.jpegs(in: file) where range.count <= ThumbnailMaker().maximumFileBytes {
+    for range in EmbeddedPreviews.jpegs(in: file) where range.count <= Self.maximumPreviewBytes {
       guard let head = file.bytes(at: range.lowerBound, count: min(range.count, 64 * 1024)),
         let size = head.withUnsafeBytes({ try? JPEGCodec.size(of: $0) })
       else { continue }
@@ -85,12 +88,9 @@ public struct PhotoThumbnails: Sendable {
 
   /// The JPEG thumbnail embedded in the file's EXIF (its first 256 KiB).
   static func embeddedThumbnail(path: String) -> [UInt8]? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    guard let size = try? handle.seekToEnd(), (try? handle.seek(toOffset: 0)) != nil,
-      let data = try? handle.read(upToCount: 256 * 1024)
+    guard let file = try? ReadableFile(path: path),
+      let bytes = try? file.read(at: 0, count: min(file.size, 256 * 1024))
     else { return nil }
-    let bytes = [UInt8](data)
-    return bytes.withUnsafeBytes { MetadataReader.thumbnail($0, fileSize: Int(size)) }
+    return bytes.withUnsafeBytes { MetadataReader.thumbnail($0, fileSize: file.size) }
   }
 }

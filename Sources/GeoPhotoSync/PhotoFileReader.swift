@@ -14,8 +14,8 @@ enum PhotoFileReader {
   /// Headers longer than this are not followed (a JPEG's APP segments are 64 KiB each).
   static let maximumHeaderBytes = 16 * 1024 * 1024
 
-  /// What reading one file gave: its record, and a warning about a sidecar that could not be
-  /// used (the photo itself was read).
+  /// What reading one file gave: its record, and a warning about damage the reader went past
+  /// or a sidecar that could not be used (the photo itself was read).
   struct Read {
     var record: PhotoRecord
     var warning: String?
@@ -25,7 +25,7 @@ enum PhotoFileReader {
   static func read(_ file: FoundFile) -> Read {
     var warning: String?
     let record: PhotoRecord = read(file, warning: &warning)
-    return Read(record: record, warning: warning)
+    return Read(record: record, warning: warning.map(LogText.escaped))
   }
 
   static func read(_ file: FoundFile, warning: inout String?) -> PhotoRecord {
@@ -41,29 +41,24 @@ enum PhotoFileReader {
         problem: error.description)
     }
 
-    let fd = open(file.path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return failed(.unreadable(errnoText())) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return failed(.unreadable(errnoText())) }
-    let size = Int(info.st_size)
-
-    var head: [UInt8]
+    let opened: ReadableFile
     do {
-      head = try pread(fd, offset: 0, count: min(size, headSize))
+      opened = try ReadableFile(path: file.path)
     } catch {
       return failed(.unreadable(error.description))
     }
-    let tailCount = min(size, ContentHash.sampleSize)
+    let size = opened.size
+
+    var head: [UInt8]
     let tail: [UInt8]
-    if size <= head.count {
-      tail = Array(head[(head.count - tailCount)...])
-    } else {
-      do {
-        tail = try pread(fd, offset: size - tailCount, count: tailCount)
-      } catch {
-        return failed(.unreadable(error.description))
-      }
+    do {
+      head = try opened.read(at: 0, count: min(size, headSize))
+      let tailCount = min(size, ContentHash.sampleSize)
+      tail =
+        size <= head.count
+        ? Array(head[(head.count - tailCount)...]) : try opened.read(at: size - tailCount, count: tailCount)
+    } catch {
+      return failed(.unreadable(error.description))
     }
     let hash = head.prefix(ContentHash.sampleSize).withUnsafeBytes { h in
       tail.withUnsafeBytes { t in ContentHash.hash(size: Int64(size), head: h, tail: t) }
@@ -72,6 +67,8 @@ enum PhotoFileReader {
     let state = FileState(size: Int64(size), changedNanoseconds: file.changeNanoseconds, contentHash: hash)
     func finish(_ metadata: PhotoMetadata, format: PhotoFormat) -> PhotoRecord {
       var m = metadata
+      // Damage the reader went past: the file is indexed with what could be read, and warned of.
+      if let damage = m.damage { warning = "damaged \(format.name) file: \(damage)" }
       // A Takeout sidecar fills what the file lacks (Google strips positions from downloads).
       if let json = file.takeoutSidecar {
         if let bytes = smallFile(json, limit: TakeoutReader.maximumSize), let takeout = TakeoutReader.read(bytes) {
@@ -82,8 +79,15 @@ enum PhotoFileReader {
         }
       }
       // A sidecar's values win: photo editors write their corrections there.
-      if let sidecar = file.sidecar, let bytes = smallFile(sidecar, limit: 4 << 20), let xmp = XMPReader.read(bytes) {
-        m.merge(xmp, overriding: true)
+      if let sidecar = file.sidecar {
+        let sidecarName = sidecar.split(separator: "/").last.map(String.init) ?? sidecar
+        if let bytes = smallFile(sidecar, limit: 4 << 20) {
+          var damage = DamageLog()
+          m.merge(XMPReader.read(bytes, damage: &damage), overriding: true)
+          if let problem = damage.first { warning = warning ?? "XMP sidecar \(sidecarName): \(problem)" }
+        } else {
+          warning = warning ?? "XMP sidecar \(sidecarName) cannot be read or is larger than 4 MiB; ignored"
+        }
       }
       photo.coordinate = m.coordinate
       photo.altitude = m.altitude
@@ -108,9 +112,8 @@ enum PhotoFileReader {
       // Every file the walk hands over has a photo extension: say what it claimed to be.
       return failed(.notA(PhotoFormat(fileName: Substring(name)) ?? .jpeg), hash: hash)
     }
-    let file = FileBytes(fd: fd, count: size)
     while true {
-      let outcome = head.withUnsafeBytes { MetadataReader.read(head: $0, file: file, format: format) }
+      let outcome = head.withUnsafeBytes { MetadataReader.read(head: $0, file: opened, format: format) }
       switch outcome {
       case .failed(let error):
         return failed(error, hash: hash)
@@ -119,7 +122,7 @@ enum PhotoFileReader {
           return failed(.malformed("headers longer than 16 MiB"), hash: hash)
         }
         do {
-          head += try pread(fd, offset: head.count, count: min(size, max(n, head.count * 2)) - head.count)
+          head += try opened.read(at: head.count, count: min(size, max(n, head.count * 2)) - head.count)
         } catch {
           return failed(.unreadable(error.description), hash: hash)
         }
@@ -132,12 +135,7 @@ enum PhotoFileReader {
   /// A sidecar's bytes, or `nil` when it cannot be read or is larger than `limit` (it is
   /// never read whole to find out).
   static func smallFile(_ path: String, limit: Int) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_size <= limit else { return nil }
-    return try? pread(fd, offset: 0, count: Int(info.st_size))
+    try? ReadableFile(path: path).readAll(limit: limit)
   }
 
   /// The title of a photo without one in its metadata: its file name without the extension.
@@ -146,36 +144,4 @@ enum PhotoFileReader {
     return String(fileName[..<dot])
   }
 
-  /// A file read through pread, for the container readers.
-  struct FileBytes: RandomAccessBytes {
-    let fd: Int32
-    let count: Int
-    func bytes(at offset: Int, count n: Int) -> [UInt8]? {
-      guard offset >= 0, n >= 0, offset <= count - n else { return nil }
-      return try? PhotoFileReader.pread(fd, offset: offset, count: n)
-    }
-  }
-
-  struct ReadError: Error, CustomStringConvertible {
-    var description: String
-  }
-
-  static func pread(_ fd: Int32, offset: Int, count: Int) throws(ReadError) -> [UInt8] {
-    guard count > 0 else { return [] }
-    var done = 0
-    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-      guard let base = buffer.baseAddress else { return }
-      while done < count {
-        let n = Glibc.pread(fd, base + done, count - done, off_t(offset + done))
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        done += n
-      }
-      initialized = done
-    }
-    guard bytes.count == count else {
-      throw ReadError(description: bytes.count < count ? "file shrank while reading" : errnoText())
-    }
-    return bytes
-  }
 }

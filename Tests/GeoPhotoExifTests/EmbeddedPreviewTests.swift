@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoCore
 import GeoPhotoExif
 import Testing
 
@@ -31,7 +32,7 @@ struct EmbeddedPreviewTests {
     let path = Corpus.url(file).path
     let reference = try extracted(tag, from: path)
     #expect(reference.starts(with: [0xFF, 0xD8]), "exiftool extracted no \(tag) from \(file)")
-    let bytes = try #require(FileBytes(path: path))
+    let bytes = try ReadableFile(path: path)
     let found = EmbeddedPreviews.jpegs(in: bytes)
     let largest = try #require(found.first)
     #expect(bytes.bytes(at: largest.lowerBound, count: largest.count) == reference)
