@@ -109,7 +109,9 @@ let package = Package(
     .target(name: "GeoPhotoHTTP", dependencies: ["GeoPhotoCore", "CGeoPhotoCurl"], swiftSettings: strict),
     .target(
       name: "GeoPhotoThumbnails",
-      dependencies: ["CGeoPhotoTurboJPEG", "CGeoPhotoPNG", "CGeoPhotoWebP", "CGeoPhotoHEIF", "CGeoPhotoJXL"],
+      dependencies: [
+        "GeoPhotoCore", "CGeoPhotoTurboJPEG", "CGeoPhotoPNG", "CGeoPhotoWebP", "CGeoPhotoHEIF", "CGeoPhotoJXL",
+      ],
       swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
     .target(

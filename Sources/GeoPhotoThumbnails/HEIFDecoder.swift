@@ -1,13 +1,19 @@
 import CGeoPhotoHEIF
+import GeoPhotoCore
 
 /// HEIF (HEIC, AVIF) through libheif: the primary image, decoded as interleaved RGB with the
 /// container's rotation and mirroring applied (so HEIF files are upright already: their EXIF
 /// orientation is not applied again).
 enum HEIFDecoder {
+  /// The longest side libheif is let decode.
+  static let maximumSide = 32_768
+
   /// The primary image's size, and the context it was read into (to decode it from).
   static func open(_ heif: UnsafeRawBufferPointer) throws(ThumbnailError) -> Opened {
     guard let context = heif_context_alloc() else { throw .decoder("HEIF: no memory") }
     let opened = Opened(context: context)
+    // libheif's own limit on a side (it refuses larger images before decoding them).
+    heif_context_set_maximum_image_size_limit(context, Int32(maximumSide))
     let read = heif_context_read_from_memory_without_copy(context, heif.baseAddress, heif.count, nil)
     guard read.code == heif_error_Ok else { throw .unreadable("not a HEIF image it can read: \(message(read))") }
     var handle: OpaquePointer?
@@ -39,7 +45,7 @@ enum HEIFDecoder {
     /// The primary image, or the smallest of its own thumbnails (cameras store one, from
     /// 320 px to a 1,616 px preview) whose longest side is at least `longestSide`: decoding a
     /// 33-megapixel HEVC image takes seconds.
-    func decode(atLeast longestSide: Int) throws(ThumbnailError) -> Raster {
+    func decode(atLeast longestSide: Int, maximumPixels: Int) throws(ThumbnailError) -> Raster {
       guard let handle else { throw .decoder("HEIF: nothing to decode") }
       let count = Int(heif_image_handle_get_number_of_thumbnails(handle))
       var ids = [heif_item_id](repeating: 0, count: count)
@@ -51,19 +57,23 @@ enum HEIFDecoder {
           continue
         }
         let (w, h) = (Int(heif_image_handle_get_width(thumbnail)), Int(heif_image_handle_get_height(thumbnail)))
-        if max(w, h) >= longestSide && w * h < (best?.pixels ?? Int.max) {
+        // A thumbnail is only a smaller image if it is one: a declared size past the primary
+        // image's limit is passed over.
+        if let pixels = Bounds.product(w, h), pixels <= maximumPixels, max(w, h) >= longestSide,
+          pixels < (best?.pixels ?? Int.max)
+        {
           if let previous = best { heif_image_handle_release(previous.handle) }
-          best = (thumbnail, w * h)
+          best = (thumbnail, pixels)
         } else {
           heif_image_handle_release(thumbnail)
         }
       }
-      guard let best else { return try Self.decode(handle) }
+      guard let best else { return try Self.decode(handle, maximumPixels: maximumPixels) }
       defer { heif_image_handle_release(best.handle) }
-      return try Self.decode(best.handle)
+      return try Self.decode(best.handle, maximumPixels: maximumPixels)
     }
 
-    static func decode(_ handle: OpaquePointer) throws(ThumbnailError) -> Raster {
+    static func decode(_ handle: OpaquePointer, maximumPixels: Int) throws(ThumbnailError) -> Raster {
       var image: OpaquePointer?
       let decoded = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
       guard decoded.code == heif_error_Ok, let image else { throw .decoder("HEIF: \(HEIFDecoder.message(decoded))") }
@@ -73,6 +83,9 @@ enum HEIFDecoder {
       var stride: Int32 = 0
       guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride)
       else { throw .decoder("HEIF: the decoded image has no pixels") }
+      guard let pixelCount = Bounds.product(width, height), pixelCount <= maximumPixels, Int(stride) >= 3 * width else {
+        throw .tooLarge(width: width, height: height, limit: maximumPixels)
+      }
       var pixels = [UInt8](repeating: 0, count: 3 * width * height)
       pixels.withUnsafeMutableBufferPointer { out in
         guard let base = out.baseAddress else { return }
@@ -86,25 +99,25 @@ enum HEIFDecoder {
   /// `meta/iprp/ipco`), which libheif applies. Files without them (early iPhone HEICs among
   /// them) are turned upright by their EXIF orientation instead.
   static func hasTransformations(_ file: UnsafeRawBufferPointer) -> Bool {
-    /// The child boxes of `range` as (type, payload range); a box that runs past its parent
-    /// ends the list.
+    /// The child boxes of `range` as (type, payload range); a box that runs past its parent,
+    /// or whose size does not add up, ends the list.
     func boxes(in range: Range<Int>) -> [(String, Range<Int>)] {
       var found: [(String, Range<Int>)] = []
       var at = range.lowerBound
-      while at + 8 <= range.upperBound {
-        var size = (0..<4).reduce(0) { $0 << 8 | Int(file[at + $1]) }
+      while range.upperBound - at >= 8, found.count < 10_000 {
+        var size = ByteCursor.number(file, at: at, size: 4, bigEndian: true) ?? 0
         let type = String(decoding: file[(at + 4)..<(at + 8)], as: UTF8.self)
         var header = 8
         if size == 1 {
-          guard at + 16 <= range.upperBound else { break }
-          size = (8..<16).reduce(0) { $0 << 8 | Int(file[at + $1]) }
+          guard let large = ByteCursor.number(file, at: at + 8, size: 8, bigEndian: true) else { break }
+          size = large
           header = 16
         } else if size == 0 {
-          size = range.upperBound - at
+          size = UInt64(range.upperBound - at)
         }
-        guard size >= header, at + size <= range.upperBound else { break }
-        found.append((type, (at + header)..<(at + size)))
-        at += size
+        guard size >= header, let end = Bounds.sum(at, size), end <= range.upperBound else { break }
+        found.append((type, (at + header)..<end))
+        at = end
       }
       return found
     }

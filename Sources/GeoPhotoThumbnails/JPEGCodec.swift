@@ -39,6 +39,41 @@ public enum JPEGCodec {
     return Raster(width: best.width, height: best.height, pixels: pixels)
   }
 
+  /// Whether the JPEG is progressive (libjpeg then keeps the whole image's coefficients in
+  /// memory, whatever the scale it decodes at) and how many scans it has (each a pass over the
+  /// image), from a walk over its markers; the entropy-coded data between them is stepped over
+  /// byte by byte, every step inside the buffer.
+  public static func structure(of jpeg: UnsafeRawBufferPointer) -> (progressive: Bool, scans: Int) {
+    var progressive = false
+    var scans = 0
+    var i = 2
+    while i + 1 < jpeg.count {
+      guard jpeg[i] == 0xFF else {
+        i += 1  // entropy-coded data
+        continue
+      }
+      let marker = jpeg[i + 1]
+      switch marker {
+      case 0xFF:
+        i += 1  // fill byte
+        continue
+      case 0x00, 0x01, 0xD0...0xD7:
+        i += 2  // a stuffed zero or a marker without a length
+        continue
+      case 0xD9:
+        return (progressive, scans)
+      default:
+        break
+      }
+      if [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) { progressive = true }
+      if marker == 0xDA { scans += 1 }
+      guard i + 3 < jpeg.count else { break }
+      let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+      i += 2 + max(2, length)
+    }
+    return (progressive, scans)
+  }
+
   /// `raster` as a baseline JPEG (4:2:0, quality `quality`).
   public static func encode(_ raster: Raster, quality: Int = 82) throws(ThumbnailError) -> [UInt8] {
     guard let handle = tjInitCompress() else { throw .decoder("the JPEG encoder cannot start") }

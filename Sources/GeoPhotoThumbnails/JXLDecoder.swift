@@ -1,8 +1,10 @@
 import CGeoPhotoJXL
+import GeoPhotoCore
 
 /// JPEG XL through libjxl: the basic information first (the size, refused when too large
 /// before any pixel is decoded), then the image as RGB, upright (libjxl applies the
-/// codestream's orientation, so JPEG XL files are not turned again by their EXIF).
+/// codestream's orientation, so JPEG XL files are not turned again by their EXIF). An
+/// animation is decoded to its first frame only.
 enum JXLDecoder {
   static func isJXL(_ bytes: UnsafeRawBufferPointer) -> Bool {
     bytes.starts(with: [0xFF, 0x0A])
@@ -31,7 +33,7 @@ enum JXLDecoder {
         }
         let (width, height) = (Int(info.xsize), Int(info.ysize))
         guard width > 0, height > 0 else { throw .unreadable("JPEG XL image of no size") }
-        guard width * height <= maximumPixels else {
+        guard let pixels = Bounds.product(width, height), pixels <= maximumPixels else {
           throw .tooLarge(width: width, height: height, limit: maximumPixels)
         }
         // The orientations from 5 on swap the sides.
@@ -46,9 +48,8 @@ enum JXLDecoder {
         guard JxlDecoderSetImageOutBuffer(decoder, &format, buffer, outputBytes) == JXL_DEC_SUCCESS else {
           throw .decoder("JPEG XL: the image buffer is refused")
         }
-      case JXL_DEC_FULL_IMAGE:
-        continue
-      case JXL_DEC_SUCCESS:
+      case JXL_DEC_FULL_IMAGE, JXL_DEC_SUCCESS:
+        // The first frame is the thumbnail: the rest of an animation is never decoded.
         guard let output, outputBytes > 0 else { throw .unreadable("JPEG XL without an image") }
         let pixels = Array(UnsafeRawBufferPointer(start: output, count: outputBytes))
         return Raster(width: size.width, height: size.height, pixels: pixels)

@@ -12,8 +12,12 @@ public struct ThumbnailCache: Sendable {
   public static func stamp(ofFile path: String) -> String? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    return String(UInt64(info.st_size), radix: 36) + "-" + String(UInt64(bitPattern: modified), radix: 36)
+    // Seconds and nanoseconds apart: a time far from now (a file touched to the year 2300)
+    // cannot overflow their sum.
+    return [
+      UInt64(bitPattern: Int64(info.st_size)), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)),
+      UInt64(bitPattern: Int64(info.st_mtim.tv_nsec)),
+    ].map { String($0, radix: 36) }.joined(separator: "-")
   }
 
   func folder(id: Int64, size: Int) -> URL {

@@ -1,29 +1,39 @@
 import Foundation
+import GeoPhotoCore
 
 /// Makes a photo's thumbnail: decoded with Debian's libraries (libjpeg-turbo scaling in the
 /// DCT, libpng, libwebp, libheif for HEIC and AVIF, libjxl), shrunk to its longest side with a box
 /// filter, turned upright by its EXIF orientation (HEIF by its container's rotation and
-/// mirroring, which libheif applies, when it has them), and encoded as JPEG. Images with more than `maximumPixels` to decode (after the
-/// JPEG decoder's scaling) are refused before their pixels are decoded.
+/// mirroring, which libheif applies, when it has them), and encoded as JPEG.
+///
+/// What one image may cost is bounded before its pixels are decoded: more than
+/// `maximumPixels` to decode (after the JPEG decoder's scaling; a HEIF's chosen thumbnail as
+/// well as its primary image) is refused, a progressive JPEG (which libjpeg keeps whole in
+/// memory as coefficients) may not hold more than `maximumPixels` at full size nor more than
+/// `maximumScans` scans, and a JPEG XL animation is decoded to its first frame only.
 public struct ThumbnailMaker: Sendable {
   /// The longest sides the API serves.
   public static let sizes = [256, 1024]
   public var maximumPixels = 100_000_000
   public var maximumFileBytes = 512 * 1024 * 1024
+  /// The most scans a progressive JPEG may have (each is a pass over the whole image).
+  public var maximumScans = 500
 
   public init() {}
 
   /// The thumbnail of the image file at `path`.
   public func thumbnail(ofFile path: String, orientation: Int, longestSide: Int) throws(ThumbnailError) -> [UInt8] {
-    let data: Data
+    let data: [UInt8]
     do {
-      let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-      defer { try? handle.close() }
-      data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
+      guard let read = try ReadableFile(path: path).readAll(limit: maximumFileBytes) else {
+        throw ThumbnailError.tooLarge(width: 0, height: 0, limit: maximumPixels)
+      }
+      data = read
+    } catch let error as ReadableFile.Failure {
+      throw .file("cannot read \(path): \(error)")
     } catch {
-      throw .file("cannot read \(path): \(error.localizedDescription)")
+      throw error as? ThumbnailError ?? .file("cannot read \(path)")
     }
-    guard data.count <= maximumFileBytes else { throw .tooLarge(width: 0, height: 0, limit: maximumPixels) }
     let made = data.withUnsafeBytes { bytes in
       Result { () throws(ThumbnailError) in try thumbnail(of: bytes, orientation: orientation, longestSide: longestSide)
       }
@@ -42,23 +52,34 @@ public struct ThumbnailMaker: Sendable {
       let scale = max(1, min(8, max(width, height) / max(1, longestSide)))
       let decodedPixels = (width / scale) * (height / scale)
       guard decodedPixels <= maximumPixels else { throw .tooLarge(width: width, height: height, limit: maximumPixels) }
+      let structure = JPEGCodec.structure(of: bytes)
+      guard !structure.progressive || (Bounds.product(width, height) ?? .max) <= maximumPixels else {
+        throw .tooLarge(width: width, height: height, limit: maximumPixels)
+      }
+      guard structure.scans <= maximumScans else {
+        throw .unreadable("a JPEG of \(structure.scans) scans (at most \(maximumScans) are decoded)")
+      }
       raster = try JPEGCodec.decode(bytes, atLeast: longestSide)
     } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
       let (width, height) = try PNGDecoder.size(of: bytes)
-      guard width * height <= maximumPixels else { throw .tooLarge(width: width, height: height, limit: maximumPixels) }
+      guard let pixels = Bounds.product(width, height), pixels <= maximumPixels else {
+        throw .tooLarge(width: width, height: height, limit: maximumPixels)
+      }
       raster = try PNGDecoder.decode(bytes)
     } else if bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
       let (width, height) = try WebPDecoder.size(of: bytes)
-      guard width * height <= maximumPixels else { throw .tooLarge(width: width, height: height, limit: maximumPixels) }
+      guard let pixels = Bounds.product(width, height), pixels <= maximumPixels else {
+        throw .tooLarge(width: width, height: height, limit: maximumPixels)
+      }
       raster = try WebPDecoder.decode(bytes)
     } else if Self.isHEIF(bytes) {
       let opened = try HEIFDecoder.open(bytes)
-      guard opened.width * opened.height <= maximumPixels else {
+      guard let pixels = Bounds.product(opened.width, opened.height), pixels <= maximumPixels else {
         throw .tooLarge(width: opened.width, height: opened.height, limit: maximumPixels)
       }
       // libheif applies the container's rotation and mirroring; a file without any is turned
       // by its EXIF orientation.
-      raster = try opened.decode(atLeast: longestSide)
+      raster = try opened.decode(atLeast: longestSide, maximumPixels: maximumPixels)
       if HEIFDecoder.hasTransformations(bytes) {
         let size = raster.fitted(longestSide: longestSide)
         return try JPEGCodec.encode(raster.shrunk(toWidth: size.width, height: size.height))
