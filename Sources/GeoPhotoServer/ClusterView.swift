@@ -36,66 +36,69 @@ public struct ClusterView: Sendable {
 
   func photoPosition(_ point: Int) -> Int { positions.map { $0[point] } ?? point }
 
-  /// The photos and clusters inside `box` at `zoom`.
-  func items(in box: BoundingBox, zoom: Int) -> [Feature] {
-    let items = clusters.items(in: box, zoom: zoom)
-    func feature(_ item: ClusterIndex.Item) -> Feature {
-      Feature(
-        x: item.x, y: item.y, count: item.count, clusterID: item.clusterID, photo: item.pointIndex.map(photoPosition),
-        representative: photoPosition(item.representative))
-    }
-    guard let changes else { return items.map(feature) }
-    let removed = changes.removed[clusters.level(for: zoom)]
+  /// The photos and clusters inside `box` at `zoom`: the first `limit` of them (in the tree's
+  /// order) and how many there are. However many the box holds, no more than `limit` are
+  /// kept while the tree is walked.
+  func items(in box: BoundingBox, zoom: Int, limit: Int = .max) -> (features: [Feature], total: Int) {
     var features: [Feature] = []
-    features.reserveCapacity(items.count)
-    for item in items {
-      guard let taken = removed[item.position] else {
-        features.append(feature(item))
-        continue
+    var total = 0
+    func add(_ feature: Feature) {
+      total += 1
+      if features.count < limit { features.append(feature) }
+    }
+    let removed = changes.map { $0.removed[clusters.level(for: zoom)] }
+    clusters.forEachItem(in: box, zoom: zoom) { item in
+      guard let taken = removed?[item.position] else {
+        add(
+          Feature(
+            x: item.x, y: item.y, count: item.count, clusterID: item.clusterID,
+            photo: item.pointIndex.map(photoPosition), representative: photoPosition(item.representative)))
+        return
       }
       let left = item.count - taken.count
-      if left <= 0 { continue }
-      guard let id = item.clusterID, let first = leaves(of: id, limit: 1)?.first else { continue }
+      guard left > 0, let changes, let id = item.clusterID, let first = leaves(of: id, limit: 1)?.first else { return }
       if left == 1 {
         // One photo is left of the cluster: it is shown as itself.
         let c = changes.coordinate(first)
-        features.append(
+        add(
           Feature(
             x: ClusterIndex.x(c.longitude), y: ClusterIndex.y(c.latitude), count: 1, clusterID: nil, photo: first,
             representative: first))
-        continue
+        return
       }
       // Shown by its first photo left (the first one may have moved or gone).
-      features.append(
+      add(
         Feature(
           x: (item.x * Double(item.count) - taken.x) / Double(left),
           y: (item.y * Double(item.count) - taken.y) / Double(left), count: left, clusterID: id, photo: nil,
           representative: first))
     }
+    guard let changes else { return (features, total) }
     let everywhere = box.east - box.west >= 360
     for added in changes.added where everywhere || box.contains(added.coordinate) {
-      features.append(
+      add(
         Feature(
           x: ClusterIndex.x(added.coordinate.longitude), y: ClusterIndex.y(added.coordinate.latitude), count: 1,
           clusterID: nil, photo: added.position, representative: added.position))
     }
-    return features
+    return (features, total)
   }
 
   /// Whether `clusterID` names a cluster of this view.
   func contains(clusterID: Int) -> Bool { clusters.contains(clusterID: clusterID) }
 
   /// The snapshot positions of a cluster's photos, depth first, paged; nil for an unknown id.
+  /// Photos taken out since the hierarchy was built are left out of the pages.
   func leaves(of clusterID: Int, limit: Int = 10, offset: Int = 0) -> [Int]? {
     guard let changes, !changes.hidden.isEmpty else {
       return clusters.leaves(of: clusterID, limit: limit, offset: offset)?.map(photoPosition)
     }
-    // At most every photo taken out lies among the first ones: read that many more, then page.
-    let (wanted, overflow) = offset.addingReportingOverflow(limit)
-    let reach = overflow ? Int.max : wanted.addingReportingOverflow(changes.hidden.count).partialValue
-    guard let points = clusters.leaves(of: clusterID, limit: max(0, reach), offset: 0) else { return nil }
-    return Array(points.filter { !changes.hidden.contains(Int32($0)) }.dropFirst(offset).prefix(limit))
-      .map(photoPosition)
+    return clusters.leaves(
+      of: clusterID, limit: limit, offset: offset, hidden: { changes.hidden.contains(Int32(truncatingIfNeeded: $0)) },
+      hiddenCount: { level, position in
+        level < changes.removed.count ? changes.removed[level][position]?.count ?? 0 : 0
+      }
+    )?.map(photoPosition)
   }
 
   /// The zoom at which a cluster breaks apart.

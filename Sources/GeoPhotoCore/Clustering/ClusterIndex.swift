@@ -349,6 +349,14 @@ public struct ClusterIndex: Sendable {
   /// Points and clusters inside a box at a zoom. A box with `west > east` crosses the
   /// antimeridian; one spanning 360° or more covers every longitude.
   public func items(in box: BoundingBox, zoom: Int) -> [Item] {
+    var items: [Item] = []
+    forEachItem(in: box, zoom: zoom) { items.append($0) }
+    return items
+  }
+
+  /// Calls `body` with each point and cluster inside a box at a zoom, holding none of them: a
+  /// caller keeps what it needs (a capped page) however many there are.
+  public func forEachItem(in box: BoundingBox, zoom: Int, _ body: (Item) -> Void) {
     var west = ((box.west + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
     let south = max(-90, min(90, box.south))
     var east =
@@ -359,21 +367,25 @@ public struct ClusterIndex: Sendable {
       west = -180
       east = 180
     } else if west > east {
-      return items(in: BoundingBox(west: west, south: south, east: 180, north: north), zoom: zoom)
-        + items(in: BoundingBox(west: -180, south: south, east: east, north: north), zoom: zoom)
+      forEachItem(in: BoundingBox(west: west, south: south, east: 180, north: north), zoom: zoom, body)
+      forEachItem(in: BoundingBox(west: -180, south: south, east: east, north: north), zoom: zoom, body)
+      return
     }
     let level = levels[self.level(for: zoom)]
-    var positions: [Int32] = []
-    level.tree.range(
-      minX: Self.x(west), minY: Self.y(north), maxX: Self.x(east), maxY: Self.y(south), into: &positions)
-    return positions.compactMap { item(Int($0), of: level) }
+    withoutActuallyEscaping(body) { body in
+      var sink = VisitingSink { position in
+        if let found = self.item(Int(position), of: level) { body(found) }
+      }
+      level.tree.range(minX: Self.x(west), minY: Self.y(north), maxX: Self.x(east), maxY: Self.y(south), into: &sink)
+    }
   }
 
   /// The zoom a cluster was made at and the tree position of the item it grew from (at zoom
   /// + 1), from its id.
   func origin(of clusterID: Int) -> (zoom: Int, position: Int)? {
-    let local = clusterID - pointCount
-    guard local >= 0, local <= Int(UInt32.max) else { return nil }
+    // Any Int may come in (a request's path): the subtraction is checked, not trusted.
+    let (local, overflow) = clusterID.subtractingReportingOverflow(pointCount)
+    guard !overflow, local >= 0, local <= Int(UInt32.max) else { return nil }
     let zoom = (local % 32) - 1
     let index = local >> 5
     guard zoom >= options.minZoom, zoom <= options.maxZoom else { return nil }
@@ -402,30 +414,44 @@ public struct ClusterIndex: Sendable {
   }
 
   /// The input points inside a cluster, depth first, paged; `nil` for an unknown id.
-  public func leaves(of clusterID: Int, limit: Int = 10, offset: Int = 0) -> [Int]? {
+  ///
+  /// Points `hidden` says are hidden are left out of the pages (`hiddenCount` tells how many
+  /// of them an item of a level holds, so whole sub-clusters before the page are stepped over
+  /// by their counts): a page costs its depth in the tree and its own points, whatever the
+  /// offset.
+  public func leaves(
+    of clusterID: Int, limit: Int = 10, offset: Int = 0, hidden: (Int) -> Bool = { _ in false },
+    hiddenCount: (_ level: Int, _ position: Int) -> Int = { _, _ in 0 }
+  ) -> [Int]? {
     guard contains(clusterID: clusterID) else { return nil }
     var result: [Int] = []
     var skipped = 0
-    appendLeaves(of: clusterID, limit: limit, offset: offset, skipped: &skipped, into: &result)
+    appendLeaves(
+      of: clusterID, limit: limit, offset: offset, skipped: &skipped, into: &result, hidden: hidden,
+      hiddenCount: hiddenCount)
     return result
   }
 
-  private func appendLeaves(of clusterID: Int, limit: Int, offset: Int, skipped: inout Int, into result: inout [Int]) {
+  private func appendLeaves(
+    of clusterID: Int, limit: Int, offset: Int, skipped: inout Int, into result: inout [Int], hidden: (Int) -> Bool,
+    hiddenCount: (Int, Int) -> Int
+  ) {
     guard let (zoom, _) = origin(of: clusterID) else { return }
     for child in children(of: clusterID) ?? [] {
       if let cluster = child.clusterID {
         // A child was made deeper than its parent: every walk down ends (damaged ids that
         // say otherwise are passed over).
         guard let (childZoom, _) = origin(of: cluster), childZoom > zoom else { continue }
-        if skipped + child.count <= offset {
-          skipped += child.count  // the whole sub-cluster lies before the page
+        let visible = max(0, child.count - hiddenCount(zoom + 1, child.position))
+        if skipped + visible <= offset {
+          skipped += visible  // the whole sub-cluster lies before the page
         } else {
-          appendLeaves(of: cluster, limit: limit, offset: offset, skipped: &skipped, into: &result)
+          appendLeaves(
+            of: cluster, limit: limit, offset: offset, skipped: &skipped, into: &result, hidden: hidden,
+            hiddenCount: hiddenCount)
         }
-      } else if skipped < offset {
-        skipped += 1
-      } else if let point = child.pointIndex {
-        result.append(point)
+      } else if let point = child.pointIndex, !hidden(point) {
+        if skipped < offset { skipped += 1 } else { result.append(point) }
       }
       if result.count >= limit { return }
     }

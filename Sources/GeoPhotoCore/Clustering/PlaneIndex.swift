@@ -46,7 +46,7 @@ struct PlaneIndex: Sendable {
   }
 
   /// Tree positions of the points inside the box (edges included).
-  func range(minX: Double, minY: Double, maxX: Double, maxY: Double, into result: inout [Int32]) {
+  func range(minX: Double, minY: Double, maxX: Double, maxY: Double, into result: inout some PositionSink) {
     guard count > 0 else { return }
     coords.withUnsafeBufferPointer { c in
       let walk = RangeWalk(c: c, nodeSize: nodeSize, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
@@ -69,20 +69,20 @@ struct PlaneIndex: Sendable {
     let nodeSize: Int
     let minX, minY, maxX, maxY: Double
 
-    func visit(_ lo: Int, _ hi: Int, _ axis: Int, _ result: inout [Int32]) {
+    func visit(_ lo: Int, _ hi: Int, _ axis: Int, _ result: inout some PositionSink) {
       if hi - lo <= nodeSize {
         if lo > hi { return }
         for i in lo...hi {
           let x = c[2 * i]
           let y = c[2 * i + 1]
-          if x >= minX && x <= maxX && y >= minY && y <= maxY { result.append(Int32(truncatingIfNeeded: i)) }
+          if x >= minX && x <= maxX && y >= minY && y <= maxY { result.add(Int32(truncatingIfNeeded: i)) }
         }
         return
       }
       let m = (lo + hi) >> 1
       let x = c[2 * m]
       let y = c[2 * m + 1]
-      if x >= minX && x <= maxX && y >= minY && y <= maxY { result.append(Int32(truncatingIfNeeded: m)) }
+      if x >= minX && x <= maxX && y >= minY && y <= maxY { result.add(Int32(truncatingIfNeeded: m)) }
       let value = axis == 0 ? x : y
       if (axis == 0 ? minX : minY) <= value { visit(lo, m - 1, 1 - axis, &result) }
       if (axis == 0 ? maxX : maxY) >= value { visit(m + 1, hi, 1 - axis, &result) }
@@ -115,4 +115,20 @@ struct PlaneIndex: Sendable {
       if q + r >= value { visit(m + 1, hi, 1 - axis, &result) }
     }
   }
+}
+
+/// Where a walk of the tree puts the positions it finds: an array of all of them, or a sink
+/// that keeps only some (a viewport's answer never holds more than its cap).
+protocol PositionSink {
+  mutating func add(_ position: Int32)
+}
+
+extension Array: PositionSink where Element == Int32 {
+  mutating func add(_ position: Int32) { append(position) }
+}
+
+/// Calls `body` with each position, keeping none.
+struct VisitingSink: PositionSink {
+  let body: (Int32) -> Void
+  mutating func add(_ position: Int32) { body(position) }
 }

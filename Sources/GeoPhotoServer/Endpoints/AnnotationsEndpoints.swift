@@ -29,12 +29,11 @@ enum AnnotationsEndpoints {
     let filter = try FilterParameters.filter(c.parameters)
     return try c.cached(type: "application/geo+json") {
       let view = try c.snapshot.clusters(for: filter)
-      let items = view.items(in: box, zoom: zoomLevel)
-      let shown = items.prefix(c.configuration.maximumFeatures)
+      let (shown, total) = view.items(in: box, zoom: zoomLevel, limit: c.configuration.maximumFeatures)
       var members: [(String, JSONValue)] = []
-      if items.count > shown.count {
+      if total > shown.count {
         members.append(("truncated", .bool(true)))
-        members.append(("total", .integer(Int64(items.count))))
+        members.append(("total", .integer(Int64(total))))
       }
       // A pin shows its photo; a bubble its first photo. A local photo's thumbnail is
       // geophoto's own, named by its id: only pins and remote photos' bubbles need the rows.
