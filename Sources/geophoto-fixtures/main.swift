@@ -9,6 +9,7 @@ import GeoPhotoPlaces
 //   geophoto-fixtures synthetic DIR COUNT
 //   geophoto-fixtures gazetteer OUT.gaz PLACES-DIR
 //   geophoto-fixtures basemap OUT.basemap BASEMAP-DIR GAZETTEER.gaz
+//   geophoto-fixtures hostile DIR       files with extreme size and offset fields (HostileFiles)
 
 let arguments = CommandLine.arguments.dropFirst()
 func fail(_ message: String) -> Never {
@@ -46,6 +47,10 @@ do {
     let bytes = try BasemapBuilder.build(sources: folder, gazetteer: gazetteer)
     try Data(bytes).write(to: directory)
     print("wrote the basemap, \(bytes.count) bytes, to \(directory.path)")
+  case "hostile":
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    for file in HostileFiles.all { try Data(file.bytes).write(to: directory.appendingPathComponent(file.name)) }
+    print("wrote \(HostileFiles.all.count) hostile files to \(directory.path)")
   case "synthetic":
     guard arguments.count == 3, let count = Int(arguments[arguments.startIndex + 2]), count > 0 else {
       fail("synthetic needs a positive COUNT")
