@@ -128,7 +128,7 @@ public final class Basemap: @unchecked Sendable {
     let grid = BasemapBand.all[band]
     let n = grid.gridSize
     let base = Int(grids[band * BasemapLayer.allCases.count + layer.rawValue])
-    func cell(_ v: Double) -> Int { max(0, min(n - 1, Int((v * Double(n)).rounded(.down)))) }
+    func cell(_ v: Double) -> Int { Int(max(0, min(Double(n - 1), (v * Double(n)).rounded(.down)))) }
     let (x0, x1, y0, y1) = (cell(box.west), cell(box.east), cell(box.north), cell(box.south))
     guard box.east >= 0, box.west <= 1, box.south >= 0, box.north <= 1 else { return }
     for cy in y0...y1 {

@@ -41,10 +41,11 @@ public struct BasemapRenderer: Sendable {
         let dx = shift - origin.x
         let dy = -origin.y
         basemap.forEachPart(band: band, layer: layer, in: box) { points in
+          guard points.count >= 4 else { return }  // a part of fewer than two points draws nothing
           var i = 0
           cairo_move_to(cr, Double(points[0]) * worldSize + dx, Double(points[1]) * worldSize + dy)
           i = 2
-          while i < points.count {
+          while i + 1 < points.count {
             cairo_line_to(cr, Double(points[i]) * worldSize + dx, Double(points[i + 1]) * worldSize + dy)
             i += 2
           }

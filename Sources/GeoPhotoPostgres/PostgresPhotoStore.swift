@@ -291,6 +291,8 @@ public final class PostgresPhotoStore: PhotoStore {
   /// The kd-tree's columns read page by page inside one repeatable-read transaction, like
   /// `locatedPhotos()`, built, and written to `url` with the hierarchy over it.
   private func buildSpatialFile(at url: URL) throws -> LocatedIndexFile.Built {
+    let lock = LocatedIndexFile.buildLock(beside: url)
+    defer { withExtendedLifetime(lock) {} }
     let (generation, stamp, rows) = try readingAtOneGeneration { connection, generation in
       var rows = LocatedRows()
       while true {

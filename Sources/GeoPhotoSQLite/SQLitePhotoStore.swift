@@ -749,6 +749,8 @@ public final class SQLitePhotoStore: PhotoStore {
   /// the generation and the stamp are read in one transaction, so the file always matches its
   /// stamp).
   private func buildSpatialFile() throws -> LocatedIndexFile.Built {
+    let lock = LocatedIndexFile.buildLock(beside: spatialFileURL)
+    defer { withExtendedLifetime(lock) {} }
     var rows = LocatedRows()
     let (generation, current) = try database.transaction(immediate: false) {
       let read = (try self.generation(), try stamp())

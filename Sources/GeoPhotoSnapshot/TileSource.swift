@@ -70,7 +70,9 @@ public final class TileSource: Sendable {
     for ty in firstY...lastY {
       for tx in firstX...lastX {
         let wrapped = ((tx % n) + n) % n
-        guard let file = file(z: tileZoom, x: wrapped, y: ty),
+        // A tile is 256 or 512 pixels square: a file that says otherwise (a hostile tile server,
+        // a planted cache file) is not decoded.
+        guard let file = file(z: tileZoom, x: wrapped, y: ty), Self.isTileSized(pngAt: file.path),
           let tile = cairo_image_surface_create_from_png(file.path),
           cairo_surface_status(tile) == CAIRO_STATUS_SUCCESS
         else {
@@ -85,6 +87,20 @@ public final class TileSource: Sendable {
         cairo_surface_destroy(tile)
       }
     }
+  }
+
+  /// The largest side a tile PNG may have.
+  static let maximumTileSide: UInt32 = 1_024
+
+  /// Whether the PNG at `path` declares a size a tile can have (its IHDR, read before cairo
+  /// decodes it).
+  static func isTileSized(pngAt path: String) -> Bool {
+    guard let file = try? ReadableFile(path: path), let head = try? file.read(at: 0, count: min(file.size, 24)),
+      head.count == 24, head[12..<16].elementsEqual("IHDR".utf8),
+      let width = ByteCursor.number(head, at: 16, size: 4, bigEndian: true),
+      let height = ByteCursor.number(head, at: 20, size: 4, bigEndian: true)
+    else { return false }
+    return (1...UInt64(maximumTileSide)).contains(width) && (1...UInt64(maximumTileSide)).contains(height)
   }
 }
 

@@ -92,12 +92,16 @@ public struct LocatedIndex: Sendable {
     var (lo, hi) = (0, positionsByID.count)
     while lo < hi {
       let mid = (lo + hi) / 2
+      // Positions come from a file: one out of the tree (a damaged file) compares as past
+      // every id.
       let p = Int(positionsByID[mid])
-      if p < spatial.count && spatial.ids[p] < id { lo = mid + 1 } else { hi = mid }
+      if p >= 0 && p < spatial.count && spatial.ids[p] < id { lo = mid + 1 } else { hi = mid }
     }
     guard lo < positionsByID.count else { return nil }
     let position = Int(positionsByID[lo])
-    guard position < spatial.count, spatial.ids[position] == id, !isHidden(position) else { return nil }
+    guard position >= 0, position < spatial.count, spatial.ids[position] == id, !isHidden(position) else {
+      return nil
+    }
     return position
   }
 
@@ -212,10 +216,10 @@ public struct LocatedChanges: Sendable {
       while lo < hi {
         let mid = (lo + hi) / 2
         let p = Int(sorted[mid])
-        if p < tree.count && tree.ids[p] < id { lo = mid + 1 } else { hi = mid }
+        if p >= 0 && p < tree.count && tree.ids[p] < id { lo = mid + 1 } else { hi = mid }
       }
       // Every entry with this id (one, unless a file was damaged).
-      while lo < sorted.count, Int(sorted[lo]) < tree.count, tree.ids[Int(sorted[lo])] == id {
+      while lo < sorted.count, (0..<tree.count).contains(Int(sorted[lo])), tree.ids[Int(sorted[lo])] == id {
         hidden.insert(sorted[lo])
         lo += 1
       }

@@ -130,6 +130,14 @@ public enum LocatedIndexFile {
   /// or it is not one of this version.
   public static func stamp(at url: URL) -> Stamp? { header(at: url)?.stamp }
 
+  /// The lock that serialises builds of the file at `url` (`<file>.lock` beside it), taken:
+  /// a build holds it from reading the rows to renaming the file into place, so the file
+  /// there is always the newest built, in one process or several. Nil when the folder cannot
+  /// hold one (a read-only index builds in memory only).
+  public static func buildLock(beside url: URL) -> FileLock? {
+    try? FileLock(path: url.path + ".lock")
+  }
+
   /// The stamp and the point count in a file's header, without mapping the file.
   public static func header(at url: URL) -> (stamp: Stamp, count: Int)? {
     guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
@@ -246,15 +254,19 @@ public enum LocatedIndexFile {
   /// Whether every byte after the header is as written: the checksum over the table and the
   /// sections, read through the whole mapped file.
   public static func verify(_ contents: Contents) -> Bool {
+    // Read again from the mapping, so every number is checked again as it was by `open`.
     let raw = contents.bytes.bytes
-    let sectionCount = Int(raw.loadUnaligned(fromByteOffset: 48, as: UInt32.self))
-    let table = UnsafeRawBufferPointer(rebasing: raw[headerSize..<(headerSize + 16 * sectionCount)])
-    var checksum = Checksum.of(table)
-    for k in 0..<sectionCount {
-      let offset = Int(raw.loadUnaligned(fromByteOffset: headerSize + 16 * k, as: UInt64.self))
-      let length = Int(raw.loadUnaligned(fromByteOffset: headerSize + 16 * k + 8, as: UInt64.self))
-      checksum = Checksum.combine(
-        checksum, Checksum.of(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])))
+    guard raw.count >= headerSize else { return false }
+    let sectionCount = raw.loadUnaligned(fromByteOffset: 48, as: UInt32.self)
+    guard let tableRange = Bounds.range(offset: headerSize, length: Int(sectionCount) * 16, within: raw.count) else {
+      return false
+    }
+    var checksum = Checksum.of(UnsafeRawBufferPointer(rebasing: raw[tableRange]))
+    for k in 0..<Int(sectionCount) {
+      let offset = raw.loadUnaligned(fromByteOffset: headerSize + 16 * k, as: UInt64.self)
+      let length = raw.loadUnaligned(fromByteOffset: headerSize + 16 * k + 8, as: UInt64.self)
+      guard let section = Bounds.range(offset: offset, length: length, within: raw.count) else { return false }
+      checksum = Checksum.combine(checksum, Checksum.of(UnsafeRawBufferPointer(rebasing: raw[section])))
     }
     return checksum == raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
   }

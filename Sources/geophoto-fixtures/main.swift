@@ -36,7 +36,7 @@ do {
     let bytes = try GazetteerBuilder.build(
       places, countries: try GazetteerBuilder.countriesFromTSV(try read("countries.tsv")),
       rings: try GazetteerBuilder.ringsFromTSV(try read("countries-ne10m.tsv")))
-    try Data(bytes).write(to: directory)
+    try Data(bytes).write(to: directory, options: .atomic)
     print("wrote \(places.count) places, \(bytes.count) bytes, to \(directory.path)")
   case "basemap":
     // geophoto-fixtures basemap OUT DIR GAZ: the shipped basemap from Natural Earth's layers in
@@ -45,7 +45,7 @@ do {
     let folder = URL(fileURLWithPath: arguments[arguments.startIndex + 2])
     let gazetteer = try Gazetteer(contentsOf: URL(fileURLWithPath: arguments[arguments.startIndex + 3]))
     let bytes = try BasemapBuilder.build(sources: folder, gazetteer: gazetteer)
-    try Data(bytes).write(to: directory)
+    try Data(bytes).write(to: directory, options: .atomic)
     print("wrote the basemap, \(bytes.count) bytes, to \(directory.path)")
   case "hostile":
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -460,3 +460,70 @@ import Testing
     #expect(!policy.merges(changes: 1, of: 199_999))
   }
 }
+
+/// Rebuilds of the spatial index file from several threads and connections at once: each
+/// holds the lock beside the file from reading the rows to renaming the file into place, so
+/// the file there is whole (its checksum holds) and of the newest generation, and no
+/// temporary file is left.
+@Suite struct SpatialFileWritingTests {
+  @Test func concurrentRebuildsLeaveTheNewestWholeFile() throws {
+    let dir = try TemporaryDirectory()
+    let url = dir.url.appendingPathComponent("r.sqlite")
+    let writer = try SQLitePhotoStore(url: url, mode: .create)
+    try writer.write {
+      for i in 0..<2_000 { try writer.upsert(record("/p/\(i).jpg", Double(i % 80) - 40, Double(i / 80)), now: "n") }
+    }
+    try writer.rebuildDerivedIndexes()
+    let rounds = 6
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      // Each thread its own connection, as a server's watcher and its background build have.
+      guard let store = try? SQLitePhotoStore(url: url, mode: .readWrite) else { return }
+      for round in 0..<rounds {
+        if worker == 0 {
+          try? store.write { try store.upsert(record("/p/\(round).jpg", 10, Double(round)), now: "n") }
+        }
+        try? store.rebuildDerivedIndexes()
+      }
+    }
+    try writer.rebuildDerivedIndexes()
+    #expect(LocatedIndexFile.header(at: writer.spatialFileURL)?.stamp == (try writer.stamp()))
+    #expect(try writer.check(thorough: true).isEmpty)
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }
+    #expect(left.isEmpty, "\(left)")
+  }
+
+  @Test func theBuildLockExcludesOtherHoldersAndIsReleased() throws {
+    let dir = try TemporaryDirectory()
+    let file = dir.url.appendingPathComponent("x.spatial")
+    let lockPath = file.path + ".lock"
+    func free() -> Bool {
+      let fd = open(lockPath, O_RDWR)
+      defer { close(fd) }
+      return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0
+    }
+    do {
+      let held = LocatedIndexFile.buildLock(beside: file)
+      #expect(held != nil)
+      // Another open of the file (another thread's or process's) cannot take it meanwhile.
+      #expect(!free())
+      withExtendedLifetime(held) {}
+    }
+    #expect(free())
+  }
+
+  @Test func atomicFilesNeverShareATemporary() throws {
+    let dir = try TemporaryDirectory()
+    let destination = dir.url.appendingPathComponent("d.bin")
+    let a = try AtomicFile(writingTo: destination)
+    let b = try AtomicFile(writingTo: destination)
+    try [UInt8](repeating: 1, count: 100).withUnsafeBytes { try a.write($0) }
+    try [UInt8](repeating: 2, count: 50).withUnsafeBytes { try b.write($0) }
+    try a.commit()
+    #expect(try Data(contentsOf: destination) == Data(repeating: 1, count: 100))
+    try b.commit()
+    #expect(try Data(contentsOf: destination) == Data(repeating: 2, count: 50))
+    // Each writer made its own file with O_EXCL: two open at once saw different names.
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.url.path)
+    #expect(names == ["d.bin"])
+  }
+}

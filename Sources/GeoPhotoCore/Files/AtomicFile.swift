@@ -6,8 +6,13 @@ public import Foundation
 
 /// A file written beside its destination and renamed over it when complete: rename(2)
 /// replaces the old file atomically, so a reader sees the old file or the new one, never a
-/// part. Bytes are buffered and written with write(2); `commit()` renames, and a writer
-/// dropped before it (an error on the way) removes what it wrote.
+/// part, and a file someone has mapped is never written in place. Bytes are buffered and
+/// written with write(2); `commit()` renames, and a writer dropped before it (an error on the
+/// way) removes what it wrote.
+///
+/// The temporary file's name is unique (the process, a random number) and it is made with
+/// `O_EXCL | O_NOFOLLOW`: two writers, in one process or two, never share one, and a link
+/// planted under the name is never followed.
 public final class AtomicFile {
   public let destination: URL
   private let temporary: URL
@@ -24,10 +29,19 @@ public final class AtomicFile {
 
   public init(writingTo destination: URL) throws {
     self.destination = destination
-    temporary = destination.deletingLastPathComponent()
-      .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).tmp")
-    fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw Self.failure("cannot write", destination) }
+    var attempt = 0
+    while true {
+      let name = ".\(destination.lastPathComponent).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
+      let candidate = destination.deletingLastPathComponent().appendingPathComponent(name)
+      let opened = open(candidate.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      if opened >= 0 {
+        temporary = candidate
+        fd = opened
+        break
+      }
+      attempt += 1
+      guard errno == EEXIST, attempt < 8 else { throw Self.failure("cannot write", destination) }
+    }
     buffer.reserveCapacity(Self.bufferSize)
   }
 
