@@ -7,15 +7,20 @@
 #include <netinet/in.h>
 #include <microhttpd.h>
 
+/* Called with each request's target exactly as sent (before the query is split off and
+   before any decoding); what it returns is the request's context pointer. */
+typedef void *(*gp_mhd_uri_logger)(void *context, const char *uri, struct MHD_Connection *connection);
+
 /* MHD_start_daemon takes a variadic option list: one fixed list here. */
 static inline struct MHD_Daemon *gp_mhd_start(
     unsigned int flags, const struct sockaddr *address, MHD_AccessHandlerCallback handler, void *context,
     unsigned int threads, unsigned int connection_limit, unsigned int per_client_limit, unsigned int timeout_seconds,
     size_t memory_limit, MHD_NotifyConnectionCallback connection_notifier,
-    MHD_RequestCompletedCallback completion_notifier) {
+    MHD_RequestCompletedCallback completion_notifier, gp_mhd_uri_logger uri_logger) {
   return MHD_start_daemon(
       flags, 0, NULL, NULL, handler, context,
       MHD_OPTION_SOCK_ADDR, address,
+      MHD_OPTION_URI_LOG_CALLBACK, uri_logger, context,
       MHD_OPTION_NOTIFY_CONNECTION, connection_notifier, context,
       MHD_OPTION_NOTIFY_COMPLETED, completion_notifier, context,
       MHD_OPTION_THREAD_POOL_SIZE, threads,

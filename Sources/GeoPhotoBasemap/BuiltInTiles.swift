@@ -1,29 +1,42 @@
 public import Foundation
+import GeoPhotoCore
 import Synchronization
 
 /// geophoto's own map tiles: the shipped basemap drawn on request (mapped on the first tile,
 /// so a server nobody asks for tiles never reads the file) and kept in a folder beside the
 /// index, one file per tile, under the basemap's identity (tiles of another basemap are
-/// removed when the first tile of this one is kept).
+/// removed when the first tile of this one is kept), at most `maximumCacheBytes` of them (the
+/// least recently used go first: clients asking for many distinct tiles cannot fill the disk).
 public final class BuiltInTiles: Sendable {
   private let load: @Sendable () throws -> Basemap
   private let loaded = Mutex<BasemapRenderer?>(nil)
   private let cacheDirectory: URL?
+  private let budget: DiskCacheBudget?
   private let cleaned = Mutex(false)
+
+  /// The cache's default bound.
+  public static let defaultCacheBytes = 512_000_000
 
   /// Tiles up to this zoom are kept on disk; deeper ones (19 zooms would be billions of files)
   /// are drawn each time, which is as fast.
   public static let cachedZooms = 0...12
 
-  /// `load` answers the basemap; `cacheDirectory` (nil: none) is where drawn tiles are kept.
-  public init(cacheDirectory: URL?, load: @escaping @Sendable () throws -> Basemap) {
+  /// `load` answers the basemap; `cacheDirectory` (nil: none) is where drawn tiles are kept,
+  /// `maximumCacheBytes` of them at most.
+  public init(
+    cacheDirectory: URL?, maximumCacheBytes: Int = defaultCacheBytes, load: @escaping @Sendable () throws -> Basemap
+  ) {
     self.load = load
     self.cacheDirectory = cacheDirectory
+    budget = cacheDirectory.map { DiskCacheBudget(directory: $0, maximumBytes: maximumCacheBytes) }
   }
 
-  public convenience init(basemap: Basemap, cacheDirectory: URL? = nil) {
-    self.init(cacheDirectory: cacheDirectory) { basemap }
+  public convenience init(basemap: Basemap, cacheDirectory: URL? = nil, maximumCacheBytes: Int = defaultCacheBytes) {
+    self.init(cacheDirectory: cacheDirectory, maximumCacheBytes: maximumCacheBytes) { basemap }
   }
+
+  /// The bytes the kept tiles take now.
+  public var cachedBytes: Int { budget?.totalBytes ?? 0 }
 
   public func renderer() throws -> BasemapRenderer {
     try loaded.withLock { renderer in
@@ -45,6 +58,7 @@ public final class BuiltInTiles: Sendable {
     let renderer = try renderer()
     let file = cacheFile(zoom: zoom, x: x, y: y, scale: scale, style: style, identity: renderer.basemap.identity)
     if let file, let data = FileManager.default.contents(atPath: file.path), data.starts(with: [0x89, 0x50]) {
+      budget?.used(file)
       return [UInt8](data)
     }
     let png = try renderer.tile(zoom: zoom, x: x, y: y, scale: scale, style: style)
@@ -74,6 +88,10 @@ public final class BuiltInTiles: Sendable {
     try? fm.createDirectory(at: folder, withIntermediateDirectories: true)
     let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
     guard fm.createFile(atPath: temporary.path, contents: Data(png)) else { return }
-    if rename(temporary.path, file.path) != 0 { try? fm.removeItem(at: temporary) }
+    if rename(temporary.path, file.path) != 0 {
+      try? fm.removeItem(at: temporary)
+      return
+    }
+    budget?.added(file, bytes: png.count)
   }
 }

@@ -98,6 +98,7 @@ public enum GeoPhotoCommand {
         return ExitCode.success.rawValue
       }
       let configuration = try Configuration.resolve(parsed, spec: spec, environment: environment)
+      for warning in configuration.warnings { console.err("warning: \(warning)\n") }
       let context = CommandContext(
         command: spec.name, parsed: parsed, configuration: configuration, environment: environment, console: console)
       try command.run(context)

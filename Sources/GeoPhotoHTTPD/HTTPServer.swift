@@ -6,58 +6,6 @@ import Synchronization
   import Glibc
 #endif
 
-/// A request as the transport hands it to a responder: no sockets, no C types.
-public struct ServerRequest: Sendable {
-  public var method: String
-  /// The path, percent-decoded by the transport.
-  public var path: String
-  /// Query parameters in the order sent, percent-decoded.
-  public var query: [(name: String, value: String)]
-  /// Header names in lower case.
-  public var headers: [String: String]
-  /// Bytes of path plus query as received, for the URL-length limit.
-  public var targetLength: Int
-  /// Whether the request came with a body (the transport reads and drops it; the responder
-  /// decides what such a request gets).
-  public var hadBody: Bool
-
-  public init(
-    method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:],
-    targetLength: Int? = nil, hadBody: Bool = false
-  ) {
-    self.method = method
-    self.path = path
-    self.query = query
-    self.headers = headers
-    self.hadBody = hadBody
-    self.targetLength =
-      targetLength ?? (path.utf8.count + query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 })
-  }
-
-  /// `path?query` for logs, percent-encoding nothing: callers redact secrets before printing.
-  public var target: String {
-    query.isEmpty ? path : path + "?" + query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-  }
-}
-
-/// A complete response, body in memory.
-public struct ServerResponse: Sendable {
-  public var status: Int
-  public var headers: [(String, String)]
-  public var body: [UInt8]
-
-  public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = []) {
-    self.status = status
-    self.headers = headers
-    self.body = body
-  }
-}
-
-/// Turns requests into responses; called concurrently from the server's threads.
-public protocol Responder: Sendable {
-  func respond(to request: ServerRequest) -> ServerResponse
-}
-
 /// Limits and threads of the HTTP transport.
 public struct HTTPServerOptions: Sendable {
   public var host = "127.0.0.1"
@@ -102,6 +50,8 @@ public final class HTTPServer: Sendable {
   final class Context: Sendable {
     let responder: any Responder
     let requests: RequestClock
+    /// Where slow answers are made, off the transport's threads.
+    let workers = DispatchQueue(label: "geophoto slow answers", attributes: .concurrent)
     init(responder: any Responder, requestTimeout: Int) {
       self.responder = responder
       requests = RequestClock(limit: UInt64(max(1, requestTimeout)) * 1_000_000_000)
@@ -204,7 +154,9 @@ public final class HTTPServer: Sendable {
   private static func start(
     _ address: Address, port: Int, options: HTTPServerOptions, context: Unmanaged<Context>
   ) -> OpaquePointer? {
-    var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_TURBO.rawValue
+    var flags =
+      MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_TURBO.rawValue
+      | MHD_ALLOW_SUSPEND_RESUME.rawValue
     if address.family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
     var storage = address.with(port: port)
     return withUnsafePointer(to: &storage) { pointer in
@@ -212,7 +164,7 @@ public final class HTTPServer: Sendable {
         gp_mhd_start(
           flags, sockaddress, accessHandler, context.toOpaque(), UInt32(options.threads),
           UInt32(options.connectionLimit), UInt32(options.connectionsPerClient), UInt32(options.connectionTimeout),
-          options.connectionMemory, connectionNotifier, completionNotifier)
+          options.connectionMemory, connectionNotifier, completionNotifier, targetLogger)
       }
     }
   }
@@ -240,16 +192,69 @@ public final class HTTPServer: Sendable {
   }
 }
 
-/// Collects query arguments or headers through MHD_get_connection_values.
+/// Collects headers through MHD_get_connection_values_n (lengths as sent, so a NUL inside a
+/// value is seen rather than cutting it short).
 private final class ValueCollector {
   var pairs: [(String, String)] = []
 }
 
-private let collectValue: MHD_KeyValueIterator = { context, _, key, value in
+private let collectValue: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
   guard let context, let key else { return .YES }
   let collector = Unmanaged<ValueCollector>.fromOpaque(context).takeUnretainedValue()
-  collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+  let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+  let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+  collector.pairs.append((name, text))
   return .YES
+}
+
+/// One request from its target to its answer: what the transport keeps between
+/// libmicrohttpd's calls (the headers, then each piece of body, then the end, and once more
+/// after a slow answer is ready).
+private final class Exchange: @unchecked Sendable {
+  /// The target exactly as sent.
+  let rawTarget: [UInt8]
+  var request: ServerRequest?
+  var bodyLimit = 0
+  /// The answer to a body that turns out larger than the limit.
+  var tooLarge: (@Sendable () -> ServerResponse)?
+  /// Whether the body went past the limit.
+  var overflowed = false
+  var body: [UInt8] = []
+  /// Whether the answer is being made on a worker.
+  var isStarted = false
+  /// Set once the answer is made; guarded by `lock` while a worker may be making it.
+  private var answer: ServerResponse?
+  private var suspended = false
+  private let lock = NSLock()
+
+  init(rawTarget: [UInt8]) { self.rawTarget = rawTarget }
+
+  /// The worker's answer: kept, and the connection resumed when it was set aside.
+  func finish(_ response: ServerResponse, connection: OpaquePointer) {
+    lock.lock()
+    defer { lock.unlock() }
+    answer = response
+    if suspended {
+      suspended = false
+      MHD_resume_connection(connection)
+    }
+  }
+
+  /// The answer when it is made; otherwise the connection is set aside until it is.
+  func answerOrSuspend(_ connection: OpaquePointer) -> ServerResponse? {
+    lock.lock()
+    defer { lock.unlock() }
+    if let answer { return answer }
+    suspended = true
+    MHD_suspend_connection(connection)
+    return nil
+  }
+}
+
+/// Keeps each request's raw target in its exchange (the first call of every request).
+private let targetLogger: gp_mhd_uri_logger = { _, uri, _ in
+  let bytes = uri.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+  return Unmanaged.passRetained(Exchange(rawTarget: bytes)).toOpaque()
 }
 
 /// When each connection's current request began, so requests that take too long to arrive
@@ -307,49 +312,115 @@ private let connectionNotifier: MHD_NotifyConnectionCallback = { context, connec
   if event == .CONNECTION_NOTIFY_STARTED { clock.started(fd) } else { clock.closed(fd) }
 }
 
-private let completionNotifier: MHD_RequestCompletedCallback = { context, connection, _, _ in
+private let completionNotifier: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
+  if let requestContext, let exchange = requestContext.pointee {
+    Unmanaged<Exchange>.fromOpaque(exchange).release()
+    requestContext.pointee = nil
+  }
   guard let context, let connection else { return }
   let fd = gp_mhd_connection_fd(connection)
   if fd >= 0 { Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue().requests.answered(fd) }
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {
-  context, connection, url, method, _, _, uploadSize, connectionContext in
-  guard let context, let connection, let url, let method else { return .NO }
+  context, connection, _, method, _, uploadData, uploadSize, connectionContext in
+  guard let context, let connection, let method, let uploadSize, let connectionContext,
+    let pointer = connectionContext.pointee
+  else { return .NO }
   let server = Unmanaged<HTTPServer.Context>.fromOpaque(context).takeUnretainedValue()
+  let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
 
-  // libmicrohttpd calls once when the headers are in, then once per piece of body, then
-  // once more with nothing left: the answer goes out on that last call, so the connection can
-  // stay open for the next request. A body is read and dropped; the responder hears that
-  // there was one.
-  guard let uploadSize, let connectionContext else { return .NO }
-  let started = UnsafeMutableRawPointer(bitPattern: 1)
-  let sawBody = UnsafeMutableRawPointer(bitPattern: 2)
-  if connectionContext.pointee == nil {
-    connectionContext.pointee = started
-    let fd = gp_mhd_connection_fd(connection)
-    if fd >= 0 { server.requests.answering(fd) }
-    return .YES
+  // libmicrohttpd calls once when the headers are in, then once per piece of body, then once
+  // more with nothing left (and again after a connection set aside is resumed). The responder
+  // decides on the headers alone whether a body is read at all; the request's time runs on
+  // until it is all in.
+  guard var request = exchange.request else {
+    let request = makeRequest(connection, method: String(cString: method), rawTarget: exchange.rawTarget)
+    exchange.request = request
+    switch server.responder.admit(request) {
+    case .answer(let response): return queue(connection, response)
+    case .readBody(let limit, let tooLarge):
+      exchange.bodyLimit = limit
+      exchange.tooLarge = tooLarge
+      return .YES
+    case .proceed:
+      // Answered on the last call: one made now would close the connection (libmicrohttpd
+      // cannot tell yet that no body follows).
+      return .YES
+    }
   }
   if uploadSize.pointee > 0 {
+    // A body of unknown length that turns out too large is dropped as it comes (libmicrohttpd
+    // takes an answer only once the request is in; the request's time still runs) and
+    // answered `tooLarge` at its end. Nothing past the limit is kept.
+    let count = uploadSize.pointee
     uploadSize.pointee = 0
-    connectionContext.pointee = sawBody
+    if !exchange.overflowed, count <= exchange.bodyLimit - exchange.body.count, let uploadData {
+      exchange.body += UnsafeRawBufferPointer(start: uploadData, count: count)
+    } else {
+      exchange.overflowed = true
+      exchange.body = []
+    }
     return .YES
   }
+  if exchange.overflowed { return queue(connection, exchange.tooLarge?() ?? ServerResponse(status: 413)) }
+  request.body = exchange.body
+  return respond(connection, exchange, request, server)
+}
 
-  let query = ValueCollector()
+/// Answers a request that is all in: at once, or on a worker when the responder says the
+/// answer may take long (the connection set aside meanwhile, and resumed when it is made).
+private func respond(
+  _ connection: OpaquePointer, _ exchange: Exchange, _ request: ServerRequest, _ server: HTTPServer.Context
+) -> MHD_Result {
+  if exchange.isStarted {
+    // Called again after a resume: the answer is there.
+    guard let answer = exchange.answerOrSuspend(connection) else { return .YES }
+    return queue(connection, answer)
+  }
+  let fd = gp_mhd_connection_fd(connection)
+  if fd >= 0 { server.requests.answering(fd) }
+  guard server.responder.answersSlowly(request) else {
+    return queue(connection, server.responder.respond(to: request))
+  }
+  exchange.isStarted = true
+  nonisolated(unsafe) let connectionToResume = connection
+  server.workers.async {
+    exchange.finish(server.responder.respond(to: request), connection: connectionToResume)
+  }
+  guard let answer = exchange.answerOrSuspend(connection) else { return .YES }
+  return queue(connection, answer)
+}
+
+/// The request from its raw target and its headers (the target read by `RequestTarget`).
+private func makeRequest(_ connection: OpaquePointer, method: String, rawTarget: [UInt8]) -> ServerRequest {
   let headers = ValueCollector()
-  withExtendedLifetime((query, headers)) {
-    MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectValue, Unmanaged.passUnretained(query).toOpaque())
-    MHD_get_connection_values(connection, .HEADER_KIND, collectValue, Unmanaged.passUnretained(headers).toOpaque())
+  withExtendedLifetime(headers) {
+    _ = MHD_get_connection_values_n(
+      connection, .HEADER_KIND, collectValue, Unmanaged.passUnretained(headers).toOpaque())
   }
   var headerMap: [String: String] = [:]
-  for (name, value) in headers.pairs { headerMap[name.lowercased()] = value }
-  let path = String(cString: url)
-  let request = ServerRequest(
-    method: String(cString: method), path: path, query: query.pairs.map { (name: $0.0, value: $0.1) },
-    headers: headerMap, hadBody: connectionContext.pointee == sawBody)
-  return queue(connection, server.responder.respond(to: request))
+  for (name, value) in headers.pairs where headerMap[name.lowercased()] == nil { headerMap[name.lowercased()] = value }
+  let declared: ServerRequest.DeclaredBody
+  if headerMap["transfer-encoding"] != nil {
+    declared = .unknownLength
+  } else if let length = headerMap["content-length"], let n = Int(length), n > 0 {
+    declared = .length(n)
+  } else {
+    declared = .none
+  }
+  var request = ServerRequest(
+    method: method, path: "", headers: headerMap, targetLength: rawTarget.count, declaredBody: declared)
+  request.rawTarget = String(decoding: rawTarget, as: UTF8.self)
+  do {
+    let target = try RequestTarget(parsing: rawTarget)
+    request.path = target.path
+    request.query = target.query
+    request.form = target.form
+  } catch {
+    request.targetProblem = error.description
+  }
+  return request
 }
 
 private func queue(_ connection: OpaquePointer, _ response: ServerResponse) -> MHD_Result {

@@ -38,12 +38,12 @@ public final class IndexSnapshot: Sendable {
   let clusters: ClusterView
   /// Titles, places, files: everything the tree does not hold.
   let details: PhotoDetails
-  /// Cluster hierarchies of recent filters.
-  private let filteredClusters = RecentFilters<ClusterView>()
+  /// Cluster hierarchies of recent filters, built once per filter at a time.
+  private let filteredClusters: FilterBuilds<ClusterView>
   /// The photos of recent filters: a selective filter (one keeping at most
   /// half the photos, or any text filter) gets a spatial index of its own, so a filter a map
   /// client repeats is searched over its own photos only; a broad one a mask over positions.
-  private let filteredSets = RecentFilters<FilteredSet>()
+  private let filteredSets: FilterBuilds<FilteredSet>
   /// The bounds of the photos shown, found on first use.
   private let extent = Mutex<BoundingBox??>(nil)
   /// Photos as pre-encoded annotations, made as answers need them.
@@ -57,10 +57,14 @@ public final class IndexSnapshot: Sendable {
   /// The cluster hierarchy over `located`'s photos shown: the store's (the file's) with the
   /// changes since it was built merged in; built here when the store keeps none, or when
   /// privacy zones hide photos (the hierarchy is then of the photos shown).
-  init(located: LocatedIndex, details: PhotoDetails, privacyZones: [PrivacyZone]) {
+  init(located: LocatedIndex, details: PhotoDetails, privacyZones: [PrivacyZone], builds: BuildSlots) {
     generation = located.generation
     self.located = located
     self.details = details
+    // The builds kept hold at most about twice the photos of the index (and 8 filters).
+    let budget = 2 * max(located.positionCount, 100_000)
+    filteredClusters = FilterBuilds(slots: builds, budget: budget)
+    filteredSets = FilterBuilds(slots: builds, budget: budget)
     var shown: [Bool]?
     if !privacyZones.isEmpty {
       let outside = (0..<located.positionCount).map { p in
@@ -91,7 +95,8 @@ public final class IndexSnapshot: Sendable {
 
   /// A snapshot of photos held in memory (tests, benchmarks): the same indexes as the store's.
   public convenience init(
-    generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = []
+    generation: Int64, photos: [Photo], members: [Int64: [MemberFile]] = [:], privacyZones: [PrivacyZone] = [],
+    builds: BuildSlots = BuildSlots()
   ) {
     let located = photos.filter { $0.coordinate != nil }
     var vectors: [Double] = []
@@ -108,17 +113,18 @@ public final class IndexSnapshot: Sendable {
       located.map { ($0.id, PhotoDetail(photo: $0, members: members[$0.id] ?? [])) }, uniquingKeysWith: { a, _ in a })
     self.init(
       located: LocatedIndex(generation: generation, spatial: spatial), details: PhotoDetails(.memory(details)),
-      privacyZones: privacyZones)
+      privacyZones: privacyZones, builds: builds)
   }
 
   /// The located index from `store` (SQLite's spatial index file beside the index, mapped,
   /// or `earlier`'s mapping of it when it is the same file), with details read through `pool`
   /// as answers need them.
   public convenience init(
-    store: any PhotoStore, pool: StorePool, privacyZones: [PrivacyZone] = [], reusing earlier: IndexSnapshot? = nil
+    store: any PhotoStore, pool: StorePool, privacyZones: [PrivacyZone] = [], reusing earlier: IndexSnapshot? = nil,
+    builds: BuildSlots = BuildSlots()
   ) throws {
     let located = try store.locatedIndex(reusing: earlier?.located.file)
-    self.init(located: located, details: PhotoDetails(.store(pool)), privacyZones: privacyZones)
+    self.init(located: located, details: PhotoDetails(.store(pool)), privacyZones: privacyZones, builds: builds)
   }
 
   public static let empty = IndexSnapshot(generation: 0, photos: [])
@@ -184,12 +190,20 @@ public final class IndexSnapshot: Sendable {
   /// those photos: the whole set's hierarchy when the filter takes every photo.
   public func clusters(for filter: PhotoFilter) throws -> ClusterView {
     if filter.isEmpty { return clusters }
-    if let cached = filteredClusters[filter] { return cached }
-    let positions = try self.positions(passing: filter)
-    let view = ClusterView(clusters: ClusterIndex(points: positions.map(coordinate(at:))), positions: positions)
-    filteredClusters[filter] = view
-    return view
+    return try filteredClusters.value(for: filter) {
+      let positions = try self.positions(passing: filter)
+      let view = ClusterView(clusters: ClusterIndex(points: positions.map(coordinate(at:))), positions: positions)
+      return (view, positions.count)
+    }
   }
+
+  /// Whether answering for `filter` may wait for a build (nothing kept for it yet): such a
+  /// request is answered off the transport's threads.
+  func needsBuild(clustersFor filter: PhotoFilter) -> Bool {
+    !filter.isEmpty && filteredClusters.cached(filter) == nil
+  }
+
+  func needsBuild(nearestFor filter: PhotoFilter) -> Bool { !filter.isEmpty && filteredSets.cached(filter) == nil }
 
   /// The photos nearest to the query's centre that pass its filter (ids are photo ids). A
   /// selective filter is answered from its own index (built on first use and kept for the
@@ -210,19 +224,17 @@ public final class IndexSnapshot: Sendable {
   }
 
   private func filteredSet(for filter: PhotoFilter) throws -> FilteredSet {
-    if let cached = filteredSets[filter] { return cached }
-    let positions = try self.positions(passing: filter)
-    let set: FilteredSet
-    // A text filter is too dear to test candidate by candidate: it always gets its own.
-    if positions.count <= located.count / 2 || filter.text != nil {
-      set = .own(located.subset(positions))
-    } else {
+    try filteredSets.value(for: filter) {
+      let positions = try self.positions(passing: filter)
+      // A text filter is too dear to test candidate by candidate: it always gets its own.
+      if positions.count <= located.count / 2 || filter.text != nil {
+        return (.own(located.subset(positions)), positions.count)
+      }
       var mask = [Bool](repeating: false, count: located.positionCount)
       for p in positions { mask[p] = true }
-      set = .mask(mask)
+      // A mask costs a byte a photo, an eighth of what a build of its photos holds.
+      return (.mask(mask), located.positionCount / 8)
     }
-    filteredSets[filter] = set
-    return set
   }
 }
 
@@ -240,31 +252,6 @@ extension IndexSnapshot {
     }
     guard filter.camera != nil || filter.text != nil else { return (0..<located.positionCount).filter(passesTree) }
     return try details.ids(passing: filter).compactMap { located.position(of: $0) }.filter(passesTree).sorted()
-  }
-}
-
-/// What a snapshot made for the last few filters, most recently used last: a few, so memory
-/// stays bounded; what falls out is made the same way again when it is needed.
-final class RecentFilters<Value: Sendable>: Sendable {
-  static var capacity: Int { 8 }
-  private let entries = Mutex<[(PhotoFilter, Value)]>([])
-
-  subscript(filter: PhotoFilter) -> Value? {
-    get {
-      entries.withLock { entries in
-        guard let i = entries.firstIndex(where: { $0.0 == filter }) else { return nil }
-        let entry = entries.remove(at: i)
-        entries.append(entry)
-        return entry.1
-      }
-    }
-    set {
-      entries.withLock { entries in
-        entries.removeAll { $0.0 == filter }
-        if let newValue { entries.append((filter, newValue)) }
-        if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
-      }
-    }
   }
 }
 
@@ -288,6 +275,8 @@ public final class SnapshotHolder: Sendable {
   private let running = Mutex(true)
   let open: Opener
   let privacyZones: [PrivacyZone]
+  /// Builds for filters running at once, across snapshots.
+  public let builds: BuildSlots
   /// The stores requests read photos' details with, shared by every snapshot.
   let stores: StorePool
   /// How long the index stays unchanged before a file behind it is built again.
@@ -297,11 +286,12 @@ public final class SnapshotHolder: Sendable {
 
   public init(
     privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty, rebuildDelay: Double = 10,
-    open: @escaping Opener
+    builds: BuildSlots = BuildSlots(), open: @escaping Opener
   ) {
     ProcessMemory.keepLargeBlocksApart()
     self.open = open
     self.privacyZones = privacyZones
+    self.builds = builds
     self.rebuildDelay = rebuildDelay
     stores = StorePool(open: open)
     current = Mutex(initial)
@@ -317,7 +307,8 @@ public final class SnapshotHolder: Sendable {
     let generation = try store.generation()
     let earlier = snapshot
     guard force || generation != earlier.generation else { return nil }
-    let fresh = try IndexSnapshot(store: store, pool: stores, privacyZones: privacyZones, reusing: earlier)
+    let fresh = try IndexSnapshot(
+      store: store, pool: stores, privacyZones: privacyZones, reusing: earlier, builds: builds)
     current.withLock { $0 = fresh }
     if let file = fresh.located.file, file.bytes !== earlier.located.file?.bytes { verify(file) }
     return fresh.generation

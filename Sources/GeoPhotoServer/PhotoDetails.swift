@@ -111,12 +111,14 @@ public final class StorePool: Sendable {
       lent = kept
     } else {
       do {
-        guard let store = try open() else { throw APIError.unavailable("the index is gone") }
+        guard let store = try open() else {
+          throw APIError.unavailable("the index is gone", detail: "the index is gone")
+        }
         lent = Lent(store)
       } catch let error as APIError {
         throw error
       } catch {
-        throw APIError.unavailable("cannot open the index: \(error)")
+        throw APIError.unavailable("the index cannot be opened", detail: "cannot open the index: \(error)")
       }
     }
     do {
@@ -124,7 +126,7 @@ public final class StorePool: Sendable {
       idle.withLock { if $0.count < Self.idleLimit { $0.append(lent) } }
       return result
     } catch {
-      throw APIError.unavailable("cannot read the index: \(error)")
+      throw APIError.unavailable("the index cannot be read", detail: "cannot read the index: \(error)")
     }
   }
 }

@@ -61,7 +61,7 @@ public enum MapBasemap: Sendable, Equatable {
 enum WebMapEndpoints {
   static let pageRoutes = ["/", "/index.html"].map { path in
     Route(
-      path: path, operationID: "webMap", summary: "The web map",
+      path: path, operationID: "webMap", summary: "The web map", access: .open,
       // The page's own URL keeps its date range, search and place, so a view can be shared.
       parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text, place, photo],
       responses: [],
@@ -73,35 +73,33 @@ enum WebMapEndpoints {
   /// The place the page goes to (`PlaceEndpoints.query`'s names), read by its script.
   static let place = RouteParameter.query("place", .text, "A place name the map opens at")
   /// A photo whose viewer the page opens.
-  static let photo = RouteParameter.query("photo", .identifier("photo id"), "A photo the map opens its viewer on")
+  static let photo = RouteParameter.query(
+    "photo", .identifier("photo id", 1...Int64.max), "A photo the map opens its viewer on")
   static let assetName = RouteParameter.path("name", .fileName, "geophoto.js or geophoto.css")
   static let leafletFile = RouteParameter.path("file", .fileName, "A file of Leaflet's distribution")
 
   static let assetRoutes = [
     Route(
-      path: "/assets/{name}", operationID: "asset", summary: "The web map's script and style",
+      path: "/assets/{name}", operationID: "asset", summary: "The web map's script and style", access: .open,
       parameters: [assetName], responses: [], cached: false, documented: false, respond: asset),
     Route(
-      path: "/assets/leaflet/{file}", operationID: "leaflet", summary: "Leaflet", parameters: [leafletFile],
+      path: "/assets/leaflet/{file}", operationID: "leaflet", summary: "Leaflet", access: .open,
+      parameters: [leafletFile],
       responses: [], cached: false, documented: false, respond: { try leaflet($0.parameters.word(leafletFile), $0) }),
     Route(
-      path: "/assets/leaflet/images/{file}", operationID: "leafletImage", summary: "Leaflet's images",
+      path: "/assets/leaflet/images/{file}", operationID: "leafletImage", summary: "Leaflet's images", access: .open,
       parameters: [leafletFile], responses: [], cached: false, documented: false,
       respond: { try leaflet($0.parameters.word(leafletFile).map { "images/" + $0 }, $0) }),
   ]
 
-  /// The map page: Leaflet, the basemap, and pins and clusters from `/v1/annotations`.
+  /// The map page: Leaflet, the basemap, and pins and clusters from `/v1/annotations`. It
+  /// holds nothing about the photos (not even where they are): its script asks the API for
+  /// that, with the token when the server has one.
   static func page(_ c: EndpointContext) throws -> ServerResponse {
     let map = c.configuration.map
-    var bounds: JSONValue = .null
-    if let box = c.snapshot.bounds {
-      bounds = .array([
-        .array([.number(box.south), .number(box.west)]), .array([.number(box.north), .number(box.east)]),
-      ])
-    }
     let config = JSONValue.object([
       ("tiles", .string(map.basemap.templates.light)), ("darkTiles", .string(map.basemap.templates.dark)),
-      ("attribution", .string(map.shownAttribution)), ("bounds", bounds),
+      ("attribution", .string(map.shownAttribution)),
     ]).serialized().replacing("</", with: "<\\/")
     guard let base = map.leafletBase else { return missingLeaflet(c) }
     let html = """
@@ -116,6 +114,12 @@ enum WebMapEndpoints {
       </head>
       <body>
       <div id="map"></div>
+      <form id="gp-token" class="gp-token" aria-label="Access token" hidden>
+      <p>This map's server asks for its access token.</p>
+      <label>Token <input type="password" name="token" autocomplete="current-password" required></label>
+      <button type="submit">Open the map</button>
+      <p id="gp-token-wrong" hidden>That token is not the server's.</p>
+      </form>
       <form id="gp-filter" class="gp-filter" aria-label="Filter photos">
       <label>From <input type="date" name="since"></label>
       <label>to <input type="date" name="until"></label>
@@ -228,6 +232,11 @@ enum WebMapAssets {
     .gp-cluster span { position: absolute; right: 0; bottom: 0; left: 0; background: rgba(0, 0, 0, .55); color: #fff;
       font: bold 11px/15px system-ui, sans-serif; text-align: center; }
     .gp-popup img { display: block; max-width: 200px; margin-top: 6px; }
+    .gp-token { position: absolute; top: 30%; left: 50%; transform: translate(-50%, -50%); z-index: 3000;
+      background: #fff; padding: 12px 16px; border-radius: 6px; box-shadow: 0 2px 10px rgba(0, 0, 0, .4);
+      font: 14px system-ui, sans-serif; }
+    .gp-token[hidden] { display: none; }
+    .gp-token input { font: inherit; }
     .gp-filter { position: absolute; top: 10px; right: 10px; z-index: 1000; background: #fff; padding: 6px 8px;
       border-radius: 4px; box-shadow: 0 1px 4px rgba(0, 0, 0, .3); font: 13px system-ui, sans-serif; }
     .gp-filter input { font: inherit; }
@@ -266,7 +275,7 @@ enum WebMapAssets {
     }
     @media (prefers-color-scheme: dark) {
       #map { background: #1b1f24; }
-      .gp-filter, .gp-place, .gp-panel { background: #25292e; color: #e8e8e8; }
+      .gp-filter, .gp-place, .gp-panel, .gp-token { background: #25292e; color: #e8e8e8; }
       .gp-panel li small { color: #aaa; }
       .gp-place-found button { color: #74c0fc; }
       .gp-filter input, .gp-place input { background: #1b1f24; color: #e8e8e8; border: 1px solid #555; }
@@ -279,6 +288,48 @@ enum WebMapAssets {
     'use strict';
     (function () {
       const config = JSON.parse(document.getElementById('gp-config').textContent);
+      // The API's token, when the server has one: asked for once (on the first 401) and kept
+      // for this browser tab only.
+      let token = sessionStorage.getItem('geophoto-token') || '';
+      let asking = null;
+      function askForToken(wrong) {
+        if (asking) { return asking; }
+        const form = document.getElementById('gp-token');
+        document.getElementById('gp-token-wrong').hidden = !wrong;
+        form.hidden = false;
+        form.elements.token.focus();
+        asking = new Promise((resolve) => {
+          form.addEventListener('submit', (e) => {
+            e.preventDefault();
+            token = form.elements.token.value.trim();
+            sessionStorage.setItem('geophoto-token', token);
+            form.hidden = true;
+            asking = null;
+            resolve();
+          }, { once: true });
+        });
+        return asking;
+      }
+      // Every request of the API goes through here: with the token, asked for again when refused.
+      async function api(path) {
+        for (let attempt = 0; ; attempt++) {
+          const response = await fetch(path, token ? { headers: { Authorization: 'Bearer ' + token } } : {});
+          if (response.status !== 401 || attempt >= 5) { return response; }
+          await askForToken(attempt > 0 || token !== '');
+        }
+      }
+      // A thumbnail of the API: with the token, fetched and shown from memory (an <img> cannot
+      // send it); other pictures as they are.
+      async function setImage(img, url) {
+        if (!url) { return; }
+        img.loading = 'lazy';
+        if (!url.startsWith('/v1/') || !token) { img.src = url; return; }
+        const response = await api(url);
+        if (!response.ok) { return; }
+        const shown = URL.createObjectURL(await response.blob());
+        img.addEventListener('load', () => URL.revokeObjectURL(shown), { once: true });
+        img.src = shown;
+      }
       const map = L.map('map', { worldCopyJump: true });
       // The view lives in the URL's hash (#map=zoom/lat/lon), so a reload or a shared link shows
       // the same map; without one the page fits every photo.
@@ -286,12 +337,18 @@ enum WebMapAssets {
       const hashView = viewInURL && +viewInURL[1] <= 19 && Math.abs(+viewInURL[2]) <= 90 &&
         Math.abs(+viewInURL[3]) <= 180 ? { zoom: +viewInURL[1], center: [+viewInURL[2], +viewInURL[3]] } : null;
       if (hashView) { map.setView(hashView.center, hashView.zoom); }
-      else if (config.bounds) {
-        // Clear of the controls above and of the panel on the right, where it is shown.
-        const panel = window.innerWidth > 700 ? 300 : 30;
-        map.fitBounds(config.bounds, { paddingTopLeft: [30, 60], paddingBottomRight: [panel, 30], maxZoom: 16 });
+      else {
+        map.setView([20, 0], 2);
+        // Where the photos are comes from the API (the page itself says nothing of them).
+        api('/v1/status').then((r) => r.ok ? r.json() : null).then((status) => {
+          const b = status && status.bounds;
+          if (!b || location.hash) { return; }
+          // Clear of the controls above and of the panel on the right, where it is shown.
+          const panel = window.innerWidth > 700 ? 300 : 30;
+          map.fitBounds([[b.south, b.west], [b.north, b.east]],
+            { paddingTopLeft: [30, 60], paddingBottomRight: [panel, 30], maxZoom: 16 });
+        });
       }
-      else { map.setView([20, 0], 2); }
       L.control.scale({ position: 'bottomleft' }).addTo(map);
       function keepView() {
         const c = map.getCenter();
@@ -365,7 +422,7 @@ enum WebMapAssets {
         found.textContent = '';
         const query = name.trim();
         if (!query) { return; }
-        const response = await fetch('/v1/places?q=' + encodeURIComponent(query) + '&limit=5');
+        const response = await api('/v1/places?q=' + encodeURIComponent(query) + '&limit=5');
         if (!response.ok) {
           found.textContent = response.status === 404 ? 'This server has no place names.' : 'No such place.';
           document.body.dataset.place = '';
@@ -410,7 +467,7 @@ enum WebMapAssets {
           Math.min(20000000, Math.ceil(Math.max(...corners.map((k) => map.distance(c, k)))) + 1);
         const lon = ((c.lng + 180) % 360 + 360) % 360 - 180;
         const filter = filterQuery().toString();
-        const response = await fetch('/v1/near?lat=' + c.lat.toFixed(6) + '&lon=' + lon.toFixed(6) + '&limit=' +
+        const response = await api('/v1/near?lat=' + c.lat.toFixed(6) + '&lon=' + lon.toFixed(6) + '&limit=' +
           listed + '&radius=' + radius + (filter ? '&' + filter : ''));
         if (!response.ok || request !== generation) { return; }
         const answer = await response.json();
@@ -455,7 +512,7 @@ enum WebMapAssets {
         const zoom = Math.floor(map.getZoom());
         const bbox = [west, south, east, north].map((v) => v.toFixed(6)).join(',');
         const filter = filterQuery().toString();
-        const response = await fetch('/v1/annotations?bbox=' + bbox + '&zoom=' + zoom + (filter ? '&' + filter : ''));
+        const response = await api('/v1/annotations?bbox=' + bbox + '&zoom=' + zoom + (filter ? '&' + filter : ''));
         if (!response.ok || request !== generation) { return; }
         const collection = await response.json();
         layer.clearLayers();
@@ -466,19 +523,23 @@ enum WebMapAssets {
           if (p.cluster) {
             clusters++;
             // A bubble: one of its photos, and the count.
-            const picture = p.thumbnailURL ? '<img alt="" loading="lazy" src="' + escape(p.thumbnailURL) + '">' : '';
+            const picture = p.thumbnailURL ? '<img alt="">' : '';
             const icon = L.divIcon({ html: '<div>' + picture + '<span>' + escape(p.point_count_abbreviated) +
               '</span></div>', className: 'gp-cluster', iconSize: L.point(48, 48) });
-            L.marker([lat, lon], { icon, title: p.point_count + ' photos', alt: p.point_count + ' photos' })
+            const marker = L.marker([lat, lon], { icon, title: p.point_count + ' photos', alt: p.point_count + ' photos' })
               .on('click', () => map.setView([lat, lon], p.expansion_zoom)).addTo(layer);
+            const img = marker.getElement() && marker.getElement().querySelector('img');
+            if (img) { setImage(img, p.thumbnailURL); }
           } else {
             markers++;
             // A photo: its thumbnail, small; a click (or Enter) opens the viewer.
             const video = p.mediaType === 'video';
             const icon = L.divIcon({ className: video ? 'gp-marker gp-video' : 'gp-marker', iconSize: L.point(34, 34),
-              html: p.thumbnailURL ? '<img alt="" loading="lazy" src="' + escape(p.thumbnailURL) + '">' : '' });
-            L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : ''), alt: p.title })
+              html: p.thumbnailURL ? '<img alt="">' : '' });
+            const marker = L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : ''), alt: p.title })
               .on('click', () => openViewer(p.id)).addTo(layer);
+            const img = marker.getElement() && marker.getElement().querySelector('img');
+            if (img) { setImage(img, p.thumbnailURL); }
           }
         }
         document.body.dataset.markers = markers;
@@ -498,11 +559,12 @@ enum WebMapAssets {
       async function openViewer(id) {
         if (viewer.hidden) { returnFocus = document.activeElement; }
         viewing = id;
-        const response = await fetch('/v1/photos/' + id);
+        const response = await api('/v1/photos/' + id);
         if (!response.ok || viewing !== id) { return; }
         const photo = await response.json();
         const large = photo.source === 'local' ? '/v1/photos/' + photo.id + '/thumbnail?size=1024' : photo.thumbnailURL;
-        viewerImage.src = large || '';
+        viewerImage.removeAttribute('src');
+        setImage(viewerImage, large);
         viewerImage.alt = photo.title;
         document.getElementById('gp-viewer-title').textContent = photo.title;
         document.getElementById('gp-viewer-subtitle').textContent = photo.subtitle;
@@ -559,7 +621,7 @@ enum WebMapAssets {
       document.getElementById('gp-next').addEventListener('click', () => step(1));
       document.getElementById('gp-close').addEventListener('click', closeViewer);
       document.getElementById('gp-show').addEventListener('click', async () => {
-        const response = await fetch('/v1/photos/' + viewing);
+        const response = await api('/v1/photos/' + viewing);
         if (!response.ok) { return; }
         const photo = await response.json();
         closeViewer();

@@ -9,8 +9,22 @@ import Testing
 /// Answers every request with its path (and says when it came with a body).
 struct EchoResponder: Responder {
   func respond(to request: ServerRequest) -> ServerResponse {
-    let text = request.path + (request.hadBody ? " with a body" : "")
+    let text = request.path + (request.hasBody ? " with a body" : "")
     return ServerResponse(status: 200, headers: [("Content-Type", "text/plain")], body: Array(text.utf8))
+  }
+}
+
+/// Takes bodies of at most 16 bytes and answers with what came.
+struct BodyResponder: Responder {
+  func admit(_ request: ServerRequest) -> Admission {
+    let tooLarge = ServerResponse(status: 413, body: Array("too large".utf8))
+    if case .length(let n) = request.declaredBody, n > 16 { return .answer(tooLarge) }
+    return request.hasBody ? .readBody(limit: 16) { tooLarge } : .proceed
+  }
+
+  func respond(to request: ServerRequest) -> ServerResponse {
+    ServerResponse(
+      status: 200, body: Array("\(request.body.count) bytes: \(String(decoding: request.body, as: UTF8.self))".utf8))
   }
 }
 
@@ -104,17 +118,46 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
     }
   }
 
-  /// The transport reads and drops a body and tells the responder; what such a request gets
-  /// is the responder's to say.
-  @Test func aBodyIsDroppedAndReported() throws {
+  /// A responder that does not read bodies refuses them from the headers (413), before a
+  /// byte of the body is sent: the answer arrives though the body never does.
+  @Test func aBodyIsRefusedBeforeItIsRead() throws {
     let s = try server(host: "127.0.0.1")
     defer { s.stop() }
     let answer = try exchange(
-      "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello", port: s.port)
-    #expect(answer.hasPrefix("HTTP/1.1 200"))
-    #expect(answer.hasSuffix("/upload with a body"))
+      "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n", port: s.port)
+    #expect(answer.hasPrefix("HTTP/1.1 413"))
+    let chunked = try exchange("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", port: s.port)
+    #expect(chunked.hasPrefix("HTTP/1.1 413"))
     let plain = try exchange("GET /plain HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: s.port)
     #expect(plain.hasSuffix("\r\n\r\n/plain"))
+  }
+
+  /// A responder that takes bodies gets them whole, up to its limit; over it, its 413: at once
+  /// for a declared length, at the end of a chunked one (what came past the limit dropped).
+  @Test func aBodyIsReadUpToTheLimit() throws {
+    let s = try HTTPServer(options: Self.options, responder: BodyResponder())
+    defer { s.stop() }
+    let small = try exchange(
+      "PUT /b HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello", port: s.port)
+    #expect(small.hasPrefix("HTTP/1.1 200") && small.hasSuffix("5 bytes: hello"))
+    let chunks = "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+    let chunked = try exchange(
+      "PUT /b HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks, port: s.port)
+    #expect(chunked.hasSuffix("11 bytes: hello world"))
+    let declared = try exchange("PUT /b HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n", port: s.port)
+    #expect(declared.hasPrefix("HTTP/1.1 413") && declared.hasSuffix("too large"))
+    let big = String(repeating: "x", count: 40)
+    let overflowing = try exchange(
+      "PUT /b HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n28\r\n\(big)\r\n0\r\n\r\n",
+      port: s.port)
+    #expect(overflowing.hasPrefix("HTTP/1.1 413") && overflowing.hasSuffix("too large"), "\(overflowing)")
+  }
+
+  static var options: HTTPServerOptions {
+    var options = HTTPServerOptions()
+    options.port = 0
+    options.threads = 1
+    return options
   }
 
   @Test func aPortInUseSaysWhichAddressAndPort() throws {
@@ -204,6 +247,42 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
     // A normal request meanwhile and after is answered.
     let answer = try exchange("GET /quick HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
     #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("/quick"))
+  }
+
+  /// The time bounds the whole request, its body included: a body trickled in a byte at a
+  /// time after quick headers is cut off too (libmicrohttpd's idle timeout alone never would).
+  @Test func aBodyTrickledInIsCutOff() throws {
+    var options = HTTPServerOptions()
+    options.port = 0
+    options.threads = 1
+    options.requestTimeout = 2
+    let server = try HTTPServer(options: options, responder: BodyResponder())
+    defer { server.stop() }
+    let fd = try ConnectionLimitTests().connect(from: "127.0.0.1", port: server.port)
+    defer { close(fd) }
+    let head = "PUT /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\n\r\n"
+    _ = head.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    let started = Date()
+    var cutOff = false
+    var sent = 0
+    while Date().timeIntervalSince(started) < 8 && sent < 16 {
+      var byte = UInt8(ascii: "x")
+      if send(fd, &byte, 1, Int32(MSG_NOSIGNAL)) < 0 {
+        cutOff = true
+        break
+      }
+      sent += 1
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      if poll(&poller, 1, 400) == 1 {
+        var answer: UInt8 = 0
+        if recv(fd, &answer, 1, Int32(MSG_DONTWAIT)) <= 0 {
+          cutOff = true
+          break
+        }
+      }
+    }
+    #expect(cutOff, "the slow body was never cut off (\(sent) bytes sent)")
+    #expect(Date().timeIntervalSince(started) < 5)
   }
 
   @Test func keepAliveRequestsEachGetTheirOwnTime() throws {

@@ -40,11 +40,13 @@ struct TileEndpointTests {
   }
 
   @Test(
-    "bad tile names are 400, tiles outside the world 404",
+    "bad tile names and numbers out of their ranges are 400, tiles outside the world 404",
     arguments: [
       ("/tiles/3/7/four.png", 400), ("/tiles/3/7/4.jpg", 400), ("/tiles/3/7/4", 400), ("/tiles/x/7/4.png", 400),
-      ("/tiles/3/7/+4.png", 400), ("/tiles/3/8/4.png", 404), ("/tiles/3/7/8.png", 404), ("/tiles/20/0/0.png", 404),
-      ("/tiles/-1/0/0.png", 404), ("/tiles/3/-1/0.png", 404), ("/tiles/99999999999999999999/0/0.png", 400),
+      ("/tiles/3/7/+4.png", 400), ("/tiles/3/8/4.png", 404), ("/tiles/3/7/8.png", 404), ("/tiles/20/0/0.png", 400),
+      ("/tiles/-1/0/0.png", 400), ("/tiles/3/-1/0.png", 400), ("/tiles/99999999999999999999/0/0.png", 400),
+      ("/tiles/19/524288/0.png", 400), ("/tiles/3/7/9223372036854775807.png", 404),
+      ("/tiles/3/7/99999999999999999999.png", 400),
     ])
   func badTiles(target: String, status: Int) {
     let r = get(api, target)

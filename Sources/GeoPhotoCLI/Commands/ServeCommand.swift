@@ -14,7 +14,10 @@ enum ServeCommand: Subcommand {
     discussion: """
       Answers from the index in memory and picks up changes from 'sync' and 'fetch' without a
       restart. Listens on 127.0.0.1 unless told otherwise; binding another address prints a
-      warning, and a token (--token or GEOPHOTO_TOKEN) then protects every /v1 request.
+      warning, and a token (--token-file, GEOPHOTO_TOKEN or --token) then protects every /v1
+      request. It answers only requests for its own host names (localhost, 127.0.0.1, [::1],
+      --host's, serve.hostnames; others get 421), and other web sites' pages may not read its
+      answers unless --allow-origin names them.
       The web map draws geophoto's own basemap (--tiles builtin: /tiles, offline and private);
       --tiles osm or a URL template use a tile server instead. One access-log line per request
       goes to stderr. Stops cleanly on SIGINT or SIGTERM.
@@ -26,10 +29,13 @@ enum ServeCommand: Subcommand {
       Setting.serveHost.option,
       Setting.servePort.option,
       Setting.serveToken.option,
+      Setting.serveTokenFile.option,
       Setting.serveThreads.option,
+      Setting.serveRequestTimeout.option,
       Setting.serveAllowOrigin.option,
       Setting.servePrivacyZones.option,
       Setting.serveTiles.option,
+      Setting.tilesCacheMax.option,
       .init(
         long: "watch", short: "w", valueName: "dir",
         help: "Keep the index in line with this folder as files change (sync --watch inside the server).",
@@ -40,7 +46,7 @@ enum ServeCommand: Subcommand {
     ],
     examples: [
       "geophoto serve",
-      "geophoto serve --host 0.0.0.0 --port 8080 --token \"$(cat ~/.config/geophoto/token)\"",
+      "geophoto serve --host photos.local --port 8080 --token-file ~/.config/geophoto/token",
       "geophoto serve --privacy-zone 35.6895,139.6917,300m --tiles none",
       "geophoto serve --watch ~/Pictures",
     ])
@@ -54,7 +60,9 @@ enum ServeCommand: Subcommand {
     // A server never writes its index: it opens it read-only (a read-only file, role or
     // replica serves as well), and sharing one connection pool between reloads where it can.
     let open = try CommandContext.stores.opener(config.databasePath, mode: .readOnly)
-    let holder = SnapshotHolder(privacyZones: config.serve.privacyZones) {
+    let holder = SnapshotHolder(
+      privacyZones: config.serve.privacyZones, builds: BuildSlots(limit: config.serve.maximumBuilds)
+    ) {
       do {
         return try open()
       } catch let error as StoreError where error.kind == .missing {
@@ -68,6 +76,8 @@ enum ServeCommand: Subcommand {
     }
 
     var api = config.serve.api
+    // The name it listens on is one it answers for.
+    api.hostnames.append(config.serve.server.host)
     // Every line the server writes goes through one buffer, written off the request path.
     let log = LogBuffer { console.err(String(decoding: $0, as: UTF8.self)) }
     defer { log.close() }
@@ -84,7 +94,9 @@ enum ServeCommand: Subcommand {
       let folder = CommandContext.stores.localDirectory(config.databasePath).map { _ in
         context.indexDirectory.appendingPathComponent("basemap-tiles")
       }
-      api.tiles = BuiltInTiles(cacheDirectory: folder) { try Basemap(contentsOf: url) }
+      api.tiles = BuiltInTiles(cacheDirectory: folder, maximumCacheBytes: config.tiles.cacheMax) {
+        try Basemap(contentsOf: url)
+      }
     } else if api.map.basemap == .builtIn {
       console.err(
         "warning: geophoto's basemap (\(Basemap.bundledName)) is not installed beside it; the web map has none\n")
@@ -100,7 +112,12 @@ enum ServeCommand: Subcommand {
     }
     if !server.isLoopbackOnly {
       console.err("warning: listening on \(config.serve.server.host): other machines can reach this server")
-      console.err(config.serve.api.token == nil ? "; set --token to require one\n" : "; /v1 requires the token\n")
+      console.err(
+        config.serve.api.token == nil ? "; set --token-file to require a token\n" : "; /v1 requires the token\n")
+      if ["0.0.0.0", "::"].contains(config.serve.server.host) && config.serve.api.hostnames.isEmpty {
+        console.err(
+          "warning: it answers requests for localhost only until serve.hostnames names the host names clients use\n")
+      }
     }
     // The counts only: a snapshot held here would stay for the server's life, with its caches
     // and its mapped spatial index file (still taking its disk space once replaced).

@@ -25,9 +25,11 @@ extension Setting {
     // http
     httpConnectTimeout, httpTimeout, httpMaxResponse, httpAttempts, httpBackoff, httpContact,
     // serve
-    serveHost, servePort, serveToken, serveThreads, serveMaxConnections, serveMaxConnectionsPerClient,
-    serveIdleTimeout, serveRequestTimeout, serveAllowOrigin, serveMaxFeatures, servePrivacyZones, serveTiles,
-    serveAttribution, serveLeafletURL, serveReloadInterval,
+    serveHost, servePort, serveToken, serveTokenFile, serveHostnames, serveThreads, serveMaxConnections,
+    serveMaxConnectionsPerClient, serveIdleTimeout, serveRequestTimeout, serveAllowOrigin, serveMaxFeatures,
+    serveMaxBuilds, servePrivacyZones, serveTiles, serveAttribution, serveLeafletURL, serveReloadInterval,
+    // tiles
+    tilesCacheMax,
     // routing
     routingEndpoint, routingEngine, routingProfile,
     // places
@@ -102,7 +104,7 @@ extension Setting {
 
   static let flickrAPIKey = Setting(
     key: "flickr.api_key", environment: "GEOPHOTO_FLICKR_API_KEY", valueName: "key",
-    help: "Your Flickr API key; without one Flickr is skipped", defaultText: "none"
+    help: "Your Flickr API key; without one Flickr is skipped", defaultText: "none", isSecret: true
   ) { c, v, _ in c.flickr.apiKey = v.isEmpty ? nil : v }
 
   static let flickrEndpoint = Setting(
@@ -171,11 +173,28 @@ extension Setting {
 
   static let serveToken = Setting(
     key: "serve.token", environment: "GEOPHOTO_TOKEN", flag: Flag(long: "token"), valueName: "token",
-    help: "A token every /v1 request must carry as 'Authorization: Bearer <token>'", defaultText: "none"
-  ) { c, v, _ in
-    guard v.isEmpty || v.count >= 8 else { throw InvalidSetting("a token needs at least 8 characters") }
-    c.serve.api.token = v.isEmpty ? nil : v
+    help:
+      "A token every /v1 request must carry as 'Authorization: Bearer <token>' (GEOPHOTO_TOKEN or --token-file keep it out of 'ps')",
+    defaultText: "none", isSecret: true
+  ) { c, v, _ in c.serve.api.token = try SettingValue.token(v) }
+
+  static let serveTokenFile = Setting(
+    key: "serve.token_file", environment: "GEOPHOTO_TOKEN_FILE", flag: Flag(long: "token-file"), valueName: "file",
+    help: "A file whose first line is the token (instead of serve.token; chmod 600 it)", defaultText: "none",
+    completion: .file
+  ) { c, v, env in
+    let path = env.expandTilde(v)
+    let (token, warning) = try SettingValue.tokenFile(path)
+    c.serve.api.token = token
+    if let warning { c.warnings.append(warning) }
   }
+
+  static let serveHostnames = Setting(
+    key: "serve.hostnames", environment: "GEOPHOTO_HOSTNAMES", valueName: "name,…",
+    help:
+      "Host names 'serve' answers for besides localhost, 127.0.0.1, [::1] and --host's (others get 421)",
+    defaultText: "none"
+  ) { c, v, _ in c.serve.api.hostnames += try SettingValue.hostnames(v) }
 
   static let serveThreads = Setting(
     key: "serve.threads", environment: "GEOPHOTO_THREADS", flag: Flag(long: "threads"), valueName: "n",
@@ -201,19 +220,30 @@ extension Setting {
   ) { c, v, _ in c.serve.server.connectionTimeout = try SettingValue.wholeSeconds(v, 1...3_600, "idle_timeout") }
 
   static let serveRequestTimeout = Setting(
-    key: "serve.request_timeout", environment: "GEOPHOTO_REQUEST_TIMEOUT", valueName: "duration",
-    help: "How long a client has to send a whole request (slow senders are cut off)", defaultText: "30s"
+    key: "serve.request_timeout", environment: "GEOPHOTO_REQUEST_TIMEOUT", flag: Flag(long: "request-timeout"),
+    valueName: "duration",
+    help: "How long a client has to send a whole request, body included (slow senders are cut off)",
+    defaultText: "30s"
   ) { c, v, _ in c.serve.server.requestTimeout = try SettingValue.wholeSeconds(v, 1...3_600, "request_timeout") }
 
   static let serveAllowOrigin = Setting(
-    key: "serve.allow_origin", environment: "GEOPHOTO_ALLOW_ORIGIN", flag: Flag(long: "allow-origin"),
-    valueName: "origin", help: "The Access-Control-Allow-Origin of every answer", defaultText: "*"
-  ) { c, v, _ in c.serve.api.allowedOrigin = v }
+    key: "serve.allow_origin", environment: "GEOPHOTO_ALLOW_ORIGIN", flag: Flag(long: "allow-origin", repeating: true),
+    valueName: "origin",
+    help:
+      "Web origins whose pages may read answers (CORS): https://maps.example.org, a list, or * for any; none by default",
+    defaultText: "none"
+  ) { c, v, _ in c.serve.api.allowedOrigins += try SettingValue.origins(v) }
 
   static let serveMaxFeatures = Setting(
     key: "serve.max_features", environment: "GEOPHOTO_MAX_FEATURES", valueName: "n",
     help: "The most features one /v1/annotations answer carries", defaultText: "2000"
   ) { c, v, _ in c.serve.api.maximumFeatures = try SettingValue.wholeNumber(v, 1...100_000, "max_features") }
+
+  static let serveMaxBuilds = Setting(
+    key: "serve.max_builds", environment: "GEOPHOTO_MAX_BUILDS", valueName: "n",
+    help: "Clusters and photo sets for new filters 'serve' builds at once (more get 503 with Retry-After)",
+    defaultText: "one per core"
+  ) { c, v, _ in c.serve.maximumBuilds = try SettingValue.wholeNumber(v, 1...256, "max_builds") }
 
   static let servePrivacyZones = Setting(
     key: "serve.privacy_zones", environment: "GEOPHOTO_PRIVACY_ZONES",
@@ -245,6 +275,17 @@ extension Setting {
     key: "serve.reload_interval", environment: "GEOPHOTO_RELOAD_INTERVAL", valueName: "duration",
     help: "How often 'serve' checks the index for changes", defaultText: "1s"
   ) { c, v, _ in c.serve.reloadInterval = max(0.05, try SettingValue.duration(v)) }
+
+  static let tilesCacheMax = Setting(
+    key: "tiles.cache_max", environment: "GEOPHOTO_TILE_CACHE_MAX", flag: Flag(long: "tile-cache-max"),
+    valueName: "size",
+    help: "The most disk the server's cache of drawn tiles takes (1MB, 512MB, 2GB; least recently used out)",
+    defaultText: "512MB"
+  ) { c, v, _ in
+    let bytes = try SettingValue.byteCount(v)
+    guard bytes >= 1_000_000 else { throw InvalidSetting("cache_max must be at least 1MB") }
+    c.tiles.cacheMax = bytes
+  }
 
   static let routingEndpoint = Setting(
     key: "routing.endpoint", environment: "GEOPHOTO_ROUTING_ENDPOINT", valueName: "url",

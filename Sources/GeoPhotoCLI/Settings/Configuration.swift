@@ -27,6 +27,9 @@ struct Configuration: Sendable {
   var routing = Routing()
   var places = Places()
   var snapshot = Snapshot()
+  var tiles = Tiles()
+  /// What the user should hear about the settings (a secret in a file others can read).
+  var warnings: [String] = []
 
   struct Near: Sendable {
     var limit = 20
@@ -82,6 +85,13 @@ struct Configuration: Sendable {
     var api = APIConfiguration()
     var privacyZones: [PrivacyZone] = []
     var reloadInterval = 1.0
+    /// Builds for new filters at once; nil for one per core.
+    var maximumBuilds: Int?
+  }
+
+  struct Tiles: Sendable {
+    /// The most bytes the server's disk cache of drawn tiles holds.
+    var cacheMax = 512_000_000
   }
 
   struct Routing: Sendable {
@@ -128,7 +138,14 @@ struct Configuration: Sendable {
     let explicitFile = parsed.value("config") ?? environment["GEOPHOTO_CONFIG"]
     let filePath = expandTilde(explicitFile ?? defaultConfigPath(environment: environment), environment: environment)
     if FileManager.default.fileExists(atPath: filePath) {
-      for entry in try ConfigurationFile.read(filePath) {
+      let entries = try ConfigurationFile.read(filePath)
+      let secrets = entries.filter { Setting.named($0.key)?.isSecret == true }.map(\.key)
+      if !secrets.isEmpty,
+        let warning = ConfigurationFile.exposure(of: filePath, holding: secrets.joined(separator: ", "))
+      {
+        config.warnings.append(warning)
+      }
+      for entry in entries {
         guard let setting = Setting.named(entry.key) else {
           throw RuntimeError(
             "\(filePath):\(entry.line): unknown setting '\(entry.key)'; known: "
@@ -161,7 +178,11 @@ struct Configuration: Sendable {
         do {
           try setting.apply(&config, value, context)
         } catch {
-          throw UsageError("The value '\(value)' is invalid for '--\(option.long)': \(error)")
+          // A secret is never repeated; an index URL without its password.
+          let shown =
+            setting.isSecret
+            ? "given" : setting.key == Setting.index.key ? CommandContext.stores.redacted(value) : value
+          throw UsageError("The value '\(shown)' is invalid for '--\(option.long)': \(error)")
         }
       }
     }

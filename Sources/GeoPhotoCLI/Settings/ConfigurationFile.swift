@@ -20,6 +20,20 @@ enum ConfigurationFile {
     var description: String { "\(line): \(message)" }
   }
 
+  /// The warning a file holding `secrets` deserves when its group or others may read it (as
+  /// ssh warns of a private key), nil when only its owner may.
+  static func exposure(of path: String, holding secrets: String) -> String? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return exposure(of: status, path: path, holding: secrets)
+  }
+
+  static func exposure(of status: stat, path: String, holding secrets: String) -> String? {
+    guard status.st_mode & 0o044 != 0 else { return nil }
+    let mode = String(status.st_mode & 0o777, radix: 8)
+    return "\(path) holds \(secrets) and can be read by others (mode \(mode)); run 'chmod 600 \(path)'"
+  }
+
   static func read(_ path: String) throws -> [Entry] {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw RuntimeError("cannot read configuration file \(path)")

@@ -1,3 +1,4 @@
+import Foundation
 import GeoPhotoCore
 import GeoPhotoServer
 
@@ -30,6 +31,9 @@ struct Setting: Sendable {
   var defaultText: String
   /// What a shell may offer for the flag's value.
   var completion: CommandSpec.Completion? = nil
+  /// Whether the value is a secret: never repeated in a message, and a configuration file
+  /// that holds it should be readable by its owner alone.
+  var isSecret = false
   /// Checks `value` and stores it in the configuration.
   var apply: @Sendable (inout Configuration, String, SettingEnvironment) throws -> Void
 
@@ -60,6 +64,60 @@ struct InvalidSetting: Error, CustomStringConvertible {
 
 /// The checks setting values go through, each with the message a bad value gets.
 enum SettingValue {
+  /// A bearer token: at least 8 characters; empty for none.
+  static func token(_ value: String) throws(InvalidSetting) -> String? {
+    guard value.isEmpty || value.count >= 8 else { throw InvalidSetting("a token needs at least 8 characters") }
+    guard !value.contains(where: { $0.isWhitespace || !$0.isASCII }) else {
+      throw InvalidSetting("a token is printable ASCII without spaces")
+    }
+    return value.isEmpty ? nil : value
+  }
+
+  /// The token in the first line of the file at `path`, and a warning when others than its
+  /// owner may read the file.
+  static func tokenFile(_ path: String) throws(InvalidSetting) -> (String, String?) {
+    let file: ReadableFile
+    let bytes: [UInt8]
+    do {
+      file = try ReadableFile(path: path)
+      guard let read = try file.readAll(limit: 4_096) else { throw InvalidSetting("\(path) is larger than 4 KiB") }
+      bytes = read
+    } catch let error as InvalidSetting {
+      throw error
+    } catch {
+      throw InvalidSetting("cannot read the token file \(path): \(error)")
+    }
+    let line = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    guard let token = try token(line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))) else {
+      throw InvalidSetting("the token file \(path) is empty")
+    }
+    return (token, ConfigurationFile.exposure(of: file.status, path: path, holding: "a token"))
+  }
+
+  /// Host names, comma-separated.
+  static func hostnames(_ value: String) throws(InvalidSetting) -> [String] {
+    let names = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    for name in names where name.isEmpty || name.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "@" }) {
+      throw InvalidSetting("'\(name)' is not a host name")
+    }
+    return names
+  }
+
+  /// Web origins (`scheme://host[:port]`), comma-separated, `*` for any, or `none`.
+  static func origins(_ value: String) throws(InvalidSetting) -> [String] {
+    let origins = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    if origins == ["none"] { return [] }
+    for origin in origins where origin != "*" {
+      guard let scheme = origin.range(of: "://"),
+        ["http", "https"].contains(origin[..<scheme.lowerBound].lowercased()),
+        !origin[scheme.upperBound...].isEmpty, !origin[scheme.upperBound...].contains("/")
+      else {
+        throw InvalidSetting("'\(origin)' is not an origin; expected https://host[:port] or *")
+      }
+    }
+    return origins
+  }
+
   static func wholeNumber(_ value: String, _ range: ClosedRange<Int>, _ name: String) throws(InvalidSetting) -> Int {
     guard let n = Int(value), range.contains(n) else {
       throw InvalidSetting("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")

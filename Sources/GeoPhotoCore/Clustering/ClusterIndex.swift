@@ -380,6 +380,10 @@ public struct ClusterIndex: Sendable {
     }
   }
 
+  /// No cluster id of any index is larger: ids count from the point count (below 2²⁷) and
+  /// go up to 2³² above it.
+  public static let largestClusterID: Int64 = 1 << 34
+
   /// The zoom a cluster was made at and the tree position of the item it grew from (at zoom
   /// + 1), from its id.
   func origin(of clusterID: Int) -> (zoom: Int, position: Int)? {

@@ -12,6 +12,12 @@ public enum Checksum {
     return ((mixed << 31) | (mixed >> 33)) &* prime1
   }
 
+  /// The checksum of a text's UTF-8 bytes.
+  public static func of(_ text: String) -> UInt64 {
+    var text = text
+    return text.withUTF8 { of(UnsafeRawBufferPointer($0)) }
+  }
+
   /// The checksum of `bytes`.
   public static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var lanes: (UInt64, UInt64, UInt64, UInt64) = (prime1 &+ prime2, prime2, 0, 0 &- prime1)

@@ -5,10 +5,14 @@ public import GeoPhotoThumbnails
 
 /// Settings of the HTTP API and the web map.
 public struct APIConfiguration: Sendable {
-  /// When set, every `/v1` request needs `Authorization: Bearer <token>`.
+  /// When set, every route that says so (the whole `/v1` API) needs
+  /// `Authorization: Bearer <token>`, and answers are cached privately.
   public var token: String?
-  /// `Access-Control-Allow-Origin`.
-  public var allowedOrigin = "*"
+  /// The origins whose pages may read answers (CORS): none by default; `*` for any.
+  public var allowedOrigins: [String] = []
+  /// Host names the server answers for besides the loopback ones (`--host`'s name,
+  /// `serve.hostnames`); a request for another gets 421.
+  public var hostnames: [String] = []
   /// The most features one `/v1/annotations` answer carries.
   public var maximumFeatures = 2_000
   /// `Cache-Control: max-age` of JSON answers, in seconds.
@@ -34,26 +38,40 @@ public struct APIConfiguration: Sendable {
 /// The API as a pure function from request to response: no sockets, so every endpoint and
 /// every bad input is tested in-process; `HTTPServer` carries it over the network.
 ///
-/// A request passes the middleware (access log, CORS, error answers, request limits,
-/// preflight, the bearer token) and is dispatched on `Routes.all`: the route whose path
-/// matches checks the parameters and answers from the current index snapshot.
+/// A request passes the middleware (access log, CORS, error answers, the host check, request
+/// limits, preflight) and is dispatched on `Routes.all`: the route whose path matches asks for
+/// the token when it says so, checks the parameters and answers from the current index
+/// snapshot. Before that, from the headers alone, `admit` refuses a body the route does not
+/// take, and `answersSlowly` sends requests that may wait for a build off the transport's
+/// threads.
 public struct APIRouter: Responder {
   public let holder: SnapshotHolder
   public let configuration: APIConfiguration
+  private let middleware: [any Middleware]
   private let handler: APIHandler
+  /// What besides the index and the query changes answers, for ETags: the version answering,
+  /// the privacy zones and the feature cap.
+  let answerVariant: UInt64
 
   public init(holder: SnapshotHolder, configuration: APIConfiguration = APIConfiguration()) {
     self.holder = holder
     self.configuration = configuration
+    let zones = holder.privacyZones.map { "\($0.center.latitude),\($0.center.longitude),\($0.radius)" }
+    let variant = Checksum.of(
+      ([GeoPhotoVersion.current, String(configuration.maximumFeatures)] + zones).joined(separator: "|"))
+    answerVariant = variant
     var middleware: [any Middleware] = []
     if let sink = configuration.accessLog { middleware.append(AccessLog(sink: sink)) }
+    if !configuration.allowedOrigins.isEmpty { middleware.append(CORS(allowedOrigins: configuration.allowedOrigins)) }
     middleware += [
-      CORS(allowedOrigin: configuration.allowedOrigin), ErrorAnswers(),
+      ErrorAnswers(log: configuration.warnings), HostCheck(hostnames: configuration.hostnames),
       RequestLimits(maximumTargetLength: configuration.maximumTargetLength), Preflight(),
     ]
-    if let token = configuration.token { middleware.append(BearerAuth(token: token)) }
+    self.middleware = middleware
+    let token = configuration.token.map(BearerToken.init)
     handler = middleware.wrapping { [holder, configuration] request in
-      try Self.dispatch(request, snapshot: holder.snapshot, configuration: configuration)
+      try Self.dispatch(
+        request, snapshot: holder.snapshot, configuration: configuration, token: token, answerVariant: variant)
     }
   }
 
@@ -66,17 +84,75 @@ public struct APIRouter: Responder {
     }
   }
 
-  /// The route for the request's path, its parameters checked, answering from `snapshot`.
-  static func dispatch(_ request: ServerRequest, snapshot: IndexSnapshot, configuration: APIConfiguration) throws
-    -> ServerResponse
-  {
-    let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
-    for route in Routes.all {
-      guard let pathValues = route.match(segments) else { continue }
-      let parameters = try ParameterValues(request, route: route, pathValues: pathValues)
-      return try route.respond(
-        EndpointContext(snapshot: snapshot, configuration: configuration, request: request, parameters: parameters))
+  /// A body is read only for a route that takes one, up to its limit; otherwise the request is
+  /// answered before any of it is read (400 for a body where none is taken, 413 over the
+  /// limit), through the same middleware as every answer.
+  public func admit(_ request: ServerRequest) -> Admission {
+    guard request.hasBody else { return .proceed }
+    let route = request.targetProblem == nil ? Self.route(for: request.path)?.route : nil
+    guard let limit = route?.body.limit else { return .answer(refusing(request, with: Self.noBody)) }
+    let tooLarge = APIError(413, "payload_too_large", "the request body is larger than \(limit) bytes")
+    if case .length(let declared) = request.declaredBody, declared > limit {
+      return .answer(refusing(request, with: tooLarge))
     }
-    throw APIError.notFound("no such endpoint: \(request.path)")
+    return .readBody(limit: limit) { [self] in refusing(request, with: tooLarge) }
+  }
+
+  static let noBody = APIError(400, "invalid_request", "this endpoint takes no request body")
+
+  private func refusing(_ request: ServerRequest, with error: APIError) -> ServerResponse {
+    do {
+      return try middleware.wrapping { _ in throw error }(request)
+    } catch {
+      return ServerResponse(status: 500)
+    }
+  }
+
+  /// Whether answering may wait for a build for the request's filter (none kept yet) or
+  /// read a file: such requests are answered off the transport's threads.
+  public func answersSlowly(_ request: ServerRequest) -> Bool {
+    guard request.targetProblem == nil, let (route, pathValues) = Self.route(for: request.path) else { return false }
+    switch route.work {
+    case .quick: return false
+    case .files: return true
+    case .filterClusters, .filterSet:
+      let filterNames = Set(FilterParameters.all.map(\.name))
+      guard request.query.contains(where: { filterNames.contains($0.name) }),
+        let parameters = try? ParameterValues(request, route: route, pathValues: pathValues),
+        let filter = try? FilterParameters.filter(parameters)
+      else { return false }
+      let snapshot = holder.snapshot
+      return route.work == .filterClusters
+        ? snapshot.needsBuild(clustersFor: filter) : snapshot.needsBuild(nearestFor: filter)
+    }
+  }
+
+  /// The route whose path pattern `path` has, with its path parameters' values.
+  static func route(for path: String) -> (route: Route, pathValues: [String: String])? {
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    for route in Routes.all {
+      if let values = route.match(segments) { return (route, values) }
+    }
+    return nil
+  }
+
+  /// The request's route answering from `snapshot`: the token checked when the route asks for
+  /// it, then the parameters.
+  static func dispatch(
+    _ request: ServerRequest, snapshot: IndexSnapshot, configuration: APIConfiguration, token: BearerToken?,
+    answerVariant: UInt64
+  ) throws -> ServerResponse {
+    guard let (route, pathValues) = route(for: request.path) else {
+      throw APIError.notFound("no such endpoint: \(request.path)")
+    }
+    if route.access == .token, let token, !token.admits(request) {
+      throw APIError(401, "unauthorized", "this server needs 'Authorization: Bearer <token>'")
+    }
+    if request.hasBody && route.body == .none { throw noBody }
+    let parameters = try ParameterValues(request, route: route, pathValues: pathValues)
+    return try route.respond(
+      EndpointContext(
+        snapshot: snapshot, configuration: configuration, request: request, parameters: parameters,
+        answerVariant: answerVariant))
   }
 }

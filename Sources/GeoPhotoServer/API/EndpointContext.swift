@@ -8,41 +8,50 @@ struct EndpointContext {
   let configuration: APIConfiguration
   let request: ServerRequest
   let parameters: ParameterValues
+  /// What besides the index and the query changes answers (`APIRouter.answerVariant`: the
+  /// version, the privacy zones, the caps), in every ETag.
+  let answerVariant: UInt64
 
   // MARK: - Caching
 
-  /// A strong ETag from the index generation and the normalized query.
+  /// A strong ETag from the index generation, the normalized query and what else changes the
+  /// answer (privacy zones, caps, the version answering).
   func etag() -> String {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for part in [request.path, "?", parameters.canonical] {
-      for byte in part.utf8 {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01B3
-      }
-    }
+    var hash = Checksum.of(request.path + "?" + parameters.canonical)
+    hash = hash &* 31 &+ answerVariant
     return "\"g\(snapshot.generation)-\(String(hash, radix: 36))\""
   }
 
   /// 304 when the client's If-None-Match holds `tag` (or `*`).
-  func notModified(_ tag: String) -> ServerResponse? {
+  func notModified(_ tag: String, varying: [String] = []) -> ServerResponse? {
     guard let header = request.headers["if-none-match"] else { return nil }
     let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     guard tags.contains("*") || tags.contains(tag) else { return nil }
-    return ServerResponse(status: 304, headers: cacheHeaders(tag))
+    return ServerResponse(status: 304, headers: cacheHeaders(tag, varying: varying))
   }
 
-  func cacheHeaders(_ tag: String) -> [(String, String)] {
-    [
-      ("ETag", tag), ("Cache-Control", "public, max-age=\(configuration.cacheMaxAge)"),
-      ("Access-Control-Expose-Headers", "ETag"),
-    ]
+  /// How long and by whom an answer may be kept: with a token, by the client alone
+  /// (`private`, and `Vary: Authorization`); otherwise by shared caches too.
+  func caching(maxAge: Int, varying: [String] = []) -> [(String, String)] {
+    let isPrivate = configuration.token != nil
+    var headers = [("Cache-Control", "\(isPrivate ? "private" : "public"), max-age=\(maxAge)")]
+    let vary = (isPrivate ? ["Authorization"] : []) + varying
+    if !vary.isEmpty { headers.append(("Vary", vary.joined(separator: ", "))) }
+    return headers
   }
 
-  /// Answers 304 when the client has the current version, else runs `body`.
-  func cached(type: String, _ body: () throws -> [UInt8]) rethrows -> ServerResponse {
+  func cacheHeaders(_ tag: String, varying: [String] = []) -> [(String, String)] {
+    [("ETag", tag), ("Access-Control-Expose-Headers", "ETag")]
+      + caching(maxAge: configuration.cacheMaxAge, varying: varying)
+  }
+
+  /// Answers 304 when the client has the current version, else runs `body`; `varying` names
+  /// the request headers the answer depends on (`Accept`).
+  func cached(type: String, varying: [String] = [], _ body: () throws -> [UInt8]) rethrows -> ServerResponse {
     let tag = etag()
-    if let unchanged = notModified(tag) { return unchanged }
-    return ServerResponse(status: 200, headers: [("Content-Type", type)] + cacheHeaders(tag), body: try body())
+    if let unchanged = notModified(tag, varying: varying) { return unchanged }
+    return ServerResponse(
+      status: 200, headers: [("Content-Type", type)] + cacheHeaders(tag, varying: varying), body: try body())
   }
 
   /// An answer that is not cached by clients (health) or only briefly (assets).

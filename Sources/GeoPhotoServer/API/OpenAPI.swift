@@ -57,7 +57,8 @@ enum OpenAPI {
                 + "members and photo details. Coordinates are WGS84 degrees; GeoJSON positions are [longitude, "
                 + "latitude]. Every JSON answer carries a strong ETag (index generation + normalized query) and "
                 + "Cache-Control; If-None-Match gets 304. When the server has a token, /v1 requests need "
-                + "'Authorization: Bearer <token>'.")
+                + "'Authorization: Bearer <token>' (answers are then cached privately). A request for a host name "
+                + "the server is not for gets 421; a request target that is not a plain path gets 400.")
           ),
         ])
       ),
@@ -120,6 +121,11 @@ enum OpenAPI {
     responses.append(("400", error))
     if route.requiresToken { responses.append(("401", error)) }
     if route.parameters.contains(where: { $0.location == .path }) { responses.append(("404", error)) }
+    responses.append(("421", error))
+    if route.work == .filterClusters || route.work == .filterSet {
+      // Every build slot taken by other filters: try again after Retry-After seconds.
+      responses.append(("503", error))
+    }
     members.append(("responses", .object(responses)))
     return .object(members)
   }

@@ -98,8 +98,10 @@ struct ParameterValues {
         throw APIError.badRequest("'\(name)' latitudes must be within ±90 with south ≤ north")
       }
       return .box(BoundingBox(west: west, south: south, east: east, north: north))
-    case .identifier(let label):
-      guard let id = Int64(text) else { throw APIError.badRequest("\(label) must be a whole number, not '\(text)'") }
+    case .identifier(let label, let range):
+      guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(text), range.contains(id) else {
+        throw APIError.badRequest("\(label) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+      }
       return .identifier(id)
     case .fileName:
       return .word(text)

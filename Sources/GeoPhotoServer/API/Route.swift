@@ -1,14 +1,17 @@
 import GeoPhotoCore
 import GeoPhotoHTTPD
 
-/// One endpoint of the HTTP API, described once: its path pattern, its parameters with their
-/// types, ranges and defaults, what it answers, and the responder. The router, parameter
-/// validation and the OpenAPI document are all made from `Routes.all`.
+/// One endpoint of the HTTP API, described once: its path pattern, who may call it, the body
+/// it takes, its parameters with their types, ranges and defaults, what it answers, and the
+/// responder. The router, the token check, parameter validation and the OpenAPI document are
+/// all made from `Routes.all`.
 struct Route: Sendable {
   /// `/v1/photos/{id}`: literal segments and `{name}` path parameters.
   var path: String
   var operationID: String
   var summary: String
+  /// Whether the route needs the server's token (when it has one): each route says.
+  var access: Access
   var parameters: [RouteParameter] = []
   /// What a successful request answers, for the OpenAPI document.
   var responses: [APIResponse]
@@ -16,10 +19,43 @@ struct Route: Sendable {
   var cached = true
   /// Whether the route belongs in the OpenAPI document (the web map's page and assets do not).
   var documented = true
+  /// The request body the route takes: none, or JSON of at most so many bytes. A body where
+  /// none is taken is answered 400, one over the limit 413, before it is read.
+  var body: Body = .none
+  /// What answering may wait for: the route's answers are made off the transport's threads
+  /// when it may be slow (a build for a filter not yet made, a file decoded).
+  var work: Work = .quick
   var respond: @Sendable (EndpointContext) throws -> ServerResponse
 
-  /// Routes under `/v1` need the bearer token when the server has one.
-  var requiresToken: Bool { path.hasPrefix("/v1/") }
+  enum Access: Equatable, Sendable {
+    /// Anyone may call it: it shows nothing about the photos (the page, its assets, the basemap
+    /// tiles, liveness, the API document).
+    case open
+    /// `Authorization: Bearer <token>` is needed when the server has a token.
+    case token
+  }
+
+  enum Body: Equatable, Sendable {
+    case none
+    case json(limit: Int)
+
+    var limit: Int? {
+      if case .json(let limit) = self { return limit }
+      return nil
+    }
+  }
+
+  enum Work: Equatable, Sendable {
+    case quick
+    /// Answers for a filter need its cluster hierarchy (built on first use).
+    case filterClusters
+    /// Answers for a filter need its set of photos (built on first use).
+    case filterSet
+    /// Answers may read and decode a file.
+    case files
+  }
+
+  var requiresToken: Bool { access == .token }
 
   var segments: [Substring] { path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 } }
 
@@ -59,8 +95,8 @@ struct RouteParameter: Sendable {
     case oneOf([String])
     /// `west,south,east,north` in degrees.
     case boundingBox
-    /// A whole-number id in the path, named for messages (`photo id`).
-    case identifier(String)
+    /// A whole-number id in the path within a range, named for messages (`photo id`).
+    case identifier(String, ClosedRange<Int64>)
     /// A file name in the path, checked by the endpoint against what it serves.
     case fileName
     /// A year, month, day or date-time (`TimeBound`); only a day when `day`.

@@ -5,8 +5,7 @@ enum Routes {
     [
       NearEndpoint.route, AnnotationsEndpoints.annotationsRoute, AnnotationsEndpoints.leavesRoute,
       PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route, TileEndpoints.route,
-      ServiceEndpoints.healthRoute,
-      ServiceEndpoints.openAPIRoute,
+      ServiceEndpoints.statusRoute, ServiceEndpoints.healthRoute, ServiceEndpoints.openAPIRoute,
     ] + WebMapEndpoints.pageRoutes + WebMapEndpoints.assetRoutes
 
   /// The routes the OpenAPI document describes.

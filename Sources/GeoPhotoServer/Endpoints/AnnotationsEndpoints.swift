@@ -15,13 +15,13 @@ enum AnnotationsEndpoints {
     path: "/v1/annotations", operationID: "annotations",
     summary:
       "Pins and clusters for a map viewport (supercluster's algorithm: radius 40 px at extent 512, zoom 0-16 clustered)",
-    parameters: [bbox, zoom] + FilterParameters.all,
+    access: .token, parameters: [bbox, zoom] + FilterParameters.all,
     responses: [
       APIResponse(
         status: 200,
         description: "Photos and clusters (at most the configured cap; then 'truncated': true and 'total')",
         content: [("application/geo+json", .reference("FeatureCollection"))])
-    ], respond: annotations)
+    ], work: .filterClusters, respond: annotations)
 
   static func annotations(_ c: EndpointContext) throws -> ServerResponse {
     let box = c.parameters.box(bbox) ?? BoundingBox(west: 0, south: 0, east: 0, north: 0)
@@ -59,18 +59,19 @@ enum AnnotationsEndpoints {
     .photo(photo, subtitle: c.subtitle(photo), thumbnailURL: c.thumbnailLink(photo))
   }
 
-  static let clusterID = RouteParameter.path("id", .identifier("cluster id"), "cluster_id from /v1/annotations")
+  static let clusterID = RouteParameter.path(
+    "id", .identifier("cluster id", 0...ClusterIndex.largestClusterID), "cluster_id from /v1/annotations")
   static let limit = RouteParameter.query("limit", .integer(1...1_000, default: 10), "Page size")
   static let offset = RouteParameter.query("offset", .integer(0...Int(Int32.max), default: 0), "Photos to skip")
 
   static let leavesRoute = Route(
     path: "/v1/clusters/{id}/leaves", operationID: "clusterLeaves", summary: "The photos inside a cluster, paged",
-    parameters: [clusterID, limit, offset] + FilterParameters.all,
+    access: .token, parameters: [clusterID, limit, offset] + FilterParameters.all,
     responses: [
       APIResponse(
         status: 200, description: "One page of photos",
         content: [("application/geo+json", .reference("FeatureCollection"))])
-    ], respond: leaves)
+    ], work: .filterClusters, respond: leaves)
 
   static func leaves(_ c: EndpointContext) throws -> ServerResponse {
     let id = Int(c.parameters.identifier(clusterID) ?? -1)

@@ -20,7 +20,7 @@ enum NearEndpoint {
 
   static let route = Route(
     path: "/v1/near", operationID: "near",
-    summary: "Photos nearest to a point, nearest first (exact great-circle order, ties by id)",
+    summary: "Photos nearest to a point, nearest first (exact great-circle order, ties by id)", access: .token,
     parameters: [latitude, longitude, limit, radius] + FilterParameters.all + [sort, format],
     responses: [
       APIResponse(
@@ -28,7 +28,7 @@ enum NearEndpoint {
         content: [
           ("application/json", .reference("NearResult")), ("application/geo+json", .reference("FeatureCollection")),
         ])
-    ], respond: near)
+    ], work: .filterSet, respond: near)
 
   static func near(_ c: EndpointContext) throws -> ServerResponse {
     let p = c.parameters
@@ -41,7 +41,8 @@ enum NearEndpoint {
     let center = Coordinate(latitude: lat, longitude: lon == 180 ? -180 : lon)
     let query = NearQuery(center: center, limit: limit, radius: radius, filter: filter)
     let order = p.word(sort).flatMap(AnswerOrder.init(rawValue:)) ?? .distance
-    return try c.cached(type: geoJSON ? "application/geo+json" : "application/json") {
+    // JSON or GeoJSON as `Accept` says (when `format` does not): caches keep them apart.
+    return try c.cached(type: geoJSON ? "application/geo+json" : "application/json", varying: ["Accept"]) {
       let snapshot = c.snapshot
       var neighbors = try snapshot.nearest(query)
       // By time: the photos' capture times come with their details, which the answer needs too.

@@ -7,10 +7,11 @@ import GeoPhotoThumbnails
 
 /// `/v1/photos/{id}` (one photo's details) and `/v1/photos/{id}/thumbnail`.
 enum PhotoEndpoints {
-  static let photoID = RouteParameter.path("id", .identifier("photo id"), "Photo id")
+  static let photoID = RouteParameter.path("id", .identifier("photo id", 1...Int64.max), "Photo id")
 
   static let detailRoute = Route(
-    path: "/v1/photos/{id}", operationID: "photo", summary: "One photo's details", parameters: [photoID],
+    path: "/v1/photos/{id}", operationID: "photo", summary: "One photo's details", access: .token,
+    parameters: [photoID],
     responses: [
       APIResponse(status: 200, description: "The photo", content: [("application/json", .reference("Photo"))])
     ],
@@ -40,11 +41,11 @@ enum PhotoEndpoints {
     path: "/v1/photos/{id}/thumbnail", operationID: "thumbnail",
     summary:
       "A local photo's thumbnail (JPEG, decoded from the photo, upright), or a redirect to a remote photo's thumbnail",
-    parameters: [photoID, thumbnailSize],
+    access: .token, parameters: [photoID, thumbnailSize],
     responses: [
       APIResponse(status: 200, description: "JPEG", content: [("image/jpeg", .binary)]),
       APIResponse(status: 302, description: "Redirect to the provider's thumbnail"),
-    ], respond: thumbnail)
+    ], work: .files, respond: thumbnail)
 
   /// A local photo's thumbnail (`PhotoThumbnails`), made from the file the index names (never
   /// a path from the request); a redirect to a remote photo's.
@@ -52,7 +53,7 @@ enum PhotoEndpoints {
     let photo = try detail(c).photo
     if photo.source != .local {
       guard let url = photo.thumbnailURL else { throw APIError.notFound("photo \(photo.id) has no thumbnail") }
-      return ServerResponse(status: 302, headers: [("Location", url), ("Cache-Control", "public, max-age=86400")])
+      return ServerResponse(status: 302, headers: [("Location", url)] + c.caching(maxAge: 86_400))
     }
     let size = c.parameters.word(thumbnailSize).flatMap { Int($0) } ?? ThumbnailMaker.sizes[0]
     guard let stamp = PhotoThumbnails.stamp(of: photo) else {
@@ -60,16 +61,15 @@ enum PhotoEndpoints {
     }
     // Answered from the file's stamp alone when the client has this version.
     let tag = "\"t\(photo.id)-\(size)-\(stamp)\""
-    if c.notModified(tag) != nil { return ServerResponse(status: 304, headers: [("ETag", tag)] + thumbnailCaching) }
+    let caching = [("ETag", tag)] + c.caching(maxAge: 86_400)
+    if c.notModified(tag) != nil { return ServerResponse(status: 304, headers: caching) }
     let thumbnails = PhotoThumbnails(cache: c.configuration.thumbnailCache, warn: c.configuration.warnings)
     switch thumbnails.thumbnail(of: photo, size: size, stamp: stamp) {
     case .none(let why): throw APIError.notFound("photo \(photo.id) has no thumbnail: \(why)")
     case .thumbnail(let bytes):
       return ServerResponse(
-        status: 200, headers: [("Content-Type", "image/jpeg"), ("ETag", tag)] + thumbnailCaching, body: bytes)
+        status: 200, headers: [("Content-Type", "image/jpeg")] + caching, body: bytes)
     }
   }
-
-  static let thumbnailCaching = [("Cache-Control", "public, max-age=86400")]
 
 }

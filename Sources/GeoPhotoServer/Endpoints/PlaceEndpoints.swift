@@ -36,6 +36,7 @@ enum PlaceEndpoints {
   static let route = Route(
     path: "/v1/places", operationID: "places",
     summary: "Places by name, the most populous first, or spellings it may mean when none has the name",
+    access: .token,
     parameters: [query, limit],
     responses: [
       APIResponse(status: 200, description: "The places", content: [("application/json", .reference("PlaceList"))])
@@ -46,7 +47,8 @@ enum PlaceEndpoints {
     do {
       gazetteer = try c.configuration.places?.gazetteer()
     } catch {
-      throw APIError.unavailable("the place names cannot be read: \(error)")
+      throw APIError.unavailable(
+        "the place names cannot be read", detail: "the place names cannot be read: \(error)")
     }
     guard let gazetteer else { throw APIError.notFound("this server has no place names") }
     let text = c.parameters.word(query) ?? ""

@@ -1,31 +1,66 @@
+import GeoPhotoCore
 import GeoPhotoEncoding
 import GeoPhotoHTTPD
 
-/// `/healthz` (liveness, the index generation and photo count) and `/openapi.json`.
+/// `/healthz` (liveness, saying nothing else), `/v1/status` (the index: generation, photo count,
+/// extent) and `/openapi.json`.
 enum ServiceEndpoints {
   static let healthRoute = Route(
-    path: "/healthz", operationID: "health", summary: "Liveness, with the index generation and photo count",
+    path: "/healthz", operationID: "health",
+    summary: "Liveness: the server is up (it says nothing about the photos; /v1/status does)", access: .open,
     responses: [
       APIResponse(
-        status: 200, description: "Healthy",
-        content: [
-          (
-            "application/json",
-            .object(properties: [("status", .string), ("generation", .integer), ("photos", .integer)])
-          )
-        ])
+        status: 200, description: "Up", content: [("application/json", .object(properties: [("status", .string)]))])
     ], cached: false, respond: health)
 
   static func health(_ c: EndpointContext) throws -> ServerResponse {
+    c.uncached(
+      JSONValue.object([("status", .string("ok"))]).encoded(), type: "application/json", cacheControl: "no-store")
+  }
+
+  static let statusRoute = Route(
+    path: "/v1/status", operationID: "status",
+    summary: "The index served: its generation, how many photos it shows and the box around them", access: .token,
+    responses: [
+      APIResponse(
+        status: 200, description: "The index",
+        content: [
+          (
+            "application/json",
+            .object(
+              properties: [
+                ("status", .string), ("generation", .described(.integer, "Changes with every change to the index")),
+                ("photos", .described(.integer, "Located photos answers can show (outside privacy zones)")),
+                (
+                  "bounds",
+                  .nullable(
+                    .described(
+                      .object(
+                        properties: [("west", .number), ("south", .number), ("east", .number), ("north", .number)],
+                        required: ["west", "south", "east", "north"]), "The box around every photo shown"))
+                ),
+              ], required: ["status", "generation", "photos", "bounds"])
+          )
+        ])
+    ], cached: false, respond: status)
+
+  static func status(_ c: EndpointContext) throws -> ServerResponse {
+    let bounds: JSONValue =
+      c.snapshot.bounds.map { box in
+        .object([
+          ("west", .number(box.west)), ("south", .number(box.south)), ("east", .number(box.east)),
+          ("north", .number(box.north)),
+        ])
+      } ?? .null
     let body = JSONValue.object([
       ("status", .string("ok")), ("generation", .integer(c.snapshot.generation)),
-      ("photos", .integer(Int64(c.snapshot.count))),
+      ("photos", .integer(Int64(c.snapshot.count))), ("bounds", bounds),
     ])
     return c.uncached(body.encoded(), type: "application/json", cacheControl: "no-store")
   }
 
   static let openAPIRoute = Route(
-    path: "/openapi.json", operationID: "openapi", summary: "This document",
+    path: "/openapi.json", operationID: "openapi", summary: "This document", access: .open,
     responses: [
       APIResponse(
         status: 200, description: "OpenAPI 3 document", content: [("application/json", .object(properties: []))])

@@ -6,8 +6,11 @@ import GeoPhotoHTTPD
 /// gazetteer) as Web Mercator tiles, the web map's default and private basemap.
 enum TileEndpoints {
   static let zoom = RouteParameter.path(
-    "z", .identifier("zoom"), "Zoom, 0…19 (above 10, zoom 10's shapes drawn larger)")
-  static let column = RouteParameter.path("x", .identifier("tile column"), "Column, 0…2^z − 1, west to east")
+    "z", .identifier("zoom", 0...Int64(BasemapRenderer.maximumZoom)),
+    "Zoom, 0…19 (above 10, zoom 10's shapes drawn larger)")
+  static let column = RouteParameter.path(
+    "x", .identifier("tile column", 0...(Int64(1) << BasemapRenderer.maximumZoom) - 1),
+    "Column, 0…2^z − 1, west to east")
   static let row = RouteParameter.path(
     "y", .fileName, "Row, 0…2^z − 1, north to south, then .png (256 pixels) or @2x.png (512, for HiDPI screens)")
   static let style = RouteParameter.query(
@@ -16,6 +19,7 @@ enum TileEndpoints {
   static let route = Route(
     path: "/tiles/{z}/{x}/{y}", operationID: "tile",
     summary: "A basemap tile drawn by geophoto (PNG); 404 outside the world or when the server has no basemap",
+    access: .open,
     parameters: [zoom, column, row, style],
     responses: [APIResponse(status: 200, description: "PNG", content: [("image/png", .binary)])],
     cached: false, respond: tile)
@@ -43,9 +47,9 @@ enum TileEndpoints {
       let png = try tiles.tile(zoom: Int(z), x: Int(x), y: y, scale: scale, style: chosen)
       return ServerResponse(status: 200, headers: [("Content-Type", "image/png")] + caching, body: png)
     } catch let error as TileError {
-      throw APIError(500, "internal", error.description)
+      throw APIError(500, "internal", "the tile cannot be drawn", detail: "tile \(z)/\(x)/\(y): \(error)")
     } catch {
-      throw APIError.unavailable("the basemap cannot be read: \(error)")
+      throw APIError.unavailable("the basemap cannot be read", detail: "the basemap cannot be read: \(error)")
     }
   }
 }

@@ -2,7 +2,8 @@ import Dispatch
 import GeoPhotoCore
 import GeoPhotoHTTPD
 
-/// One line per request: method, path with secrets removed, status, bytes, microseconds.
+/// One line per request: method, target as sent (secrets removed, control characters
+/// escaped, so a request cannot forge a line), status, bytes, microseconds.
 struct AccessLog: Middleware {
   var sink: @Sendable (String) -> Void
 
@@ -16,7 +17,7 @@ struct AccessLog: Middleware {
 
   /// `GET /v1/near?lat=35.68&lon=139.76&token=REDACTED 200 10042 61µs`
   static func line(_ request: ServerRequest, _ response: ServerResponse, microseconds: Int) -> String {
-    let target = Redactor().redact(request.target)
-    return "\(request.method) \(target) \(response.status) \(response.body.count) \(microseconds)µs"
+    let target = LogText.escaped(Redactor().redact(request.rawTarget ?? request.target))
+    return "\(LogText.escaped(request.method)) \(target) \(response.status) \(response.body.count) \(microseconds)µs"
   }
 }

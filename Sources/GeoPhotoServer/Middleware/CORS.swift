@@ -1,18 +1,29 @@
 import GeoPhotoHTTPD
 
-/// Cross-origin access: `Access-Control-Allow-Origin` on every answer, errors included.
+/// Cross-origin reads, off unless configured: answers carry `Access-Control-Allow-Origin` for
+/// the origins `allowedOrigins` lists (the request's own origin, echoed with `Vary: Origin`) or
+/// for any origin with an explicit `*`. Without it a browser keeps other sites' pages from
+/// reading a server's answers (a page a user visits cannot read their photos' positions from a
+/// loopback server).
 struct CORS: Middleware {
-  var allowedOrigin: String
+  var allowedOrigins: [String]
 
   func handle(_ request: ServerRequest, next: APIHandler) throws -> ServerResponse {
     var response = try next(request)
-    response.headers.append(("Access-Control-Allow-Origin", allowedOrigin))
-    if allowedOrigin != "*" { response.headers.append(("Vary", "Origin")) }
+    if allowedOrigins.contains("*") {
+      response.headers.append(("Access-Control-Allow-Origin", "*"))
+    } else {
+      if let origin = request.headers["origin"], allowedOrigins.contains(origin) {
+        response.headers.append(("Access-Control-Allow-Origin", origin))
+      }
+      response.headers.append(("Vary", "Origin"))
+    }
     return response
   }
 }
 
-/// CORS preflight requests (OPTIONS), answered before the token is asked for.
+/// CORS preflight requests (OPTIONS), answered before the token is asked for; what they allow
+/// reaches a browser only with `CORS`'s header.
 struct Preflight: Middleware {
   func handle(_ request: ServerRequest, next: APIHandler) throws -> ServerResponse {
     guard request.method == "OPTIONS" else { return try next(request) }
@@ -21,7 +32,7 @@ struct Preflight: Middleware {
       headers: [
         ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
         ("Access-Control-Allow-Headers", "Authorization, If-None-Match, Content-Type"),
-        ("Access-Control-Max-Age", "86400"),
+        ("Access-Control-Max-Age", "86400"), ("Allow", "GET, HEAD, OPTIONS"),
       ])
   }
 }

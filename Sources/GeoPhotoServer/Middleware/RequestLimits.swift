@@ -1,7 +1,8 @@
 import GeoPhotoHTTPD
 
-/// What the API does not take: URLs longer than the limit (414), request bodies (413), and
-/// methods other than GET, HEAD and OPTIONS (405).
+/// What the API does not take: targets it cannot read or that are not a path (400: `x/v1/…`,
+/// `//`, `/../`, `%2F`; see `RequestTarget`), URLs longer than the limit (414), and methods
+/// other than GET, HEAD and OPTIONS (405).
 struct RequestLimits: Middleware {
   var maximumTargetLength: Int
 
@@ -9,8 +10,10 @@ struct RequestLimits: Middleware {
     guard request.targetLength <= maximumTargetLength else {
       throw APIError(414, "uri_too_long", "the request URL is longer than \(maximumTargetLength) bytes")
     }
-    let declared = request.headers["content-length"].flatMap { Int($0) } ?? 0
-    if request.hadBody || declared > 0 { throw APIError(413, "payload_too_large", "request bodies are not accepted") }
+    if let problem = request.targetProblem { throw APIError.badRequest(problem) }
+    guard request.path.hasPrefix("/") else {
+      throw APIError.badRequest("the request target must start with '/' (or be an absolute http:// URL)")
+    }
     guard ["GET", "HEAD", "OPTIONS"].contains(request.method) else {
       throw APIError(405, "method_not_allowed", "\(request.method) is not allowed; use GET")
     }
