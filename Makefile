@@ -68,7 +68,8 @@ test: lint
 	$(SWIFT) build
 	Scripts/with-valhalla.sh Scripts/with-postgres.sh $(SWIFT) test
 	Scripts/asan-replay.sh
-	Scripts/fuzz.sh 5
+	Scripts/fuzz.sh 30
+	Scripts/fuzz-requests.sh 30
 	Scripts/check-install.sh
 	Scripts/check-deb.sh
 

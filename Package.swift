@@ -167,7 +167,12 @@ let package = Package(
       dependencies: ["GeoPhotoFixtures", "GeoPhotoPlaces", "GeoPhotoBasemap"],
       swiftSettings: strict
     ),
-    .executableTarget(name: "geophoto-fuzz", dependencies: ["GeoPhotoExif"], swiftSettings: strict),
+    .executableTarget(
+      name: "geophoto-fuzz",
+      dependencies: [
+        "GeoPhotoCore", "GeoPhotoExif", "GeoPhotoFixtures", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
+      ],
+      swiftSettings: strict),
     .executableTarget(
       name: "geophoto-bench",
       dependencies: [

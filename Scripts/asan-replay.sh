@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Every malformed and odd file of the shared corpora through every metadata reader, built with
-# AddressSanitizer: any out-of-bounds read or leak of the readers fails the run.
+# Every malformed and odd file of the shared corpora, the hostile files (HostileFiles) and every
+# input fuzzing ever found (Tests/Fixtures/fuzz-regressions) through every reader, decoder and
+# renderer, built with AddressSanitizer: any out-of-bounds access fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpora=../shared/corpora
-if [[ ! -d "$corpora" ]]; then
-  echo "asan replay skipped: $corpora is not there" >&2
-  exit 0
-fi
 swift build --product geophoto-fuzz --build-path .build/asan --sanitize=address >&2
-ASAN_OPTIONS=detect_leaks=0 .build/asan/debug/geophoto-fuzz \
-  "$corpora/exiv2-malformed" "$corpora/exif-samples/jpg/invalid" "$corpora/exif-samples/jpg/tests" \
-  "$corpora/exiftool-images" "$corpora/photoprism-testdata" "$corpora/exiv2-samples" "$corpora/exif-samples/heic"
+binary=.build/asan/debug/geophoto-fuzz
+hostile=.build/asan/hostile
+rm -rf "$hostile"
+"$binary" seeds "$hostile"
+folders=("$hostile")
+for folder in Tests/Fixtures/fuzz-regressions/*/; do [[ -d "$folder" ]] && folders+=("$folder"); done
+if [[ -d "$corpora" ]]; then
+  folders+=("$corpora/exiv2-malformed" "$corpora/exif-samples/jpg/invalid" "$corpora/exif-samples/jpg/tests"
+    "$corpora/exiftool-images" "$corpora/photoprism-testdata" "$corpora/exiv2-samples" "$corpora/exif-samples/heic")
+else
+  echo "asan replay: $corpora is not there; replaying the hostile files and regressions only" >&2
+fi
+ASAN_OPTIONS=detect_leaks=0 "$binary" "${folders[@]}"

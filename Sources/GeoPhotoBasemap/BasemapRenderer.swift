@@ -18,6 +18,10 @@ public struct BasemapRenderer: Sendable {
     in context: OpaquePointer, zoom: Int, origin: (x: Double, y: Double), width: Double, height: Double,
     style: BasemapStyle
   ) {
+    // Nothing to draw for an area that is not one (a caller's arithmetic gone to ∞ or NaN).
+    guard (0...Self.maximumZoom).contains(zoom), origin.x.isFinite, origin.y.isFinite, width.isFinite,
+      height.isFinite, width > 0, height > 0
+    else { return }
     let cr = context
     let worldSize = 256 * pow(2, Double(zoom))
     let band = BasemapBand.index(forZoom: zoom)

@@ -42,11 +42,18 @@ public enum LoopbackClient {
     return fds
   }
 
-  /// Sends `raw` from 127.0.0.1 and reads until the server closes (at most five seconds).
+  /// Sends `raw` (its UTF-8 bytes, NULs and all) from 127.0.0.1 and reads until the server
+  /// closes (at most five seconds).
   public static func exchange(_ raw: String, port: Int) -> String {
     guard let fd = connect(from: "127.0.0.1", port: port) else { return "" }
     defer { close(fd) }
-    _ = raw.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    let bytes = Array(raw.utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      if n <= 0 { break }
+      sent += n
+    }
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16_384)
     let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000

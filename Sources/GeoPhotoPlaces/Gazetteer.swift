@@ -160,10 +160,15 @@ public final class Gazetteer: @unchecked Sendable {
 
   // MARK: - Reading places
 
-  func string(at offset: UInt32) -> String {
+  func string(at offset: UInt32) -> String { String(decoding: bytes(at: offset), as: UTF8.self) }
+
+  /// The bytes of the string at `offset` of the strings section, up to its NUL; none for an
+  /// offset past the section (a damaged file).
+  func bytes(at offset: UInt32) -> UnsafeBufferPointer<UInt8> {
     let start = Int(offset)
+    guard start < strings.count else { return UnsafeBufferPointer(start: nil, count: 0) }
     let end = strings[start...].firstIndex(of: 0) ?? strings.count
-    return String(decoding: strings[start..<end], as: UTF8.self)
+    return UnsafeBufferPointer(rebasing: strings[start..<end])
   }
 
   /// The place at `i` (its position in the place tree).
@@ -237,14 +242,23 @@ public final class Gazetteer: @unchecked Sendable {
   /// Up to `limit` place names close to `text` (by edit distance over folded names), for "did
   /// you mean"; the most populous spelling of each name.
   public func suggestions(for text: String, limit: Int = 3) -> [String] {
-    let wanted = Array(SearchText.fold(text.split(separator: ",").first.map(String.init) ?? text))
-    guard !wanted.isEmpty else { return [] }
+    let wanted = SearchText.fold(text.split(separator: ",").first.map(String.init) ?? text).unicodeScalars.map(\.value)
+    // No place's name is longer: a longer query has no near spelling, and costs nothing.
+    guard !wanted.isEmpty, wanted.count <= Self.longestSuggested else { return [] }
+    let threshold = max(1, wanted.count / 3)
     var best: [String: (distance: Int, population: UInt32, name: String)] = [:]
+    var candidate: [UInt32] = []
+    var rows = EditDistanceRows(length: wanted.count)
     for i in 0..<count {
-      let folded = string(at: foldedNames[i])
-      guard abs(folded.count - wanted.count) <= 2 else { continue }
-      let d = Self.editDistance(Array(folded), wanted)
-      guard d <= max(1, wanted.count / 3) else { continue }
+      let bytes = bytes(at: foldedNames[i])
+      // A scalar takes one to four bytes: most names are rejected by their byte length alone.
+      guard bytes.count + 2 >= wanted.count, bytes.count <= 4 * (wanted.count + 2) else { continue }
+      candidate.removeAll(keepingCapacity: true)
+      for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars { candidate.append(scalar.value) }
+      guard abs(candidate.count - wanted.count) <= 2,
+        let d = rows.distance(candidate, wanted, atMost: threshold)
+      else { continue }
+      let folded = String(decoding: bytes, as: UTF8.self)
       if let seen = best[folded], seen.population >= populations[i] { continue }
       best[folded] = (d, populations[i], string(at: names[i]))
     }
@@ -252,22 +266,40 @@ public final class Gazetteer: @unchecked Sendable {
       .prefix(limit).map(\.name)
   }
 
+  /// Queries longer than this (in characters) get no suggestions.
+  static let longestSuggested = 100
+
+  /// Levenshtein distance with two rows kept between calls, given up as soon as every way
+  /// through is past `atMost` (a search of 235,000 names costs a few milliseconds).
+  struct EditDistanceRows {
+    var previous: [Int]
+    var current: [Int]
+
+    init(length: Int) {
+      previous = Array(repeating: 0, count: length + 1)
+      current = previous
+    }
+
+    mutating func distance(_ a: [UInt32], _ b: [UInt32], atMost limit: Int) -> Int? {
+      for j in 0...b.count { previous[j] = j }
+      for (i, ca) in a.enumerated() {
+        current[0] = i + 1
+        var smallest = current[0]
+        for (j, cb) in b.enumerated() {
+          current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
+          smallest = Swift.min(smallest, current[j + 1])
+        }
+        if smallest > limit { return nil }
+        swap(&previous, &current)
+      }
+      return previous[b.count] <= limit ? previous[b.count] : nil
+    }
+  }
+
   static func equals(_ strings: UnsafeBufferPointer<UInt8>, _ start: Int, _ wanted: [UInt8]) -> Bool {
     guard start + wanted.count < strings.count, strings[start + wanted.count] == 0 else { return false }
     for (k, w) in wanted.enumerated() where strings[start + k] != w { return false }
     return true
-  }
-
-  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, ca) in a.enumerated() {
-      var current = [i + 1]
-      for (j, cb) in b.enumerated() {
-        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
-      }
-      previous = current
-    }
-    return previous[b.count]
   }
 }
 

@@ -34,6 +34,9 @@ public final class IndexSnapshot: Sendable {
   private let shown: [Bool]?
   /// How many photos answers can show (those outside every privacy zone).
   public let count: Int
+  /// The privacy zones applied, as a number for ETags: the same index under other zones
+  /// answers otherwise.
+  let zonesVariant: UInt64
   /// The cluster hierarchy of every photo shown.
   let clusters: ClusterView
   /// Titles, places, files: everything the tree does not hold.
@@ -73,6 +76,8 @@ public final class IndexSnapshot: Sendable {
       if located.positions.contains(where: { !outside[$0] }) { shown = outside }
     }
     self.shown = shown
+    zonesVariant = Checksum.of(
+      privacyZones.map { "\($0.center.latitude),\($0.center.longitude),\($0.radius)" }.joined(separator: ";"))
     count = shown.map { shown in located.positions.reduce(0) { $0 + (shown[$1] ? 1 : 0) } } ?? located.count
     if shown != nil || (located.clusters == nil && !located.changes.isEmpty) {
       let positions = located.positions.filter { shown?[$0] != false }

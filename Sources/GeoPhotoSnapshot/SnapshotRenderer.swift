@@ -17,6 +17,11 @@ public struct SnapshotContent: Sendable {
 
 /// How a snapshot is drawn.
 public struct SnapshotStyle: Sendable {
+  /// The sides an image may have, in points.
+  public static let sizes = 16...8192
+  /// The scales an image may be drawn at (2 for HiDPI screens).
+  public static let scales = 1...4
+
   /// Size in points; the image has `width · scale` × `height · scale` pixels.
   public var width = 400
   public var height = 400
@@ -54,6 +59,21 @@ public struct SnapshotRenderer: Sendable {
   public func frame(for content: SnapshotContent) throws(SnapshotError) -> (
     projection: WebMercator, origin: (x: Double, y: Double)
   ) {
+    guard SnapshotStyle.sizes.contains(style.width), SnapshotStyle.sizes.contains(style.height) else {
+      throw SnapshotError(
+        "the image must be \(SnapshotStyle.sizes.lowerBound) to \(SnapshotStyle.sizes.upperBound) points a side")
+    }
+    guard SnapshotStyle.scales.contains(style.scale) else {
+      throw SnapshotError("the scale must be \(SnapshotStyle.scales.lowerBound) to \(SnapshotStyle.scales.upperBound)")
+    }
+    guard style.padding.isFinite, style.padding >= 1, style.padding <= 10 else {
+      throw SnapshotError("the padding must be 1 to 10")
+    }
+    if let b = content.bounds {
+      guard [b.west, b.east].allSatisfy({ $0.isFinite && abs($0) <= 540 }),
+        [b.south, b.north].allSatisfy({ $0.isFinite && abs($0) <= 90 })
+      else { throw SnapshotError("the area's bounds are outside the world") }
+    }
     let points = content.route + content.pins.map(\.coordinate)
     guard let box = content.bounds ?? RouteGeometry.bounds(points) else {
       throw SnapshotError("nothing to show: no route, photos or area")

@@ -109,7 +109,18 @@ import Testing
     parsed.values["config"] = [file.path]
     let entries = try ConfigurationFile.read(file.path)
     #expect(entries.count >= 15)
-    let config = try Configuration.resolve(parsed, environment: ["HOME": "/home/ann"])
+    // The token file the example names, in a home of its own (readable by its owner only).
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-home-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let tokenFile = home.appendingPathComponent(".config/geophoto/token")
+    try FileManager.default.createDirectory(
+      at: tokenFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try "token-from-the-file\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+    chmod(tokenFile.path, 0o600)
+    let config = try Configuration.resolve(parsed, environment: ["HOME": home.path])
+    #expect(config.serve.api.token == "token-from-the-file")
+    #expect(config.serve.api.allowedOrigins == ["https://maps.example.org"])
+    #expect(config.tiles.cacheMax == 512_000_000)
     #expect(config.flickr.apiKey == "0123456789abcdef0123456789abcdef")
     #expect(config.http.client.maximumResponseBytes == 20 * 1_048_576)
     #expect(config.near.maxAge == 86_400)

@@ -26,7 +26,7 @@ struct ReplicaEndToEndTests {
     return (try? HTTPClient(options: options).get(url)).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
   }
 
-  func health(_ base: String) -> String { fetch(base + "/healthz") }
+  func health(_ base: String) -> String { fetch(base + "/v1/status") }
 
   /// Waits up to `seconds` for `condition` (generous: replication lags behind a busy test run).
   func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {

@@ -24,7 +24,9 @@ import Testing
     let w = try ExampleWorkspace(kind)
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     let (running, base) = try start(w)
-    let (status, body) = try fetch(base + "/healthz")
+    let health = try fetch(base + "/healthz")
+    #expect(health.0 == 200 && health.1 == Data(#"{"status":"ok"}"#.utf8))
+    let (status, body) = try fetch(base + "/v1/status")
     #expect(status == 200)
     #expect(String(decoding: body, as: UTF8.self).contains("\"photos\":12"))
     // A sync of a new photo is served without a restart.
@@ -34,7 +36,7 @@ import Testing
     _ = try Binary.run(["sync", w.photos.path], environment: w.env)
     var photos = ""
     for _ in 0..<100 {
-      photos = String(decoding: try fetch(base + "/healthz").1, as: UTF8.self)
+      photos = String(decoding: try fetch(base + "/v1/status").1, as: UTF8.self)
       if photos.contains("\"photos\":13") { break }
       Thread.sleep(forTimeInterval: 0.1)
     }

@@ -63,7 +63,7 @@ import Testing
       String(decoding: try client.get(base + "/v1/near?lat=64.1466&lon=-21.9426&limit=1").body, as: UTF8.self)
     }
     try wait("the first sync") {
-      (try? client.get(base + "/healthz").body).map { String(decoding: $0, as: UTF8.self) }?.contains("\"photos\":12")
+      (try? client.get(base + "/v1/status").body).map { String(decoding: $0, as: UTF8.self) }?.contains("\"photos\":12")
         == true
     }
     try SampleJPEG.write(to: w.photos.appendingPathComponent("reykjavik.jpg")) { b in

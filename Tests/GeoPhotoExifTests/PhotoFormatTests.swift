@@ -77,7 +77,10 @@ import Testing
     try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build geophoto-fuzz first: swift build")
     let lines = try ToolRun(binary.path, [], environment: ["GEOPHOTO_FUZZ_LIST": "1"]).stdout
       .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-    #expect(lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp"])
+    #expect(
+      lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp"]
+        + ["thumbnail-jpeg", "thumbnail-png", "thumbnail-webp", "thumbnail-heif", "thumbnail-jxl"]
+        + ["raw-previews", "tile", "snapshot"])
     for (line, format) in zip(lines, PhotoFormat.allCases) {
       #expect(Set(format.extensions).isSubset(of: line.dropFirst()))
     }

@@ -59,17 +59,22 @@ enum SnapshotCommand: Subcommand {
     var style = SnapshotStyle()
     if let size = parsed.value("size") {
       let parts = size.lowercased().split(separator: "x")
-      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w),
-        (16...8192).contains(h)
+      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), SnapshotStyle.sizes.contains(w),
+        SnapshotStyle.sizes.contains(h)
       else {
-        throw UsageError("The value '\(size)' is invalid for '--size <WxH>': expected such as 400x300 (16 to 8192)")
+        let sizes = SnapshotStyle.sizes
+        throw UsageError(
+          "The value '\(size)' is invalid for '--size <WxH>': expected such as 400x300 (\(sizes.lowerBound) to \(sizes.upperBound))"
+        )
       }
       style.width = w
       style.height = h
     }
     if let scale = parsed.value("scale") {
-      guard let n = Int(scale), (1...4).contains(n) else {
-        throw UsageError("The value '\(scale)' is invalid for '--scale <n>': expected 1 to 4")
+      guard let n = Int(scale), SnapshotStyle.scales.contains(n) else {
+        let scales = SnapshotStyle.scales
+        throw UsageError(
+          "The value '\(scale)' is invalid for '--scale <n>': expected \(scales.lowerBound) to \(scales.upperBound)")
       }
       style.scale = n
     }

@@ -44,7 +44,10 @@ public struct WebMercator: Sendable, Equatable {
     guard dx > 0 || dy > 0 else { return 15 }
     let zx = dx > 0 ? log2(width / (256 * padding * dx)) : 19
     let zy = dy > 0 ? log2(height / (256 * padding * dy)) : 19
-    return max(0, min(19, Int(min(zx, zy).rounded(.down))))
+    // Clamped before it becomes an Int: a size or padding of nothing gives ±∞ or NaN.
+    let zoom = min(zx, zy).rounded(.down)
+    guard !zoom.isNaN else { return 15 }
+    return Int(max(0, min(19, zoom)))
   }
 
   /// The pixel centre of a box at this zoom: the middle of the projected box (across the

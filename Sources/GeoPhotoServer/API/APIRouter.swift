@@ -49,16 +49,14 @@ public struct APIRouter: Responder {
   public let configuration: APIConfiguration
   private let middleware: [any Middleware]
   private let handler: APIHandler
-  /// What besides the index and the query changes answers, for ETags: the version answering,
-  /// the privacy zones and the feature cap.
+  /// What besides the index, its privacy zones and the query changes answers, for ETags: the
+  /// version answering and the feature cap.
   let answerVariant: UInt64
 
   public init(holder: SnapshotHolder, configuration: APIConfiguration = APIConfiguration()) {
     self.holder = holder
     self.configuration = configuration
-    let zones = holder.privacyZones.map { "\($0.center.latitude),\($0.center.longitude),\($0.radius)" }
-    let variant = Checksum.of(
-      ([GeoPhotoVersion.current, String(configuration.maximumFeatures)] + zones).joined(separator: "|"))
+    let variant = Checksum.of(GeoPhotoVersion.current + "|" + String(configuration.maximumFeatures))
     answerVariant = variant
     var middleware: [any Middleware] = []
     if let sink = configuration.accessLog { middleware.append(AccessLog(sink: sink)) }

@@ -8,8 +8,8 @@ struct EndpointContext {
   let configuration: APIConfiguration
   let request: ServerRequest
   let parameters: ParameterValues
-  /// What besides the index and the query changes answers (`APIRouter.answerVariant`: the
-  /// version, the privacy zones, the caps), in every ETag.
+  /// What besides the index, its privacy zones and the query changes answers
+  /// (`APIRouter.answerVariant`: the version, the caps), in every ETag.
   let answerVariant: UInt64
 
   // MARK: - Caching
@@ -18,7 +18,7 @@ struct EndpointContext {
   /// answer (privacy zones, caps, the version answering).
   func etag() -> String {
     var hash = Checksum.of(request.path + "?" + parameters.canonical)
-    hash = hash &* 31 &+ answerVariant
+    hash = (hash &* 31 &+ answerVariant) &* 31 &+ snapshot.zonesVariant
     return "\"g\(snapshot.generation)-\(String(hash, radix: 36))\""
   }
 

@@ -1,0 +1,122 @@
+import Foundation
+import GeoPhotoBasemap
+import GeoPhotoCore
+import GeoPhotoExif
+import GeoPhotoFixtures
+import GeoPhotoSnapshot
+import GeoPhotoThumbnails
+
+/// A reader, decoder or renderer under test, the corpus files that seed it, and whether its
+/// input is a file (whose size and offset fields `ExtremeFields` rewrites) or parameters read
+/// from the bytes. None may crash, hang or read out of bounds, whatever the bytes.
+struct FuzzTarget: Sendable {
+  var name: String
+  var seedExtensions: [String]
+  /// Whether the input is a file of some format (its fields found and set to extremes by the
+  /// mutator) rather than numbers drawn from the bytes.
+  var isFile = true
+  var exercise: @Sendable ([UInt8]) -> Void
+}
+
+let allTargets: [FuzzTarget] =
+  PhotoFormat.allCases.map { format in
+    FuzzTarget(name: format.fuzzTarget, seedExtensions: format.fuzzSeedExtensions) { bytes in
+      _ = bytes.withUnsafeBytes { MetadataReader.read(head: $0, file: MemoryBytes(bytes), format: format) }
+      if format == .jpeg { _ = bytes.withUnsafeBytes { MetadataReader.thumbnail($0, fileSize: bytes.count) } }
+    }
+  } + [
+    FuzzTarget(name: "exif", seedExtensions: ["exv"]) { bytes in
+      let block = Array("Exif\0\0".utf8) + bytes
+      _ = block.withUnsafeBytes { ExifReader.read(exifBlock: $0) }
+      _ = block.withUnsafeBytes { ExifReader.thumbnail(exifBlock: $0) }
+    },
+    FuzzTarget(name: "xmp", seedExtensions: ["xmp"]) { _ = XMPReader.read($0) },
+  ] + thumbnailTargets + [
+    FuzzTarget(name: "raw-previews", seedExtensions: ["nef", "cr2", "dng", "raf", "rw2", "orf", "arw", "tif"]) {
+      _ = EmbeddedPreviews.jpegs(in: MemoryBytes($0))
+    },
+    FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),
+    FuzzTarget(name: "snapshot", seedExtensions: [], isFile: false, exercise: SnapshotFuzzing.exercise),
+  ]
+
+/// One target per image decoder a thumbnail is made with, seeded by its own files.
+let thumbnailTargets: [FuzzTarget] = [
+  ("thumbnail-jpeg", ["jpg", "jpeg"]), ("thumbnail-png", ["png"]), ("thumbnail-webp", ["webp"]),
+  ("thumbnail-heif", ["heic", "heif", "avif", "hif"]), ("thumbnail-jxl", ["jxl"]),
+].map { name, extensions in
+  FuzzTarget(name: name, seedExtensions: extensions) { bytes in
+    var maker = ThumbnailMaker()
+    // Small enough that a fuzzing run decodes many inputs a second.
+    maker.maximumPixels = 4_000_000
+    _ = bytes.withUnsafeBytes { try? maker.thumbnail(of: $0, orientation: Int(bytes.first ?? 1) % 9, longestSide: 64) }
+  }
+}
+
+/// Numbers drawn from the input's bytes, each as the width it names: the fuzzer's bytes steer
+/// parameters that come from requests and files (a tile's z/x/y, a snapshot's size).
+struct ByteDraws {
+  var bytes: [UInt8]
+  var at = 0
+
+  mutating func int64() -> Int64 {
+    var v: UInt64 = 0
+    for _ in 0..<8 {
+      v = v << 8 | UInt64(at < bytes.count ? bytes[at] : 0)
+      at += 1
+    }
+    return Int64(bitPattern: v)
+  }
+
+  mutating func double() -> Double { Double(bitPattern: UInt64(bitPattern: int64())) }
+
+  mutating func small(_ bound: Int) -> Int { Int(UInt64(bitPattern: int64()) % UInt64(max(1, bound))) }
+}
+
+/// The basemap the tile and snapshot targets draw (shipped beside geophoto).
+let fuzzBasemap: Basemap? = Basemap.shippedURL.flatMap { try? Basemap(contentsOf: $0) }
+
+enum TileFuzzing {
+  /// Any zoom, column and row, as a request could name them, drawn by the tile renderer.
+  static let exercise: @Sendable ([UInt8]) -> Void = { bytes in
+    guard let basemap = fuzzBasemap else { return }
+    var draws = ByteDraws(bytes: bytes)
+    let zoom = Int(truncatingIfNeeded: draws.int64() % 24)
+    let x = Int(truncatingIfNeeded: draws.int64())
+    let y = Int(truncatingIfNeeded: draws.int64())
+    let scale = draws.small(3) + 1
+    let style: BasemapStyle = draws.small(2) == 0 ? .light : .dark
+    _ = try? BasemapRenderer(basemap: basemap).tile(zoom: zoom, x: x, y: y, scale: scale, style: style)
+  }
+}
+
+enum SnapshotFuzzing {
+  static let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+    "geophoto-fuzz-snapshot-\(getpid()).png")
+
+  /// A snapshot of pins and a route anywhere (coordinates from the bytes, extremes included)
+  /// at a size and scale from the bytes, drawn over the built-in basemap.
+  static let exercise: @Sendable ([UInt8]) -> Void = { bytes in
+    var draws = ByteDraws(bytes: bytes)
+    var style = SnapshotStyle()
+    style.width = draws.small(300) - 20
+    style.height = draws.small(300) - 20
+    style.scale = draws.small(4)
+    style.padding = draws.double()
+    style.labels = draws.small(2) == 0
+    style.basemap = fuzzBasemap.map(BasemapRenderer.init)
+    var content = SnapshotContent()
+    for _ in 0..<draws.small(6) {
+      guard let c = Coordinate(validatingLatitude: draws.double(), longitude: draws.double()) else { continue }
+      content.pins.append((c, "pin"))
+    }
+    for _ in 0..<draws.small(6) {
+      guard let c = Coordinate(validatingLatitude: draws.double(), longitude: draws.double()) else { continue }
+      content.route.append(c)
+    }
+    if draws.small(3) == 0 {
+      content.bounds = BoundingBox(
+        west: draws.double(), south: draws.double(), east: draws.double(), north: draws.double())
+    }
+    try? SnapshotRenderer(style: style).render(content, format: .png, to: output)
+  }
+}
