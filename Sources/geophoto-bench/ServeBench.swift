@@ -96,6 +96,10 @@ struct ServerProcess {
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     process.executableURL = URL(fileURLWithPath: ".build/release/geophoto")
     process.arguments = ["serve", "--port", "0"] + arguments
+    // The bench's own settings only: no user configuration file, no GEOPHOTO_* of the caller's.
+    process.environment = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": workDirectory.path,
+    ]
     process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = try errors.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
     try process.run()

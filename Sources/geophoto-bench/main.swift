@@ -302,8 +302,10 @@ func benchClusters(points: [Coordinate]) {
 func nearIndex(points: [Coordinate]) throws -> URL { try syntheticIndex(points: points, named: "near-1m") }
 
 /// A SQLite index of `points` (rows as a sync writes them, without files) under `name`,
-/// written on first use, with its spatial index as `sync` leaves it.
-func syntheticIndex(points: [Coordinate], named name: String) throws -> URL {
+/// written on first use, with its spatial index as `sync` leaves it. With `spreadTimes`, the
+/// photos are taken over ten years (2015–2024, a photo every ~5 minutes), so time filters keep
+/// some of them each; otherwise all on one morning.
+func syntheticIndex(points: [Coordinate], named name: String, spreadTimes: Bool = false) throws -> URL {
   let db = workDirectory.appendingPathComponent("\(name)/index.sqlite")
   let marker = db.deletingLastPathComponent().appendingPathComponent("complete")
   if !FileManager.default.fileExists(atPath: marker.path) {
@@ -322,6 +324,14 @@ func syntheticIndex(points: [Coordinate], named name: String) throws -> URL {
             let p = points[i]
             let path = "/photos/roll-\(i / 1000)/IMG_\(i).JPG"
             try insert.execute([.text(path), .real(p.latitude), .real(p.longitude), .text("Photo \(i)")])
+          }
+          if spreadTimes {
+            // 2015-01-01T00:00Z on, a photo every 311 s or so, taken at +09:00.
+            try store.database.execute(
+              """
+              UPDATE photos SET taken_utc = 1420070400 + (id * 311) % 315360000,
+                taken_local = 1420070400 + (id * 311) % 315360000 + 32400
+              """)
           }
           try store.database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
         }
@@ -427,7 +437,7 @@ let parts =
   CommandLine.arguments.dropFirst().isEmpty
   ? [
     "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "log", "sync",
-    "library", "abuse", "watch", "serve-10m", "soak",
+    "library", "abuse", "crowd", "watch", "serve-10m", "soak",
   ]
   : Array(CommandLine.arguments.dropFirst())
 print(
@@ -450,6 +460,7 @@ for part in parts {
   case "tiles": try benchTiles()
   case "log": try benchAccessLog()
   case "abuse": try benchAbuse()
+  case "crowd": try benchCrowd(points: points)
   case "soak": try benchSoak()
   case "near": try benchNear(points: points)
   case "postgis": try benchPostgres(points: points)
@@ -462,7 +473,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, log, sync, library, abuse, watch, soak)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, log, sync, library, abuse, crowd, watch, soak)\n"
           .utf8))
     exit(64)
   }

@@ -34,6 +34,23 @@ import Testing
     #expect(photos[w.canonical("heic-iloc-base-offset.heic")]?.title == "heic-iloc-base-offset")
   }
 
+  /// A FIFO or a device put where a photo was after the folder walk is neither read nor waited
+  /// on: the file is opened without blocking and read only when it is a regular file.
+  @Test func aFIFOSwappedInForAPhotoIsRefusedAtOnce() throws {
+    let w = try Workspace()
+    let path = w.photos.appendingPathComponent("swapped.jpg").path
+    #expect(mkfifo(path, 0o644) == 0)
+    let read = PhotoFileReader.read(FoundFile(path: path, size: 1_000, modifiedNanoseconds: 0))
+    #expect(read.record.problem == "cannot read: not a regular file (a FIFO)")
+    let device = PhotoFileReader.read(FoundFile(path: "/dev/zero", size: 1_000, modifiedNanoseconds: 0))
+    #expect(device.record.problem == "cannot read: not a regular file (a character device)")
+    // A sidecar that is a FIFO is not waited on either: the sync ends and takes the photo.
+    try SampleJPEG.write(to: w.photos.appendingPathComponent("real.jpg")) { $0.imageDescription = "Real" }
+    #expect(mkfifo(w.photos.appendingPathComponent("real.xmp").path, 0o644) == 0)
+    _ = try w.sync()
+    #expect(try w.all()[w.canonical("real.jpg")]?.title == "Real")
+  }
+
   /// The warnings name the field and the value as it was in the file.
   @Test func warningsSayWhatAndWhere() throws {
     func damage(_ name: String) throws -> String {

@@ -12,7 +12,9 @@ enum InfoCommand: Subcommand {
       throw UsageError("Unexpected argument '\(context.parsed.positionals[0])'")
     }
     guard let store = try context.openStore(.readWrite) else {
-      context.console.out("index: \(context.configuration.databasePath) (not created yet; run 'geophoto sync DIR')\n")
+      // Where it would be, its password (a PostgreSQL URL's) never shown.
+      let shown = CommandContext.stores.redacted(context.configuration.databasePath)
+      context.console.out("index: \(shown) (not created yet; run 'geophoto sync DIR')\n")
       return
     }
     let counts = try store.counts()

@@ -48,7 +48,7 @@ enum NearCommand: Subcommand {
 
     var annotations: [Annotation] = []
     var empty = true
-    var location = config.databasePath
+    var location = CommandContext.stores.redacted(config.databasePath)
     if let store = try context.openStore(.readWrite) {
       location = store.location
       let neighbors = try store.nearest(query)
