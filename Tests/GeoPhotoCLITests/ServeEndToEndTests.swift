@@ -130,6 +130,33 @@ import Testing
     FileManager.default.isExecutableFile(atPath: $0)
   }
 
+  /// With a token, the page shows nothing of the photos until it is given the token: it asks
+  /// for it (the API answered 401), and no pin, title or extent is in the page.
+  @Test func webMapWithATokenAsksForIt() throws {
+    guard let chromium = Self.chromium else {
+      if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("chromium is not installed") }
+      return
+    }
+    let w = try ExampleWorkspace()
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let file = w.root.appendingPathComponent("token")
+    try "a-token-for-the-page-test\n".write(to: file, atomically: true, encoding: .utf8)
+    chmod(file.path, 0o600)
+    let (running, base) = try start(w, ["--token-file", file.path])
+    defer {
+      running.process.terminate()
+      running.process.waitUntilExit()
+    }
+    let browser = HeadlessChromium(executable: chromium, base: base)
+    defer { browser.clean() }
+    let dom = try browser.open("/", ["--dump-dom"])
+    let form = try #require(dom.range(of: "<form id=\"gp-token\"").map { dom[$0.lowerBound...].prefix { $0 != ">" } })
+    #expect(!form.contains("hidden"), "the token form is shown: \(form)")
+    #expect(!dom.contains("data-ready"))
+    #expect(!dom.contains("gp-marker") && !dom.contains("gp-cluster"))
+    for title in ["Tokyo Station", "Senso-ji", "Hibiya"] { #expect(!dom.contains(title)) }
+  }
+
   @Test func webMapShowsThePinsInABrowser() throws {
     guard let chromium = Self.chromium else {
       if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("chromium is not installed") }
