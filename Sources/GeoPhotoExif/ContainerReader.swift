@@ -248,7 +248,7 @@ public enum ContainerReader {
       let base = try c.unsigned(size: baseOffsetSize, "base offset")
       let extentCount = try c.u16("extent count")
       guard wanted(id) else {
-        try c.skip(Int(extentCount) * (indexSize + offsetSize + lengthSize), "item \(id)'s extents")
+        try c.skip(Bounds.product(extentCount, indexSize + offsetSize + lengthSize) ?? .max, "item \(id)'s extents")
         continue
       }
       guard extentCount <= 64 else { throw DataDamage("\(c.label): item \(id) has \(extentCount) extents") }

@@ -100,8 +100,9 @@ private struct Block {
     let entry = e.pointee
     guard expected.contains(entry.format), let p = entry.data else { return nil }
     let unit = Int(exif_format_get_size(entry.format))
-    let needed = Int(entry.components) * unit
-    guard unit > 0, needed > 0, needed <= Int(entry.size) else { return nil }
+    guard unit > 0, let needed = Bounds.product(entry.components, unit), needed > 0, needed <= Int(entry.size) else {
+      return nil
+    }
     return UnsafeRawBufferPointer(start: p, count: needed)
   }
 

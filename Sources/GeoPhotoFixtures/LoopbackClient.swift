@@ -43,8 +43,8 @@ public enum LoopbackClient {
   }
 
   /// Sends `raw` (its UTF-8 bytes, NULs and all) from 127.0.0.1 and reads until the server
-  /// closes (at most five seconds).
-  public static func exchange(_ raw: String, port: Int) -> String {
+  /// closes (at most `seconds`).
+  public static func exchange(_ raw: String, port: Int, seconds: Double = 5) -> String {
     guard let fd = connect(from: "127.0.0.1", port: port) else { return "" }
     defer { close(fd) }
     let bytes = Array(raw.utf8)
@@ -56,7 +56,7 @@ public enum LoopbackClient {
     }
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16_384)
-    let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
     while DispatchTime.now().uptimeNanoseconds < deadline {
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&poller, 1, 100) == 1 else { continue }

@@ -27,6 +27,9 @@ public struct HTTPServerOptions: Sendable {
   /// Memory per connection for the request line and headers (libmicrohttpd answers 414/431
   /// beyond it).
   public var connectionMemory = 32 * 1024
+  /// Slow answers (those that may wait for a build) made at once, each on a thread of its own;
+  /// past this the responder's busy answer (503) is given at once.
+  public var slowAnswerLimit = 64
 
   public init() {}
 }
@@ -50,10 +53,47 @@ public final class HTTPServer: Sendable {
   final class Context: Sendable {
     let responder: any Responder
     let requests: RequestClock
-    /// Where slow answers are made, off the transport's threads.
-    let workers = DispatchQueue(label: "geophoto slow answers", attributes: .concurrent)
-    init(responder: any Responder, requestTimeout: Int) {
+    /// The slow answers being made, each on a thread of its own with its connection set
+    /// aside (a thread may wait for another's build: a pool of as many threads as cores would
+    /// queue them instead), at most `slowLimit` at once; and whether the server is stopping:
+    /// then none is begun, and those begun are waited for, since libmicrohttpd must not stop
+    /// with a connection set aside.
+    let slowWork = DispatchGroup()
+    private let slow = Mutex((running: 0, stopping: false))
+    let slowLimit: Int
+
+    enum SlowStart {
+      case begun
+      /// As many slow answers are being made as may be: the responder's busy answer.
+      case busy
+      /// The server is stopping: answered at once.
+      case stopping
+    }
+
+    func beginSlowAnswer() -> SlowStart {
+      slow.withLock { state in
+        if state.stopping { return .stopping }
+        guard state.running < slowLimit else { return .busy }
+        state.running += 1
+        slowWork.enter()
+        return .begun
+      }
+    }
+
+    func endSlowAnswer() {
+      slow.withLock { $0.running -= 1 }
+      slowWork.leave()
+    }
+
+    /// No slow answer is begun from now on; those begun are waited for.
+    func stopSlowAnswers() {
+      slow.withLock { $0.stopping = true }
+      slowWork.wait()
+    }
+
+    init(responder: any Responder, requestTimeout: Int, slowLimit: Int) {
       self.responder = responder
+      self.slowLimit = max(1, slowLimit)
       requests = RequestClock(limit: UInt64(max(1, requestTimeout)) * 1_000_000_000)
     }
   }
@@ -117,7 +157,8 @@ public final class HTTPServer: Sendable {
 
   public init(options: HTTPServerOptions, responder: any Responder) throws {
     let addresses = try Self.resolve(options.host)
-    let context = Unmanaged.passRetained(Context(responder: responder, requestTimeout: options.requestTimeout))
+    let context = Unmanaged.passRetained(
+      Context(responder: responder, requestTimeout: options.requestTimeout, slowLimit: options.slowAnswerLimit))
     // With port 0 the first daemon picks a free port and the others take the same one; when
     // that port is taken on another address, all start again on a new one.
     var attempt = 0
@@ -181,8 +222,12 @@ public final class HTTPServer: Sendable {
       return !done
     }
     if first {
+      let context = context.takeUnretainedValue()
+      // No connection may be set aside when the daemons stop: the slow answers in the making
+      // are finished (and their connections resumed) first.
+      context.stopSlowAnswers()
       for daemon in daemons { MHD_stop_daemon(daemon) }
-      context.takeUnretainedValue().requests.stop()
+      context.requests.stop()
     }
   }
 
@@ -380,14 +425,20 @@ private func respond(
   }
   let fd = gp_mhd_connection_fd(connection)
   if fd >= 0 { server.requests.answering(fd) }
-  guard server.responder.answersSlowly(request) else {
-    return queue(connection, server.responder.respond(to: request))
+  guard server.responder.answersSlowly(request) else { return queue(connection, server.responder.respond(to: request)) }
+  switch server.beginSlowAnswer() {
+  case .stopping: return queue(connection, server.responder.respond(to: request))
+  case .busy: return queue(connection, server.responder.busy(request))
+  case .begun: break
   }
   exchange.isStarted = true
   nonisolated(unsafe) let connectionToResume = connection
-  server.workers.async {
+  let worker = Thread {
     exchange.finish(server.responder.respond(to: request), connection: connectionToResume)
+    server.endSlowAnswer()
   }
+  worker.name = "geophoto slow answer"
+  worker.start()
   guard let answer = exchange.answerOrSuspend(connection) else { return .YES }
   return queue(connection, answer)
 }

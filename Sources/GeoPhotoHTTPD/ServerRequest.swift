@@ -99,6 +99,8 @@ public protocol Responder: Sendable {
   /// answered on a worker thread, with its connection set aside meanwhile, so the transport's
   /// threads go on answering everyone else.
   func answersSlowly(_ request: ServerRequest) -> Bool
+  /// The answer to a slow request when as many are being made as the transport allows (503).
+  func busy(_ request: ServerRequest) -> ServerResponse
 }
 
 extension Responder {
@@ -108,4 +110,8 @@ extension Responder {
   }
 
   public func answersSlowly(_ request: ServerRequest) -> Bool { false }
+
+  public func busy(_ request: ServerRequest) -> ServerResponse {
+    ServerResponse(status: 503, headers: [("Retry-After", "1")])
+  }
 }

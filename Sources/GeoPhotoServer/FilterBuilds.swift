@@ -30,17 +30,17 @@ public final class BuildSlots: Sendable {
 
 /// What a snapshot built for the last few filters, shared by the requests that ask for them:
 /// one build per filter at a time (the others asking wait for it, and take its result), a
-/// slot from `BuildSlots` for each, and what is kept bounded by count and by the photos the
+/// slot from `BuildSlots` for each, and what is kept bounded by count and by the bytes the
 /// builds hold (least recently used out). What falls out is built again when needed.
 final class FilterBuilds<Value: Sendable>: @unchecked Sendable {
   static var capacity: Int { 8 }
 
   private let condition = NSCondition()
-  /// Built values, most recently used last, with the photos each holds.
+  /// Built values, most recently used last, with the bytes each holds.
   private var ready: [(filter: PhotoFilter, value: Value, cost: Int)] = []
   private var building: Set<PhotoFilter> = []
   private let slots: BuildSlots
-  /// The most photos the kept values may hold together.
+  /// The most bytes the kept values may hold together.
   private let budget: Int
 
   init(slots: BuildSlots, budget: Int) {

@@ -64,8 +64,9 @@ public final class IndexSnapshot: Sendable {
     generation = located.generation
     self.located = located
     self.details = details
-    // The builds kept hold at most about twice the photos of the index (and 8 filters).
-    let budget = 2 * max(located.positionCount, 100_000)
+    // The builds kept take at most 150 bytes a photo of the index (128 MB at least), and 8
+    // filters.
+    let budget = max(128 << 20, 150 * located.positionCount)
     filteredClusters = FilterBuilds(slots: builds, budget: budget)
     filteredSets = FilterBuilds(slots: builds, budget: budget)
     var shown: [Bool]?
@@ -197,8 +198,9 @@ public final class IndexSnapshot: Sendable {
     if filter.isEmpty { return clusters }
     return try filteredClusters.value(for: filter) {
       let positions = try self.positions(passing: filter)
-      let view = ClusterView(clusters: ClusterIndex(points: positions.map(coordinate(at:))), positions: positions)
-      return (view, positions.count)
+      let clusters = ClusterIndex(points: positions.map(coordinate(at:)))
+      let bytes = clusters.levels.reduce(8 * positions.count) { $0 + $1.byteCount }
+      return (ClusterView(clusters: clusters, positions: positions), bytes)
     }
   }
 
@@ -233,12 +235,12 @@ public final class IndexSnapshot: Sendable {
       let positions = try self.positions(passing: filter)
       // A text filter is too dear to test candidate by candidate: it always gets its own.
       if positions.count <= located.count / 2 || filter.text != nil {
-        return (.own(located.subset(positions)), positions.count)
+        // Unit vectors, ids, tags and times: about 64 bytes a photo.
+        return (.own(located.subset(positions)), 64 * positions.count)
       }
       var mask = [Bool](repeating: false, count: located.positionCount)
       for p in positions { mask[p] = true }
-      // A mask costs a byte a photo, an eighth of what a build of its photos holds.
-      return (.mask(mask), located.positionCount / 8)
+      return (.mask(mask), located.positionCount)
     }
   }
 }

@@ -52,7 +52,7 @@ public struct PhotoThumbnails: Sendable {
           throw error
         case .file: throw error
         case .unreadable, .decoder, .tooLarge:
-          warn?("thumbnail of photo \(photo.id) (\(path)): \(error); a placeholder is served")
+          warn?("thumbnail of photo \(photo.id) (\(LogText.escaped(path))): \(error); a placeholder is served")
           return ThumbnailMaker.placeholder(longestSide: size)
         }
       }

@@ -25,7 +25,7 @@ enum PhotoFileReader {
   static func read(_ file: FoundFile) -> Read {
     var warning: String?
     let record: PhotoRecord = read(file, warning: &warning)
-    return Read(record: record, warning: warning.map(LogText.escaped))
+    return Read(record: record, warning: warning)
   }
 
   static func read(_ file: FoundFile, warning: inout String?) -> PhotoRecord {

@@ -80,7 +80,7 @@ public final class SyncEngine {
   let store: any PhotoStore
   public var jobs: Int
   public var batchSize = 1_000
-  /// Called with one line per warning: the path and the reason.
+  /// Called with one line per warning: the path and the reason, control characters escaped.
   public var warn: (String, String) -> Void = { _, _ in }
   public var progress: ((SyncProgress) -> Void)?
   /// Names photos' places as they are written; nil leaves places as they are.
@@ -295,9 +295,11 @@ public final class SyncEngine {
     }
   }
 
+  /// One warning line's parts, control characters escaped: a file's name (or what a damaged
+  /// file says of itself) cannot end the line or forge another.
   private func report(_ path: String, _ reason: String, _ summary: inout SyncSummary) {
     summary.warnings += 1
-    warn(path, reason)
+    warn(LogText.escaped(path), LogText.escaped(reason))
   }
 
   private func readInParallel(_ files: [FoundFile]) -> [PhotoFileReader.Read] {

@@ -2,6 +2,7 @@ import Foundation
 import GeoPhotoFixtures
 import GeoPhotoHTTP
 import Glibc
+import Synchronization
 import Testing
 
 @testable import GeoPhotoHTTPD
@@ -220,28 +221,8 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
     let fd = try ConnectionLimitTests().connect(from: "127.0.0.1", port: server.port)
     defer { close(fd) }
     // One byte every 250 ms (the idle timeout of 30 s never fires), for at most 8 s.
-    let request = Array("GET /slow HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Padding: 1\r\n", count: 40))
-    let started = Date()
-    var cutOff = false
-    var sent = 0
-    while Date().timeIntervalSince(started) < 8 && sent < request.count {
-      let byte = UInt8(ascii: request[sent].unicodeScalars.first!)
-      if withUnsafePointer(to: byte, { send(fd, $0, 1, Int32(MSG_NOSIGNAL)) }) < 0 {
-        cutOff = true
-        break
-      }
-      sent += 1
-      // A closed connection shows as readable with nothing (or an error) to read.
-      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      if poll(&poller, 1, 250) == 1 {
-        var answer: UInt8 = 0
-        if recv(fd, &answer, 1, Int32(MSG_DONTWAIT)) <= 0 {
-          cutOff = true
-          break
-        }
-      }
-    }
-    let elapsed = Date().timeIntervalSince(started)
+    let request = "GET /slow HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Padding: 1\r\n", count: 40)
+    let (cutOff, sent, elapsed) = Self.trickle(Array(request.utf8), to: fd, every: 250)
     #expect(cutOff, "the slow request was never cut off (\(sent) bytes sent)")
     #expect(elapsed >= 1.5 && elapsed < 5, "cut off after \(elapsed) s")
     // A normal request meanwhile and after is answered.
@@ -262,27 +243,28 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
     defer { close(fd) }
     let head = "PUT /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\n\r\n"
     _ = head.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    let (cutOff, sent, elapsed) = Self.trickle(Array(repeating: UInt8(ascii: "x"), count: 16), to: fd, every: 400)
+    #expect(cutOff, "the slow body was never cut off (\(sent) bytes sent)")
+    #expect(elapsed < 5)
+  }
+
+  /// Sends `bytes` one at a time, `every` milliseconds, for at most 8 s: whether the server
+  /// cut the connection off, after how many bytes and seconds.
+  static func trickle(_ bytes: [UInt8], to fd: Int32, every milliseconds: Int32) -> (Bool, Int, Double) {
     let started = Date()
-    var cutOff = false
     var sent = 0
-    while Date().timeIntervalSince(started) < 8 && sent < 16 {
-      var byte = UInt8(ascii: "x")
-      if send(fd, &byte, 1, Int32(MSG_NOSIGNAL)) < 0 {
-        cutOff = true
-        break
-      }
+    while Date().timeIntervalSince(started) < 8 && sent < bytes.count {
+      var byte = bytes[sent]
+      if send(fd, &byte, 1, Int32(MSG_NOSIGNAL)) < 0 { return (true, sent, Date().timeIntervalSince(started)) }
       sent += 1
+      // A closed connection shows as readable with nothing (or an error) to read.
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      if poll(&poller, 1, 400) == 1 {
+      if poll(&poller, 1, milliseconds) == 1 {
         var answer: UInt8 = 0
-        if recv(fd, &answer, 1, Int32(MSG_DONTWAIT)) <= 0 {
-          cutOff = true
-          break
-        }
+        if recv(fd, &answer, 1, Int32(MSG_DONTWAIT)) <= 0 { return (true, sent, Date().timeIntervalSince(started)) }
       }
     }
-    #expect(cutOff, "the slow body was never cut off (\(sent) bytes sent)")
-    #expect(Date().timeIntervalSince(started) < 5)
+    return (false, sent, Date().timeIntervalSince(started))
   }
 
   @Test func keepAliveRequestsEachGetTheirOwnTime() throws {
@@ -302,5 +284,79 @@ func server(host: String, port: Int = 0) throws -> HTTPServer {
       #expect(text.hasPrefix("HTTP/1.1 200") && text.hasSuffix("/r\(i)"), "request \(i): \(text.prefix(60))")
       Thread.sleep(forTimeInterval: 1)
     }
+  }
+}
+
+/// Answers that may take long are made on threads of their own, their connections set aside:
+/// the transport's threads go on answering, as many slow answers are made as allowed and the
+/// rest are the responder's busy answer at once, and a server stopping waits for those begun.
+@Suite struct SlowAnswerTests {
+  /// Requests for `/slow…` wait until released; the rest are answered at once.
+  final class HeldResponder: Responder, @unchecked Sendable {
+    let release = DispatchSemaphore(value: 0)
+    let arrived = DispatchSemaphore(value: 0)
+
+    func answersSlowly(_ request: ServerRequest) -> Bool { request.path.hasPrefix("/slow") }
+
+    func respond(to request: ServerRequest) -> ServerResponse {
+      if request.path.hasPrefix("/slow") {
+        arrived.signal()
+        release.wait()
+      }
+      return ServerResponse(status: 200, body: Array(request.path.utf8))
+    }
+
+    func busy(_ request: ServerRequest) -> ServerResponse { ServerResponse(status: 503, body: Array("busy".utf8)) }
+  }
+
+  @Test func slowAnswersDoNotHoldTheTransportAndAreBounded() throws {
+    var options = HTTPServerOptions()
+    options.port = 0
+    options.threads = 1
+    options.slowAnswerLimit = 2
+    let responder = HeldResponder()
+    let server = try HTTPServer(options: options, responder: responder)
+    let answers = Mutex<[String]>([])
+    let group = DispatchGroup()
+    for i in 0..<2 {
+      DispatchQueue.global().async(group: group) {
+        let answer = try? exchange("GET /slow\(i) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
+        answers.withLock { $0.append(answer ?? "") }
+      }
+      responder.arrived.wait()
+    }
+    // Both slow answers are being made, on the server's one transport thread's watch: a
+    // quick request is still answered, and a third slow one is busy at once.
+    let quick = try exchange("GET /quick HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
+    #expect(quick.hasPrefix("HTTP/1.1 200") && quick.hasSuffix("/quick"))
+    let third = try exchange("GET /slow2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
+    #expect(third.hasPrefix("HTTP/1.1 503") && third.hasSuffix("busy"))
+    responder.release.signal()
+    responder.release.signal()
+    group.wait()
+    #expect(answers.withLock { $0 }.map { String($0.suffix(6)) }.sorted() == ["/slow0", "/slow1"])
+    server.stop()
+  }
+
+  /// A server stopped while a slow answer is being made finishes it first (libmicrohttpd must
+  /// not stop with a connection set aside).
+  @Test func stoppingWaitsForTheSlowAnswersBegun() throws {
+    var options = HTTPServerOptions()
+    options.port = 0
+    options.threads = 1
+    let responder = HeldResponder()
+    let server = try HTTPServer(options: options, responder: responder)
+    let answer = Mutex("")
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      let text = (try? exchange("GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)) ?? ""
+      answer.withLock { $0 = text }
+      done.signal()
+    }
+    responder.arrived.wait()
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { responder.release.signal() }
+    server.stop()
+    done.wait()
+    #expect(answer.withLock { $0 }.hasPrefix("HTTP/1.1 200"))
   }
 }

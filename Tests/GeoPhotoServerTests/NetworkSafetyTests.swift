@@ -284,11 +284,11 @@ import Testing
     #expect(try builds.value(for: osaka) { (7, 1) } == 7)
   }
 
-  @Test func keptBuildsAreBoundedByThePhotosTheyHold() throws {
+  @Test func keptBuildsAreBoundedByTheBytesTheyHold() throws {
     let builds = FilterBuilds<Int>(slots: BuildSlots(limit: 2), budget: 100)
     let filters = (0..<5).map { PhotoFilter(camera: "camera \($0)") }
     for (i, filter) in filters.enumerated() { _ = try builds.value(for: filter) { (i, 40) } }
-    // 40 photos each, 100 at most: the two most recent are kept.
+    // 40 bytes each, 100 at most: the two most recent are kept.
     #expect(filters.map { builds.cached($0) } == [nil, nil, nil, 3, 4])
   }
 

@@ -34,6 +34,18 @@ import Testing
     #expect(photos[w.canonical("heic-iloc-base-offset.heic")]?.title == "heic-iloc-base-offset")
   }
 
+  /// A file's name cannot forge a warning line: control characters in it are escaped.
+  @Test func aFileNameCannotForgeAWarningLine() throws {
+    let w = try Workspace()
+    let file = try #require(HostileFiles.all.first { $0.name.hasSuffix(".tif") })
+    let name = "x\nwarning: /etc/passwd: forged\u{1B}[2J.tif"
+    try Data(file.bytes).write(to: w.photos.appendingPathComponent(name))
+    _ = try w.sync()
+    let warning = try #require(w.warnings.first)
+    #expect(warning.0.hasSuffix("/x\\nwarning: /etc/passwd: forged\\x1B[2J.tif"))
+    #expect(!warning.0.contains("\n") && !warning.1.contains("\n") && !warning.0.contains("\u{1B}"))
+  }
+
   /// A FIFO or a device put where a photo was after the folder walk is neither read nor waited
   /// on: the file is opened without blocking and read only when it is a regular file.
   @Test func aFIFOSwappedInForAPhotoIsRefusedAtOnce() throws {

@@ -88,6 +88,8 @@ public struct ClusterIndex: Sendable {
     public let representatives: Column<UInt32>
 
     public var count: Int { ids.count }
+    /// The bytes its columns take: two coordinates and five numbers an item.
+    public var byteCount: Int { count * (2 * MemoryLayout<Double>.stride + 5 * MemoryLayout<UInt32>.stride) }
     /// x, y of each item in tree order, interleaved.
     public var coords: Column<Double> { tree.coords }
 

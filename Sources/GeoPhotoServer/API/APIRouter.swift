@@ -106,6 +106,13 @@ public struct APIRouter: Responder {
     }
   }
 
+  /// As many slow requests are being answered as the transport allows: 503 with Retry-After,
+  /// through the same middleware as every answer.
+  public func busy(_ request: ServerRequest) -> ServerResponse {
+    refusing(
+      request, with: APIError(503, "busy", "the server is answering many slow requests; try again", retryAfter: 1))
+  }
+
   /// Whether answering may wait for a build for the request's filter (none kept yet) or
   /// read a file: such requests are answered off the transport's threads.
   public func answersSlowly(_ request: ServerRequest) -> Bool {
