@@ -5,7 +5,7 @@ import Synchronization
 /// geophoto's own map tiles: the shipped basemap drawn on request (mapped on the first tile,
 /// so a server nobody asks for tiles never reads the file) and kept in a folder beside the
 /// index, one file per tile, under the basemap's identity (tiles of another basemap are
-/// removed when the first tile of this one is kept), at most `maximumCacheBytes` of them (the
+/// removed when the cache is first used), at most `maximumCacheBytes` of them (the
 /// least recently used go first: clients asking for many distinct tiles cannot fill the disk).
 public final class BuiltInTiles: Sendable {
   private let load: @Sendable () throws -> Basemap
@@ -57,6 +57,7 @@ public final class BuiltInTiles: Sendable {
   public func tile(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle) throws -> [UInt8] {
     let renderer = try renderer()
     let file = cacheFile(zoom: zoom, x: x, y: y, scale: scale, style: style, identity: renderer.basemap.identity)
+    if file != nil { removeOtherBasemaps(keeping: String(renderer.basemap.identity, radix: 16)) }
     if let file, let data = FileManager.default.contents(atPath: file.path), data.starts(with: [0x89, 0x50]) {
       budget?.used(file)
       return [UInt8](data)
@@ -74,16 +75,20 @@ public final class BuiltInTiles: Sendable {
 
   /// Written whole under a temporary name and renamed, so a reader never sees half a tile; a
   /// folder that cannot be written only means the tile is drawn again next time.
-  private func keep(_ png: [UInt8], at file: URL) {
-    let fm = FileManager.default
+  /// Removes the tiles of other basemaps, once, before the cache is first read or counted.
+  private func removeOtherBasemaps(keeping current: String) {
     cleaned.withLock { done in
       guard !done, let cacheDirectory else { return }
       done = true
-      let current = file.pathComponents[cacheDirectory.pathComponents.count]
+      let fm = FileManager.default
       for old in (try? fm.contentsOfDirectory(atPath: cacheDirectory.path)) ?? [] where old != current {
         try? fm.removeItem(at: cacheDirectory.appendingPathComponent(old))
       }
     }
+  }
+
+  private func keep(_ png: [UInt8], at file: URL) {
+    let fm = FileManager.default
     let folder = file.deletingLastPathComponent()
     try? fm.createDirectory(at: folder, withIntermediateDirectories: true)
     let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")

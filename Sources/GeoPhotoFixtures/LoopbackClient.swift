@@ -56,7 +56,8 @@ public enum LoopbackClient {
     }
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16_384)
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    let deadline =
+      DispatchTime.now().uptimeNanoseconds + UInt64((seconds.isFinite ? min(max(seconds, 0), 3_600) : 5) * 1e9)
     while DispatchTime.now().uptimeNanoseconds < deadline {
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&poller, 1, 100) == 1 else { continue }

@@ -358,8 +358,11 @@ private let connectionNotifier: MHD_NotifyConnectionCallback = { context, connec
 }
 
 private let completionNotifier: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
-  if let requestContext, let exchange = requestContext.pointee {
-    Unmanaged<Exchange>.fromOpaque(exchange).release()
+  let server = context.map { Unmanaged<HTTPServer.Context>.fromOpaque($0).takeUnretainedValue() }
+  if let requestContext, let pointer = requestContext.pointee {
+    let exchange = Unmanaged<Exchange>.fromOpaque(pointer)
+    if exchange.takeUnretainedValue().isStarted { server?.endSlowAnswer() }
+    exchange.release()
     requestContext.pointee = nil
   }
   guard let context, let connection else { return }
@@ -433,10 +436,9 @@ private func respond(
   }
   exchange.isStarted = true
   nonisolated(unsafe) let connectionToResume = connection
-  let worker = Thread {
-    exchange.finish(server.responder.respond(to: request), connection: connectionToResume)
-    server.endSlowAnswer()
-  }
+  // The slow answer ends when its request completes (`completionNotifier`): once it is sent,
+  // not merely made, so a stopping server waits for it to go out.
+  let worker = Thread { exchange.finish(server.responder.respond(to: request), connection: connectionToResume) }
   worker.name = "geophoto slow answer"
   worker.start()
   guard let answer = exchange.answerOrSuspend(connection) else { return .YES }

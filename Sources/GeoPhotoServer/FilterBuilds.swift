@@ -39,6 +39,8 @@ final class FilterBuilds<Value: Sendable>: @unchecked Sendable {
   /// Built values, most recently used last, with the bytes each holds.
   private var ready: [(filter: PhotoFilter, value: Value, cost: Int)] = []
   private var building: Set<PhotoFilter> = []
+  /// Requests waiting for another's build now.
+  private var waiting = 0
   private let slots: BuildSlots
   /// The most bytes the kept values may hold together.
   private let budget: Int
@@ -53,6 +55,13 @@ final class FilterBuilds<Value: Sendable>: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return take(filter)
+  }
+
+  /// How many requests wait for another's build now.
+  var waiters: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return waiting
   }
 
   private func take(_ filter: PhotoFilter) -> Value? {
@@ -72,7 +81,9 @@ final class FilterBuilds<Value: Sendable>: @unchecked Sendable {
         return value
       }
       guard building.contains(filter) else { break }
+      waiting += 1
       condition.wait()
+      waiting -= 1
     }
     guard slots.take() else {
       condition.unlock()

@@ -29,11 +29,17 @@ public struct PhotoThumbnails: Sendable {
   /// nil when the file is not where the index says.
   public static func stamp(of photo: Photo) -> String? { photo.path.flatMap(ThumbnailCache.stamp(ofFile:)) }
 
+  /// Files decoded at once, in every server and sync of this process: one per core (a decode
+  /// may hold a few hundred MB; the requests waiting for one hold nothing).
+  static let decoding = DispatchSemaphore(value: ProcessInfo.processInfo.activeProcessorCount)
+
   /// The thumbnail of `photo` (a local one, whose file is at version `stamp`) with its
   /// longest side `size`.
   public func thumbnail(of photo: Photo, size: Int, stamp: String) -> Outcome {
     guard let path = photo.path else { return .none("it has no file") }
     func make() throws(ThumbnailError) -> [UInt8] {
+      Self.decoding.wait()
+      defer { Self.decoding.signal() }
       if photo.mediaType == .video { return ThumbnailMaker.videoPlaceholder(longestSide: size) }
       do {
         if let preview = Self.rawPreview(path: path, longestSide: size) {

@@ -318,17 +318,38 @@ enum WebMapAssets {
           await askForToken(attempt > 0 || token !== '');
         }
       }
-      // A thumbnail of the API: with the token, fetched and shown from memory (an <img> cannot
-      // send it); other pictures as they are.
-      async function setImage(img, url) {
+      // A thumbnail of the API: with the token, fetched when it comes into view and shown
+      // from memory (an <img> cannot send the token), the fetches of pins a new view replaced
+      // cancelled; other pictures (and every picture without a token) loaded lazily as they are.
+      // `still` says whether the picture is still wanted when it arrives (the viewer moved on).
+      let pictures = new AbortController();
+      const inSight = 'IntersectionObserver' in window ? new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) { continue; }
+          inSight.unobserve(entry.target);
+          entry.target.dispatchEvent(new Event('gp-load'));
+        }
+      }, { rootMargin: '200px' }) : null;
+      function setImage(img, url, still = () => true) {
         if (!url) { return; }
         img.loading = 'lazy';
         if (!url.startsWith('/v1/') || !token) { img.src = url; return; }
-        const response = await api(url);
-        if (!response.ok) { return; }
-        const shown = URL.createObjectURL(await response.blob());
-        img.addEventListener('load', () => URL.revokeObjectURL(shown), { once: true });
-        img.src = shown;
+        const signal = pictures.signal;
+        const load = async () => {
+          try {
+            const response = await fetch(url, { headers: { Authorization: 'Bearer ' + token }, signal });
+            if (!response.ok || !still()) { return; }
+            const shown = URL.createObjectURL(await response.blob());
+            img.addEventListener('load', () => URL.revokeObjectURL(shown), { once: true });
+            img.src = shown;
+          } catch (e) { /* cancelled by a new view */ }
+        };
+        if (inSight && img.isConnected) {
+          img.addEventListener('gp-load', load, { once: true });
+          inSight.observe(img);
+        } else {
+          load();
+        }
       }
       const map = L.map('map', { worldCopyJump: true });
       // The view lives in the URL's hash (#map=zoom/lat/lon), so a reload or a shared link shows
@@ -501,6 +522,9 @@ enum WebMapAssets {
 
       async function refresh() {
         const request = ++generation;
+        // The pictures still coming for the view before this one are not wanted any more.
+        pictures.abort();
+        pictures = new AbortController();
         const b = map.getBounds();
         let west = b.getWest(), east = b.getEast();
         if (east - west >= 360) { west = -180; east = 180; }
@@ -564,7 +588,7 @@ enum WebMapAssets {
         const photo = await response.json();
         const large = photo.source === 'local' ? '/v1/photos/' + photo.id + '/thumbnail?size=1024' : photo.thumbnailURL;
         viewerImage.removeAttribute('src');
-        setImage(viewerImage, large);
+        setImage(viewerImage, large, () => viewing === id);
         viewerImage.alt = photo.title;
         document.getElementById('gp-viewer-title').textContent = photo.title;
         document.getElementById('gp-viewer-subtitle').textContent = photo.subtitle;
@@ -594,7 +618,8 @@ enum WebMapAssets {
           links.append(a, ' ');
         };
         if (photo.url) { link('Photo page', photo.url); }
-        link('Details (JSON)', '/v1/photos/' + photo.id);
+        // A plain link cannot send the token: offered only when none is needed.
+        if (!token) { link('Details (JSON)', '/v1/photos/' + photo.id); }
         viewer.dataset.photo = photo.id;
         showPosition();
         viewer.hidden = false;

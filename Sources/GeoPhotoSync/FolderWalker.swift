@@ -13,11 +13,15 @@ public struct FoundFile: Hashable, Sendable {
   /// The latest of the photo's and its sidecars' modification times: editing any of them
   /// makes the next sync read the photo again.
   public var changeNanoseconds: Int64
+  /// Whether the walk found a symbolic link to the photo (followed on purpose); a photo found
+  /// as a file is opened without following a link put in its place since.
+  public var isLink: Bool
 
   public init(
     path: String, size: Int64, modifiedNanoseconds: Int64, sidecar: String? = nil, sidecarModified: Int64 = 0,
-    takeoutSidecar: String? = nil, takeoutModified: Int64 = 0
+    takeoutSidecar: String? = nil, takeoutModified: Int64 = 0, isLink: Bool = false
   ) {
+    self.isLink = isLink
     self.path = path
     self.size = size
     self.modifiedNanoseconds = modifiedNanoseconds
@@ -109,7 +113,11 @@ public struct FolderWalker {
             continue
           }
           guard isPhotoName(Substring(name)) else { continue }
-          photos.append(FoundFile(path: path, size: Int64(info.st_size), modifiedNanoseconds: mtime))
+          // The directory entry's own type (not stat's, which follows links): DT_UNKNOWN on
+          // file systems that do not say counts as a link, so nothing that works is refused.
+          let isLink = entry.pointee.d_type != UInt8(DT_REG)
+          photos.append(
+            FoundFile(path: path, size: Int64(info.st_size), modifiedNanoseconds: mtime, isLink: isLink))
         default:
           continue
         }
@@ -124,7 +132,8 @@ public struct FolderWalker {
         result.files.append(
           FoundFile(
             path: photo.path, size: photo.size, modifiedNanoseconds: photo.modifiedNanoseconds, sidecar: xmp?.path,
-            sidecarModified: xmp?.modified ?? 0, takeoutSidecar: json?.path, takeoutModified: json?.modified ?? 0))
+            sidecarModified: xmp?.modified ?? 0, takeoutSidecar: json?.path, takeoutModified: json?.modified ?? 0,
+            isLink: photo.isLink))
       }
     }
     result.files.sort { $0.path < $1.path }

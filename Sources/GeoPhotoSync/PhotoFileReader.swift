@@ -43,7 +43,7 @@ enum PhotoFileReader {
 
     let opened: ReadableFile
     do {
-      opened = try ReadableFile(path: file.path)
+      opened = try ReadableFile(path: file.path, followingLinks: file.isLink)
     } catch {
       return failed(.unreadable(error.description))
     }

@@ -49,7 +49,8 @@ enum ExtremeFields {
       field = Field(
         offset: random.next(data.count - width + 1) & ~(width - 1), width: width, bigEndian: random.next(2) == 0)
     }
-    guard field.offset >= 0, field.offset <= data.count - field.width else { return }
+    // Fields of 1 to 8 bytes only (a damaged iloc may say 15), inside the data.
+    guard (1...8).contains(field.width), field.offset >= 0, field.offset <= data.count - field.width else { return }
     let bits = UInt64(field.width * 8)
     let all: UInt64 = bits == 64 ? .max : (1 << bits) - 1
     let size = UInt64(data.count)

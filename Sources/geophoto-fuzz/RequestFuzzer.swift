@@ -236,7 +236,7 @@ func runRequestFuzzer(_ arguments: [String]) -> Int32 {
     FileHandle.standardError.write(Data("usage: geophoto-fuzz requests --port N [--seconds S] [--seed N]\n".utf8))
     return 64
   }
-  let seconds = options["--seconds"].flatMap(Double.init) ?? 30
+  let seconds = options["--seconds"].flatMap(Double.init).map { $0.isFinite ? min(max($0, 1), 86_400) : 30 } ?? 30
   let seed = options["--seed"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970 * 1000)
   let token = ProcessInfo.processInfo.environment["GEOPHOTO_FUZZ_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
   var fuzzer = RequestFuzzer(port: port, token: token, random: SeededRandom(seed: seed))

@@ -58,16 +58,22 @@ import Testing
     #expect(!open.stderr.contains(Self.token) && !open.stdout.contains(Self.token))
     chmod(config.path, 0o600)
     #expect(try Binary.run(["info", "--config", config.path], environment: w.env).stderr.isEmpty)
-    // A token file others can read is warned of too.
+    // A token file named in the configuration is read by 'serve' alone: other commands run
+    // whether or not they could read it.
+    let config2 = w.root.appendingPathComponent("config2")
+    try "serve.token_file = \(w.root.path)/no-such-token\n".write(to: config2, atomically: true, encoding: .utf8)
+    let info = try Binary.run(["info", "--config", config2.path], environment: w.env)
+    #expect(info.status == 0 && info.stderr.isEmpty)
+    let serve = try Binary.run(["serve", "--config", config2.path, "--port", "0"], environment: w.env)
+    #expect(serve.status == 1 && serve.stderr.contains("cannot read the token file \(w.root.path)/no-such-token"))
+    // A token file others can read is warned of when the server reads it.
     let file = w.root.appendingPathComponent("token")
     try Self.token.write(to: file, atomically: true, encoding: .utf8)
     chmod(file.path, 0o640)
-    let shared = try Binary.run(["info", "--token-file", file.path], environment: w.env)
-    #expect(shared.status == 64)  // info takes no --token-file
-    let config2 = w.root.appendingPathComponent("config2")
-    try "serve.token_file = \(file.path)\n".write(to: config2, atomically: true, encoding: .utf8)
-    let fromFile = try Binary.run(["info", "--config", config2.path], environment: w.env)
-    #expect(fromFile.stderr.contains("\(file.path) holds a token and can be read by others (mode 640)"))
+    let (running, _) = try Binary.serve(["--token-file", file.path], environment: w.env)
+    running.process.terminate()
+    running.process.waitUntilExit()
+    #expect(running.result().stderr.contains("\(file.path) holds a token and can be read by others (mode 640)"))
   }
 
   /// A bad secret is refused without being repeated, and a PostgreSQL URL's password is never

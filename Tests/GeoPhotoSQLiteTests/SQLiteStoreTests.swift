@@ -2,6 +2,7 @@ import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoStore
+import Synchronization
 import Testing
 
 @testable import GeoPhotoSQLite
@@ -475,17 +476,24 @@ import Testing
     }
     try writer.rebuildDerivedIndexes()
     let rounds = 6
+    let failures = Mutex<[String]>([])
     DispatchQueue.concurrentPerform(iterations: 4) { worker in
       // Each thread its own connection, as a server's watcher and its background build have.
-      guard let store = try? SQLitePhotoStore(url: url, mode: .readWrite) else { return }
-      for round in 0..<rounds {
-        if worker == 0 {
-          try? store.write { try store.upsert(record("/p/\(round).jpg", 10, Double(round)), now: "n") }
+      do {
+        let store = try SQLitePhotoStore(url: url, mode: .readWrite)
+        for round in 0..<rounds {
+          if worker == 0 {
+            try store.write { try store.upsert(record("/p/\(round).jpg", 10, Double(round)), now: "n") }
+          }
+          try store.rebuildDerivedIndexes()
         }
-        try? store.rebuildDerivedIndexes()
+      } catch {
+        failures.withLock { $0.append("\(worker): \(error)") }
       }
     }
-    try writer.rebuildDerivedIndexes()
+    #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+    // The file in place is of the newest rows (the last build read them after the last write),
+    // and whole.
     #expect(LocatedIndexFile.header(at: writer.spatialFileURL)?.stamp == (try writer.stamp()))
     #expect(try writer.check(thorough: true).isEmpty)
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }

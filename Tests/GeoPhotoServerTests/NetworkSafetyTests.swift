@@ -274,6 +274,8 @@ import Testing
         results.withLock { $0.append(value ?? -1) }
       }
     }
+    // Released only once all four wait for the build in progress.
+    while builds.waiters < 4 { Thread.sleep(forTimeInterval: 0.001) }
     release.signal()
     group.wait()
     #expect(calls.withLock { $0 } == 1)

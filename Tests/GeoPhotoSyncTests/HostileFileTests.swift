@@ -38,11 +38,11 @@ import Testing
   @Test func aFileNameCannotForgeAWarningLine() throws {
     let w = try Workspace()
     let file = try #require(HostileFiles.all.first { $0.name.hasSuffix(".tif") })
-    let name = "x\nwarning: /etc/passwd: forged\u{1B}[2J.tif"
+    let name = "x\nwarning: forged\u{1B}[2J.tif"
     try Data(file.bytes).write(to: w.photos.appendingPathComponent(name))
     _ = try w.sync()
     let warning = try #require(w.warnings.first)
-    #expect(warning.0.hasSuffix("/x\\nwarning: /etc/passwd: forged\\x1B[2J.tif"))
+    #expect(warning.0.hasSuffix("/x\\nwarning: forged\\x1B[2J.tif"), "\(warning.0)")
     #expect(!warning.0.contains("\n") && !warning.1.contains("\n") && !warning.0.contains("\u{1B}"))
   }
 

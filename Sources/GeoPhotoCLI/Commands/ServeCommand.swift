@@ -76,6 +76,15 @@ enum ServeCommand: Subcommand {
     }
 
     var api = config.serve.api
+    if let file = config.serve.tokenFile {
+      do {
+        let (token, warning) = try SettingValue.tokenFile(file)
+        api.token = token
+        if let warning { console.err("warning: \(warning)\n") }
+      } catch {
+        throw RuntimeError("\(error)")
+      }
+    }
     // The name it listens on is one it answers for.
     api.hostnames.append(config.serve.server.host)
     // Every line the server writes goes through one buffer, written off the request path.

@@ -180,14 +180,9 @@ extension Setting {
 
   static let serveTokenFile = Setting(
     key: "serve.token_file", environment: "GEOPHOTO_TOKEN_FILE", flag: Flag(long: "token-file"), valueName: "file",
-    help: "A file whose first line is the token (instead of serve.token; chmod 600 it)", defaultText: "none",
-    completion: .file
-  ) { c, v, env in
-    let path = env.expandTilde(v)
-    let (token, warning) = try SettingValue.tokenFile(path)
-    c.serve.api.token = token
-    if let warning { c.warnings.append(warning) }
-  }
+    help: "A file whose first line is the token, read when 'serve' starts (it wins over serve.token; chmod 600 it)",
+    defaultText: "none", completion: .file
+  ) { c, v, env in c.serve.tokenFile = v.isEmpty ? nil : env.expandTilde(v) }
 
   static let serveHostnames = Setting(
     key: "serve.hostnames", environment: "GEOPHOTO_HOSTNAMES", valueName: "name,…",

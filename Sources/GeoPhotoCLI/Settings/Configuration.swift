@@ -87,6 +87,9 @@ struct Configuration: Sendable {
     var reloadInterval = 1.0
     /// Builds for new filters at once; nil for one per core.
     var maximumBuilds: Int?
+    /// The file the token is read from when the server starts (only `serve` reads it: a path
+    /// that only the service can read does not trouble other commands).
+    var tokenFile: String?
   }
 
   struct Tiles: Sendable {

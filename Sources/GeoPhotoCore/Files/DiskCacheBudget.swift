@@ -11,6 +11,7 @@ public final class DiskCacheBudget: Sendable {
   public let maximumBytes: Int
 
   private struct State {
+    /// Whether the folder's earlier files were counted (or are being counted).
     var scanned = false
     var files: [String: (bytes: Int, used: UInt64)] = [:]
     var total = 0
@@ -29,8 +30,8 @@ public final class DiskCacheBudget: Sendable {
 
   /// A file of the cache was read: it is the most recently used.
   public func used(_ file: URL) {
+    scanOnce()
     state.withLock { state in
-      scan(&state)
       state.clock += 1
       state.files[file.path]?.used = state.clock
     }
@@ -39,8 +40,8 @@ public final class DiskCacheBudget: Sendable {
   /// A file of `bytes` was written into the cache: counted, and the least recently used
   /// removed while the total is over the bound.
   public func added(_ file: URL, bytes: Int) {
+    scanOnce()
     let evicted = state.withLock { state -> [String] in
-      scan(&state)
       state.clock += 1
       state.total -= state.files[file.path]?.bytes ?? 0
       state.files[file.path] = (bytes, state.clock)
@@ -59,24 +60,35 @@ public final class DiskCacheBudget: Sendable {
     for path in evicted { unlink(path) }
   }
 
-  /// Counts what the folder holds, once.
-  private func scan(_ state: inout State) {
-    guard !state.scanned else { return }
-    state.scanned = true
-    let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
-    guard
-      let walk = FileManager.default.enumerator(
-        at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
-    else { return }
-    var found: [(path: String, bytes: Int, modified: Date)] = []
-    for case let url as URL in walk {
-      guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
-      found.append((url.path, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
+  /// Counts what the folder held before, once: walked outside the lock (a large folder does
+  /// not hold up the requests meanwhile), then merged under it, older than anything counted
+  /// since.
+  private func scanOnce() {
+    let first = state.withLock { state -> Bool in
+      defer { state.scanned = true }
+      return !state.scanned
     }
-    for entry in found.sorted(by: { $0.modified < $1.modified }) {
-      state.clock += 1
-      state.files[entry.path] = (entry.bytes, state.clock)
-      state.total += entry.bytes
+    guard first else { return }
+    let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+    var found: [(path: String, bytes: Int, modified: Date)] = []
+    if let walk = FileManager.default.enumerator(
+      at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+    {
+      for case let url as URL in walk {
+        guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+        found.append((url.path, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
+      }
+    }
+    state.withLock { state in
+      // Files counted meanwhile keep their place; the earlier ones go before them all.
+      var clock: UInt64 = 0
+      let earliest = state.files.values.map(\.used).min() ?? state.clock
+      for entry in found.sorted(by: { $0.modified < $1.modified }) where state.files[entry.path] == nil {
+        clock += 1
+        state.files[entry.path] = (entry.bytes, min(clock, earliest &- 1))
+        state.total += entry.bytes
+      }
+      state.clock = max(state.clock, clock)
     }
   }
 }

@@ -49,6 +49,8 @@ public struct APIRouter: Responder {
   public let configuration: APIConfiguration
   private let middleware: [any Middleware]
   private let handler: APIHandler
+  private let token: BearerToken?
+  private let hostCheck: HostCheck
   /// What besides the index, its privacy zones and the query changes answers, for ETags: the
   /// version answering and the feature cap.
   let answerVariant: UInt64
@@ -61,12 +63,15 @@ public struct APIRouter: Responder {
     var middleware: [any Middleware] = []
     if let sink = configuration.accessLog { middleware.append(AccessLog(sink: sink)) }
     if !configuration.allowedOrigins.isEmpty { middleware.append(CORS(allowedOrigins: configuration.allowedOrigins)) }
+    let hostCheck = HostCheck(hostnames: configuration.hostnames)
+    self.hostCheck = hostCheck
     middleware += [
-      ErrorAnswers(log: configuration.warnings), HostCheck(hostnames: configuration.hostnames),
+      ErrorAnswers(log: configuration.warnings), hostCheck,
       RequestLimits(maximumTargetLength: configuration.maximumTargetLength), Preflight(),
     ]
     self.middleware = middleware
     let token = configuration.token.map(BearerToken.init)
+    self.token = token
     handler = middleware.wrapping { [holder, configuration] request in
       try Self.dispatch(
         request, snapshot: holder.snapshot, configuration: configuration, token: token, answerVariant: variant)
@@ -115,8 +120,13 @@ public struct APIRouter: Responder {
 
   /// Whether answering may wait for a build for the request's filter (none kept yet) or
   /// read a file: such requests are answered off the transport's threads.
+  /// A request that will be refused (a foreign host, no token) is refused at once: it takes no
+  /// worker from those who may ask.
   public func answersSlowly(_ request: ServerRequest) -> Bool {
-    guard request.targetProblem == nil, let (route, pathValues) = Self.route(for: request.path) else { return false }
+    guard request.targetProblem == nil, hostCheck.admits(request),
+      let (route, pathValues) = Self.route(for: request.path),
+      route.access == .open || token?.admits(request) ?? true
+    else { return false }
     switch route.work {
     case .quick: return false
     case .files: return true

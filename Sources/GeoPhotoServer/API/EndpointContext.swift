@@ -14,10 +14,11 @@ struct EndpointContext {
 
   // MARK: - Caching
 
-  /// A strong ETag from the index generation, the normalized query and what else changes the
-  /// answer (privacy zones, caps, the version answering).
-  func etag() -> String {
-    var hash = Checksum.of(request.path + "?" + parameters.canonical)
+  /// A strong ETag from the index generation, the normalized query, the answer's form
+  /// (`type`: JSON and GeoJSON of one query are two answers) and what else changes the answer
+  /// (privacy zones, caps, the version answering).
+  func etag(type: String = "") -> String {
+    var hash = Checksum.of(request.path + "?" + parameters.canonical + "#" + type)
     hash = (hash &* 31 &+ answerVariant) &* 31 &+ snapshot.zonesVariant
     return "\"g\(snapshot.generation)-\(String(hash, radix: 36))\""
   }
@@ -48,7 +49,7 @@ struct EndpointContext {
   /// Answers 304 when the client has the current version, else runs `body`; `varying` names
   /// the request headers the answer depends on (`Accept`).
   func cached(type: String, varying: [String] = [], _ body: () throws -> [UInt8]) rethrows -> ServerResponse {
-    let tag = etag()
+    let tag = etag(type: type)
     if let unchanged = notModified(tag, varying: varying) { return unchanged }
     return ServerResponse(
       status: 200, headers: [("Content-Type", type)] + cacheHeaders(tag, varying: varying), body: try body())
