@@ -82,6 +82,19 @@ public struct RequestTarget: Equatable, Sendable {
   /// The path's segments decoded and joined again: refused when one is empty (but the last),
   /// is `.` or `..`, or decodes to a `/` or NUL.
   static func decodePath(_ raw: ArraySlice<UInt8>) throws(Problem) -> String {
+    // Most paths hold no escape: checked as they are, in one pass (visible ASCII is UTF-8).
+    if !raw.contains(UInt8(ascii: "%")) {
+      var segmentStart = raw.startIndex + 1
+      for i in (raw.startIndex + 1)...raw.endIndex where i == raw.endIndex || raw[i] == UInt8(ascii: "/") {
+        let segment = raw[segmentStart..<i]
+        if segment.isEmpty && i < raw.endIndex { throw Problem("the path holds an empty segment ('//')") }
+        if segment.elementsEqual([0x2E]) || segment.elementsEqual([0x2E, 0x2E]) {
+          throw Problem("the path holds a '.' or '..' segment")
+        }
+        segmentStart = i + 1
+      }
+      return String(decoding: raw, as: UTF8.self)
+    }
     let segments = raw.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
     var decoded: [String] = []
     for (index, segment) in segments.enumerated() {
@@ -116,6 +129,7 @@ public struct RequestTarget: Equatable, Sendable {
   /// `%HH` escapes decoded (and `+` as a space where `plusIsSpace`); a bad escape or an
   /// encoded NUL is refused.
   static func percentDecoded(_ raw: ArraySlice<UInt8>, plusIsSpace: Bool, what: String) throws(Problem) -> [UInt8] {
+    if !raw.contains(UInt8(ascii: "%")) && !(plusIsSpace && raw.contains(UInt8(ascii: "+"))) { return Array(raw) }
     var out: [UInt8] = []
     out.reserveCapacity(raw.count)
     var i = raw.startIndex

@@ -123,16 +123,14 @@ public struct APIRouter: Responder {
   /// A request that will be refused (a foreign host, no token) is refused at once: it takes no
   /// worker from those who may ask.
   public func answersSlowly(_ request: ServerRequest) -> Bool {
-    guard request.targetProblem == nil, hostCheck.admits(request),
-      let (route, pathValues) = Self.route(for: request.path),
-      route.access == .open || token?.admits(request) ?? true
+    guard request.targetProblem == nil, let (route, pathValues) = Self.route(for: request.path), route.work != .quick,
+      hostCheck.admits(request), route.access == .open || token?.admits(request) ?? true
     else { return false }
     switch route.work {
     case .quick: return false
     case .files: return true
     case .filterClusters, .filterSet:
-      let filterNames = Set(FilterParameters.all.map(\.name))
-      guard request.query.contains(where: { filterNames.contains($0.name) }),
+      guard request.query.contains(where: { Self.filterNames.contains($0.name) }),
         let parameters = try? ParameterValues(request, route: route, pathValues: pathValues),
         let filter = try? FilterParameters.filter(parameters)
       else { return false }
@@ -142,11 +140,13 @@ public struct APIRouter: Responder {
     }
   }
 
+  static let filterNames = Set(FilterParameters.all.map(\.name))
+
   /// The route whose path pattern `path` has, with its path parameters' values.
   static func route(for path: String) -> (route: Route, pathValues: [String: String])? {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
-    for route in Routes.all {
-      if let values = route.match(segments) { return (route, values) }
+    for (route, pattern) in Routes.table {
+      if let values = route.match(segments, pattern: pattern) { return (route, values) }
     }
     return nil
   }

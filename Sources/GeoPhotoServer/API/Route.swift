@@ -59,9 +59,9 @@ struct Route: Sendable {
 
   var segments: [Substring] { path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 } }
 
-  /// The path parameters' values when `requestPath` has this route's shape.
-  func match(_ requestSegments: [Substring]) -> [String: String]? {
-    let pattern = segments
+  /// The path parameters' values when `requestPath` has this route's shape (`pattern`: this
+  /// route's `segments`, split once for the route table).
+  func match(_ requestSegments: [Substring], pattern: [Substring]) -> [String: String]? {
     guard pattern.count == requestSegments.count else { return nil }
     var values: [String: String] = [:]
     for (p, s) in zip(pattern, requestSegments) {

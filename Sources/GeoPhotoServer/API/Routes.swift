@@ -8,6 +8,10 @@ enum Routes {
       ServiceEndpoints.statusRoute, ServiceEndpoints.healthRoute, ServiceEndpoints.openAPIRoute,
     ] + WebMapEndpoints.pageRoutes + WebMapEndpoints.assetRoutes
 
+  /// Every route with its path pattern split into segments, once: what a request is matched
+  /// against.
+  static let table: [(route: Route, pattern: [Substring])] = all.map { ($0, $0.segments) }
+
   /// The routes the OpenAPI document describes.
   static var documented: [Route] { all.filter(\.documented) }
 }
