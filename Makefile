@@ -91,7 +91,7 @@ examples:
 	rm -rf Examples/tokyo
 	.build/debug/geophoto-fixtures examples Examples/tokyo
 
-## libFuzzer over the metadata readers (60 s per target; FUZZ_SECONDS=600 make fuzz for longer).
+## libFuzzer over the readers, decoders and renderers (60 s per target; FUZZ_SECONDS=600 make fuzz for longer).
 fuzz:
 	Scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
