@@ -1,7 +1,9 @@
 // geophoto-bench: the figures of README's Performance section, each beside its anchor.
 //
-//   make bench                       everything (a few minutes on 2 cores)
-//   geophoto-bench index|near|sync|library   one part (postgis needs GEOPHOTO_TEST_POSTGRES_URL:
+//   make bench                       everything (about twenty minutes on 2 cores, ten of them the soak)
+//   geophoto-bench PART...           some parts: clusters, index, near, filters, postgis, serve, places,
+//                                    thumbnails, tiles, log, sync, library, abuse, crowd, watch, serve-10m,
+//                                    soak, router (postgis needs GEOPHOTO_TEST_POSTGRES_URL:
 //                                    Scripts/with-postgres.sh geophoto-bench postgis)
 //
 // Data: SyntheticLibrary (1,000,000 clustered positions, fixed seed), a folder of 10,000

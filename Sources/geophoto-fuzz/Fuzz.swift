@@ -5,7 +5,9 @@
 //   Scripts/asan-replay.sh           the corpora, the hostile files and the regressions, under ASan
 //   geophoto-fuzz FILE|DIR...        the replay, in an ordinary build
 //   geophoto-fuzz seeds DIR          writes HostileFiles (the structure-aware seeds) to DIR
-//   geophoto-fuzz requests --port N  random requests to a live `geophoto serve` (RequestFuzzer)
+//   geophoto-fuzz requests --port N  random requests to a live `geophoto serve` (RequestFuzzer; the
+//                                    token from GEOPHOTO_FUZZ_TOKEN; GEOPHOTO_FUZZ_DEBUG=1 prints each
+//                                    request answered slower than a second)
 //
 // Targets (GEOPHOTO_FUZZ_TARGET): one per PhotoFormat (its metadata reader, given the file), the
 // EXIF block and XMP packet readers, each thumbnail decoder, the RAW preview finder, and the
