@@ -146,7 +146,13 @@ enum OpenAPI {
     case .oneOf(let words): schema = [("type", .string("string")), ("enum", .array(words.map(JSONValue.string)))]
     case .identifier: schema = [("type", .string("integer"))]
     }
-    if let example = p.example, schema.first?.1 == .string("string") { schema.append(("example", .string(example))) }
+    if let example = p.example {
+      switch schema.first?.1 {
+      case .string("number"): Double(example).map { schema.append(("example", .number($0))) }
+      case .string("integer"): Int64(example).map { schema.append(("example", .integer($0))) }
+      default: schema.append(("example", .string(example)))
+      }
+    }
     return .object([
       ("name", .string(p.name)), ("in", .string(p.location.rawValue)), ("description", .string(p.description)),
       ("required", .bool(p.required)), ("schema", .object(schema)),
