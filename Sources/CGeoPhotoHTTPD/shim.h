@@ -32,6 +32,12 @@ static inline struct MHD_Daemon *gp_mhd_start(
       MHD_OPTION_END);
 }
 
+/* The daemon's open connections (MHD_get_daemon_info is variadic). */
+static inline unsigned int gp_mhd_open_connections(struct MHD_Daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+  return info ? info->num_connections : 0;
+}
+
 /* A connection's socket (MHD_get_connection_info is variadic). */
 static inline int gp_mhd_connection_fd(struct MHD_Connection *connection) {
   const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);

@@ -215,6 +215,17 @@ public final class HTTPServer: Sendable {
     addresses.allSatisfy { $0.hasPrefix("127.") || $0 == "::1" || $0.hasPrefix("::ffff:127.") }
   }
 
+  /// The connections open now, over every address (0 once stopped).
+  public var openConnections: Int {
+    stopped.withLock { done in
+      done
+        ? 0
+        : daemons.reduce(0) { total, daemon in
+          total + Int(gp_mhd_open_connections(daemon))
+        }
+    }
+  }
+
   /// Stops accepting, finishes the requests in flight and closes every connection.
   public func stop() {
     let first = stopped.withLock { done -> Bool in

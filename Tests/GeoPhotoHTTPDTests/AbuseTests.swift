@@ -62,11 +62,9 @@ import Testing
     return String(decoding: answer, as: UTF8.self)
   }
 
-  /// Milliseconds for one whole request on a new connection from 127.0.0.1, and its answer.
-  func timedRequest(_ port: Int, path: String) throws -> (Double, String) {
-    let started = DispatchTime.now().uptimeNanoseconds
-    let answer = try exchange("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
-    return (Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6, answer)
+  /// The answer to one whole request on a new connection from 127.0.0.1.
+  func fetch(_ port: Int, path: String) throws -> String {
+    try exchange("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: port)
   }
 
   @Test func twoThousandSlowClientsDoNotStopANormalOne() throws {
@@ -77,16 +75,13 @@ import Testing
     let slow = open(2_000, from: "127.0.0.2", port: server.port, sending: "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
     defer { for fd in slow { close(fd) } }
     #expect(slow.count > 256)
-    var times: [Double] = []
+    // Every normal request is answered whole, on its own connection, while they hang on.
     for i in 0..<200 {
-      let (ms, answer) = try timedRequest(server.port, path: "/normal\(i)")
-      #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("/normal\(i)"))
-      times.append(ms)
+      let answer = try fetch(server.port, path: "/normal\(i)")
+      #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("/normal\(i)"), "\(answer.prefix(80))")
     }
-    times.sort()
-    let p99 = times[times.count * 99 / 100]
-    // A stall would show as seconds; the figure itself is the bench's to measure.
-    #expect(p99 < 1_000, "p99 \(p99) ms")
+    // The slow client kept its share and no more.
+    #expect(LoopbackClient.closedByServer(slow) == slow.count - 256)
   }
 
   @Test func fiveThousandIdleConnectionsLeaveTheServerAnswering() throws {
@@ -98,14 +93,25 @@ import Testing
     defer { for fd in idle { close(fd) } }
     for k in 2..<22 { idle += start(250, from: "127.0.1.\(k)", port: server.port) }
     #expect(idle.count == 5_000, "\(idle.count) connections started")
-    Thread.sleep(forTimeInterval: 1)
-    _ = ConnectionLimitTests().closedByServer(Array(idle.prefix(50)))
+    // The server takes its 1,024 and not one more.
+    #expect(Self.waitFor { server.openConnections == 1_024 }, "\(server.openConnections) open")
+    #expect(server.openConnections == 1_024)
     // Once they go, everyone is answered again.
     for fd in idle { close(fd) }
     idle = []
-    Thread.sleep(forTimeInterval: 0.5)
-    let (_, answer) = try timedRequest(server.port, path: "/after")
+    #expect(Self.waitFor { server.openConnections == 0 }, "\(server.openConnections) still open")
+    let answer = try exchange("GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)
     #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("/after"))
+  }
+
+  /// Whether `condition` comes true within 30 seconds, looked at every 10 ms (a bound on a
+  /// wait for an event, not a measurement).
+  static func waitFor(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<3_000 {
+      if condition() { return true }
+      usleep(10_000)
+    }
+    return condition()
   }
 
   @Test func aHeaderFloodIsRefusedWithAStatus() throws {
@@ -113,8 +119,8 @@ import Testing
     defer { server.stop() }
     let flood = (0..<20_000).map { "X-Flood-\($0): \(String(repeating: "a", count: 20))\r\n" }.joined()
     let answer = try exchange("GET /flood HTTP/1.1\r\nHost: x\r\n" + flood + "\r\n", port: server.port)
-    #expect(answer.isEmpty || answer.hasPrefix("HTTP/1.1 431"), "\(answer.prefix(80))")
-    let (_, after) = try timedRequest(server.port, path: "/after")
+    #expect(answer.hasPrefix("HTTP/1.1 431"), "\(answer.prefix(80))")
+    let after = try fetch(server.port, path: "/after")
     #expect(after.hasSuffix("/after"))
   }
 
@@ -144,7 +150,7 @@ import Testing
     let answer = try answer(to: request, port: server.port)
     let status = answer.hasPrefix("HTTP/1.") ? Int(answer.dropFirst(9).prefix(3)) : nil
     #expect(answer.isEmpty || (status.map { $0 == 200 || (400..<600).contains($0) } ?? false), "\(answer.prefix(60))")
-    let (_, after) = try timedRequest(server.port, path: "/still")
+    let after = try fetch(server.port, path: "/still")
     #expect(after.hasSuffix("/still"), "the server stopped answering after \(request.prefix(20))")
   }
 }
