@@ -79,21 +79,30 @@ public final class RateLimiter: Sendable {
   private let state: Mutex<State>
   public let rate: Double
   public let burst: Double
+  /// Nanoseconds on a monotonic clock, and how waiting is done; tests replace both.
+  private let clock: @Sendable () -> UInt64
+  private let sleep: @Sendable (Double) -> Void
 
   /// - Parameters:
   ///   - perHour: sustained requests per hour (Flickr allows 3,600 per key).
   ///   - burst: requests that may go at once after a pause.
-  public init(perHour: Double, burst: Double = 1) {
+  public init(
+    perHour: Double, burst: Double = 1,
+    clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds },
+    sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+  ) {
     rate = max(perHour, 1) / 3600
     self.burst = max(1, burst)
-    state = Mutex(State(tokens: max(1, burst), last: DispatchTime.now().uptimeNanoseconds))
+    self.clock = clock
+    self.sleep = sleep
+    state = Mutex(State(tokens: max(1, burst), last: clock()))
   }
 
   /// Waits until a request may go.
   public func acquire() {
     while true {
       let wait: Double = state.withLock { s in
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = max(clock(), s.last)
         s.tokens = min(burst, s.tokens + Double(now - s.last) / 1e9 * rate)
         s.last = now
         if s.tokens >= 1 {
@@ -103,7 +112,7 @@ public final class RateLimiter: Sendable {
         return (1 - s.tokens) / rate
       }
       if wait <= 0 { return }
-      Thread.sleep(forTimeInterval: wait)
+      sleep(wait)
     }
   }
 }

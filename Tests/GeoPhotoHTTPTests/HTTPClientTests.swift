@@ -171,10 +171,33 @@ func client(timeout: Double = 5, limit: Int = 1 << 20, secrets: [String] = []) t
     #expect(RetryPolicy.parseRetryAfter(nil) == nil)
   }
 
+  /// A clock that moves only when the limiter waits: the waits are the limiter's whole story.
+  final class ManualClock: Sendable {
+    let nanoseconds = Mutex<UInt64>(1_000_000_000)
+    let waits = Mutex<[Double]>([])
+    var now: UInt64 { nanoseconds.withLock { $0 } }
+    func advance(_ seconds: Double) { nanoseconds.withLock { $0 += UInt64(seconds * 1e9) } }
+    func sleep(_ seconds: Double) {
+      waits.withLock { $0.append(seconds) }
+      advance(seconds)
+    }
+  }
+
   @Test func rateLimiterSpacesRequests() {
-    let limiter = RateLimiter(perHour: 36_000, burst: 1)  // one request every 0.1 s
-    let start = Date()
+    let clock = ManualClock()
+    // One request every 0.1 s, bursts of one.
+    let limiter = RateLimiter(perHour: 36_000, burst: 1, clock: { clock.now }, sleep: clock.sleep)
     for _ in 0..<4 { limiter.acquire() }
-    #expect(Date().timeIntervalSince(start) >= 0.29)
+    let waits = clock.waits.withLock { $0 }
+    #expect(waits.count == 3 && waits.allSatisfy { abs($0 - 0.1) < 1e-9 }, "\(waits)")
+    // After a pause as long as three requests, a burst of three goes at once.
+    let bursty = RateLimiter(perHour: 36_000, burst: 3, clock: { clock.now }, sleep: clock.sleep)
+    for _ in 0..<3 { bursty.acquire() }
+    clock.advance(0.3)
+    clock.waits.withLock { $0 = [] }
+    for _ in 0..<3 { bursty.acquire() }
+    #expect(clock.waits.withLock { $0 }.isEmpty)
+    bursty.acquire()
+    #expect(clock.waits.withLock { $0 }.count == 1)
   }
 }

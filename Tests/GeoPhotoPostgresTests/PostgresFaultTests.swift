@@ -268,14 +268,14 @@ struct PostgresPoolTests {
     var options = PostgresPool.Options()
     options.statementTimeout = 1
     let pool = PostgresPool(url: try #require(postgresTestURL), options: options)
-    let started = Date()
     do {
       _ = try pool.withConnection { try $0.execute("SELECT pg_sleep(10)") }
       Issue.record("a 10 s statement ran to the end")
     } catch let error as PostgresError {
+      // 57014 is query_canceled: the server stopped it at the timeout, not at its end.
       #expect(error.sqlState == "57014" && !error.isConnectionFailure)
+      #expect(error.description.contains("statement timeout"), "\(error)")
     }
-    #expect(Date().timeIntervalSince(started) < 5)
     // The connection is still good for the next statement.
     #expect(try pool.withConnection { try $0.execute("SELECT 1").texts } == [["1"]])
   }

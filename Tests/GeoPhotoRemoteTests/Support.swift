@@ -31,7 +31,10 @@ final class LogLines: Sendable {
   var sink: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
 }
 
-func context(timeout: Double = 5, limit: Int = 1 << 20, log: LogLines? = nil) throws -> ProviderContext {
+func context(
+  timeout: Double = 5, limit: Int = 1 << 20, log: LogLines? = nil,
+  sleep: @escaping @Sendable (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
+) throws -> ProviderContext {
   var options = HTTPClientOptions(userAgent: "geophoto-tests/1 (+https://example.invalid)")
   options.timeout = timeout
   options.connectTimeout = 2
@@ -40,6 +43,7 @@ func context(timeout: Double = 5, limit: Int = 1 << 20, log: LogLines? = nil) th
   var retry = RetryPolicy()
   retry.attempts = 3
   retry.baseDelay = 0.01
+  retry.sleep = sleep
   let client = try HTTPClient(options: options)
   var sink: @Sendable (String) -> Void = { _ in }
   if let log { sink = log.sink }
