@@ -70,9 +70,8 @@ import Testing
       b.coordinate = Coordinate(latitude: 64.1466, longitude: -21.9426)
       b.imageDescription = "Hallgrímskirkja"
     }
-    let written = Date()
+    // How soon is make bench's to measure (the watch part); here, that it comes at all.
     try wait("the new photo in answers") { try near().contains("Hallgrímskirkja") }
-    #expect(Date().timeIntervalSince(written) < 10)
     running.process.terminate()
     running.process.waitUntilExit()
     let result = running.result()

@@ -34,25 +34,32 @@ import Testing
 
   @Test func aLineIsWrittenWithoutWaitingForClose() {
     let received = Received()
-    let log = LogBuffer(interval: 0.05) { batch in received.bytes.withLock { $0 += batch } }
+    let written = DispatchSemaphore(value: 0)
+    let log = LogBuffer(interval: 0.05) { batch in
+      received.bytes.withLock { $0 += batch }
+      written.signal()
+    }
     defer { log.close() }
     log.append("GET /healthz 200 45 12µs")
-    let deadline = Date().addingTimeInterval(5)
-    while received.text.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    #expect(written.wait(timeout: .now() + 30) == .success)
     #expect(received.text == "GET /healthz 200 45 12µs\n")
   }
 
   @Test func aStuckDestinationDropsAndCountsLinesInsteadOfBlocking() {
     let received = Received()
     let release = DispatchSemaphore(value: 0)
+    let entered = DispatchSemaphore(value: 0)
     let stuck = Mutex(true)
     let log = LogBuffer(capacity: 10_000, interval: 0.01) { batch in
       // The first write blocks, as a full pipe would, until the test lets it go.
-      if stuck.withLock({ $0 }) { release.wait() }
+      if stuck.withLock({ $0 }) {
+        entered.signal()
+        release.wait()
+      }
       received.bytes.withLock { $0 += batch }
     }
     log.append("first")
-    Thread.sleep(forTimeInterval: 0.1)
+    #expect(entered.wait(timeout: .now() + 30) == .success)
     // Appending goes on while the writer is stuck: the buffer fills, then lines are dropped.
     for i in 0..<5_000 { log.append("line \(i) of the burst") }
     #expect(log.droppedLines > 0)
