@@ -236,7 +236,7 @@ let package = Package(
       dependencies: ["GeoPhotoSQLite", "GeoPhotoStore", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoExifTests",
-      dependencies: ["GeoPhotoExif", "GeoPhotoFixtures"]
+      dependencies: ["GeoPhotoExif", "GeoPhotoFixtures", "geophoto-fuzz"]
     ),
     .testTarget(
       name: "GeoPhotoSyncTests",

@@ -69,7 +69,7 @@ enum RemoteFixture {
     #expect(station["source"] as? String == "flickr")
     #expect(
       station["subtitle"] as? String
-        == "Aki Tanaka · \(try #require(try bruteForcePlace(Coordinate(latitude: 35.6812, longitude: 139.7671)))) · 2023-11-02"
+        == "Aki Tanaka · \(try #require(try expectedPlace(Coordinate(latitude: 35.6812, longitude: 139.7671)))) · 2023-11-02"
     )
     #expect(station["url"] as? String == "https://www.flickr.com/photos/12345678@N00/53001/")
     #expect(station["thumbnailURL"] as? String == "https://live.staticflickr.com/65535/53001_abc1_q.jpg")
@@ -106,7 +106,7 @@ enum RemoteFixture {
       let place = try #require(photo["place"] as? [String: Any], "a photo fetched by near --fetch has no place")
       let c = try #require(photo["coordinate"] as? [String: Double])
       let expected = try #require(
-        try bruteForcePlace(Coordinate(latitude: c["latitude"] ?? 0, longitude: c["longitude"] ?? 0)))
+        try expectedPlace(Coordinate(latitude: c["latitude"] ?? 0, longitude: c["longitude"] ?? 0)))
       #expect(expected.hasPrefix(try #require(place["name"] as? String)))
     }
 

@@ -36,11 +36,8 @@ import Testing
     #expect(keptFiles(w).count == 2 * located)
   }
 
-  @Test func aPostgreSQLIndexKeepsNone() throws {
-    guard StoreKind.available.contains(.postgres) else {
-      print("skipped: no PostgreSQL for the tests")
-      return
-    }
+  @Test(.enabled(if: StoreKind.available.contains(.postgres), "needs PostgreSQL (Scripts/with-postgres.sh)"))
+  func aPostgreSQLIndexKeepsNone() throws {
     let w = try ExampleWorkspace(.postgres)
     let r = try Binary.run(["sync", w.photos.path, "--thumbnails"], environment: w.env)
     #expect(r.status != 0)

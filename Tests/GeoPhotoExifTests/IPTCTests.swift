@@ -39,11 +39,11 @@ import Testing
   }
 
   /// Every corpus JPEG with IPTC: the same title, caption and keywords as exiftool.
-  @Test func corpusFilesReadAsExiftoolReadsThem() throws {
-    guard Corpus.isAvailable, FileManager.default.fileExists(atPath: Self.exiftool) else {
-      print("skipped: the corpora or exiftool are missing")
-      return
-    }
+  @Test(
+    .enabled(if: Corpus.isAvailable, "needs ../shared/corpora"),
+    .enabled(
+      if: FileManager.default.fileExists(atPath: IPTCTests.exiftool), "needs exiftool (Scripts/install-deps.sh test)"))
+  func corpusFilesReadAsExiftoolReadsThem() throws {
     let folders = ["photoprism-testdata", "exiftool-images", "exif-samples", "exiv2-samples"].map { Corpus.url($0) }
     var jpegs: [String] = []
     for folder in folders {
@@ -72,11 +72,10 @@ import Testing
   }
 
   /// Latin-1 without a declared character set, and UTF-8 declared, both as exiftool writes them.
-  @Test func characterSetsAreDecoded() throws {
-    guard FileManager.default.fileExists(atPath: Self.exiftool) else {
-      print("skipped: exiftool is missing")
-      return
-    }
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: IPTCTests.exiftool), "needs exiftool (Scripts/install-deps.sh test)"))
+  func characterSetsAreDecoded() throws {
     let dir = try TemporaryDirectory()
     let latin = dir.url.appendingPathComponent("latin.jpg")
     let utf8 = dir.url.appendingPathComponent("utf8.jpg")

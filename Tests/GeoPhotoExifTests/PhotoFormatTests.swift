@@ -74,7 +74,8 @@ import Testing
   @Test func theFuzzTargetsAreTheRegistry() throws {
     let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".build/debug/geophoto-fuzz")
-    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build geophoto-fuzz first: swift build")
+    // The test target depends on geophoto-fuzz: building the tests builds it.
+    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no geophoto-fuzz at \(binary.path)")
     let lines = try ToolRun(binary.path, [], environment: ["GEOPHOTO_FUZZ_LIST": "1"]).stdout
       .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     #expect(

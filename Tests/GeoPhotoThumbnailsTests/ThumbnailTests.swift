@@ -101,25 +101,24 @@ func size(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
 
   /// Real camera files: their sizes as exiftool reads them (ImageWidth × ImageHeight and
   /// Orientation), the thumbnail's from those.
-  @Test(arguments: [
-    ("photoprism-testdata/altitude.jpg", 2112, 1584, 1),
-    ("exif-samples/jpg/hdr/canon_hdr_YES.jpg", 2048, 1536, 6),
-    ("exif-samples/jpg/orientation/portrait_8.jpg", 600, 450, 8),
-    ("photoprism-testdata/tweethog.png", 1395, 960, 1),
-    ("photoprism-testdata/gopher-preview.jpg", 1080, 1920, 1),
-    // HEIF: turned by the container's rotation where it has one (iPhone 13: irot, and EXIF 6
-    // says the same, applied once), else by EXIF (iPhone 7: EXIF 6 alone).
-    ("exif-samples/heic/mobile/iphone_13_pro_max.HEIC", 4032, 3024, 6),
-    ("photoprism-testdata/iphone_7.heic", 4032, 3024, 6),
-    ("exif-samples/heic/IMG_5195.HEIC", 2566, 3313, 1),
-    ("exiv2-samples/Stonehenge.heic", 300, 200, 1),
-    ("exiv2-samples/exiv2-bug1199.webp", 1200, 800, 1),
-  ])
+  @Test(
+    .enabled(if: corpusFile("exif-samples") != nil, "needs ../shared/corpora"),
+    arguments: [
+      ("photoprism-testdata/altitude.jpg", 2112, 1584, 1),
+      ("exif-samples/jpg/hdr/canon_hdr_YES.jpg", 2048, 1536, 6),
+      ("exif-samples/jpg/orientation/portrait_8.jpg", 600, 450, 8),
+      ("photoprism-testdata/tweethog.png", 1395, 960, 1),
+      ("photoprism-testdata/gopher-preview.jpg", 1080, 1920, 1),
+      // HEIF: turned by the container's rotation where it has one (iPhone 13: irot, and EXIF 6
+      // says the same, applied once), else by EXIF (iPhone 7: EXIF 6 alone).
+      ("exif-samples/heic/mobile/iphone_13_pro_max.HEIC", 4032, 3024, 6),
+      ("photoprism-testdata/iphone_7.heic", 4032, 3024, 6),
+      ("exif-samples/heic/IMG_5195.HEIC", 2566, 3313, 1),
+      ("exiv2-samples/Stonehenge.heic", 300, 200, 1),
+      ("exiv2-samples/exiv2-bug1199.webp", 1200, 800, 1),
+    ])
   func cameraFilesGiveThumbnailsOfTheirShape(path: String, width: Int, height: Int, orientation: Int) throws {
-    guard let file = corpusFile(path) else {
-      print("skipped: \(path) is not in the corpora")
-      return
-    }
+    let file = try #require(corpusFile(path), "\(path) is not in the corpora")
     let jpeg = try maker.thumbnail(ofFile: file, orientation: orientation, longestSide: 256)
     let turned = orientation >= 5
     let (w, h) = turned ? (height, width) : (width, height)
@@ -129,11 +128,8 @@ func size(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
 
   /// AVIF, HEIC and JPEG XL samples made by the format tools from one 64 × 64 source
   /// (`Scripts/make-format-samples.sh`): thumbnails of that size, not enlarged.
-  @Test func avifHEICAndJPEGXLSamplesGiveTheirPixels() throws {
-    if let missing = FormatSamples.unavailable {
-      print("skipped: \(missing)")
-      return
-    }
+  @Test(.enabled(if: FormatSamples.unavailable == nil, "needs the corpora, exiftool, ffmpeg, heif-enc and cjxl"))
+  func avifHEICAndJPEGXLSamplesGiveTheirPixels() throws {
     let samples = try FormatSamples.make(in: FileManager.default.temporaryDirectory)
     defer { try? FileManager.default.removeItem(at: samples) }
     for name in ["added.avif", "copied-avif.avif", "copied-heic.heic", "bare.jxl", "plain.jxl", "brob.jxl"] {
