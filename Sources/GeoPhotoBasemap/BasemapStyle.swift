@@ -42,7 +42,8 @@ public enum BasemapStyle: String, CaseIterable, Sendable {
     case .rivers: zoom < 6 ? 0.6 : zoom < 8 ? 0.9 : 1.3
     case .coastline: zoom < 6 ? 0.7 : 1.0
     case .borders: zoom < 3 ? 0.6 : zoom < 6 ? 0.9 : 1.3
-    default: 0
+    // Areas are filled, not stroked.
+    case .land, .glaciers, .urban, .lakes: 0
     }
   }
 }

@@ -33,30 +33,10 @@ public enum PhotoWrite {
 
   /// The columns of a photo's place: written when the record was named (`PhotoRecord.name`),
   /// kept otherwise, and all of them when the index is named again (`assignPlaces`).
-  public static let placeColumns: [PhotoColumn] = [
-    .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .placeText, .placePopulation,
-    .placeTimeZone, .placeGeonameID, .placeIsCountry,
-  ]
+  public static let placeColumns: [PhotoColumn] = PlaceColumn.allCases.map(\.column)
 
   /// What naming the index again writes: the place's columns, then the capture time's.
   public static let renamedColumns = placeColumns + capturedColumns
-
-  /// What a photo named `place` holds in `column`, one of `placeColumns`.
-  public static func value(_ column: PhotoColumn, of place: PlaceName?) -> StoreValue {
-    switch column {
-    case .placeName: return StoreValue(place?.name)
-    case .placeAdmin1: return StoreValue(place?.admin1)
-    case .placeAdmin2: return StoreValue(place?.admin2)
-    case .placeCountryCode: return StoreValue(place?.countryCode)
-    case .placeDistance: return StoreValue(place?.distance)
-    case .placePopulation: return StoreValue(place?.population)
-    case .placeTimeZone: return StoreValue(place?.timeZone)
-    case .placeGeonameID: return StoreValue(place?.geonameID)
-    case .placeIsCountry: return place.map { .bool($0.isCountry) } ?? .null
-    case .placeText: return .text(SearchText.placeText(of: place))
-    default: preconditionFailure("\(column) is not a place column")
-    }
-  }
 
   /// The record's values for `columns`.
   public static func values(_ record: PhotoRecord) -> [StoreValue] { columns.map { value($0, of: record) } }
@@ -90,9 +70,16 @@ public enum PhotoWrite {
     case .attribution: return StoreValue(p.attribution)
     case .license: return StoreValue(p.license)
     case .locationEstimated: return .bool(p.locationEstimated)
-    case .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .placePopulation, .placeTimeZone,
-      .placeGeonameID, .placeIsCountry, .placeText:
-      return value(column, of: p.place)
+    case .placeName: return PlaceColumn.name.value(of: p.place)
+    case .placeAdmin1: return PlaceColumn.admin1.value(of: p.place)
+    case .placeAdmin2: return PlaceColumn.admin2.value(of: p.place)
+    case .placeCountryCode: return PlaceColumn.countryCode.value(of: p.place)
+    case .placeDistance: return PlaceColumn.distance.value(of: p.place)
+    case .placeText: return PlaceColumn.text.value(of: p.place)
+    case .placePopulation: return PlaceColumn.population.value(of: p.place)
+    case .placeTimeZone: return PlaceColumn.timeZone.value(of: p.place)
+    case .placeGeonameID: return PlaceColumn.geonameID.value(of: p.place)
+    case .placeIsCountry: return PlaceColumn.isCountry.value(of: p.place)
     case .mediaType: return .text(p.mediaType.rawValue)
     case .duration: return StoreValue(p.duration)
     case .description: return StoreValue(p.description)
@@ -152,5 +139,41 @@ extension PhotoRecord {
     photo.place = try namer.place(for: c)
     if photo.takesZoneFromPlace { photo.placeCaptureTime(in: try namer.timeZone(for: c, named: photo.place)) }
     placedWith = namer.identity
+  }
+}
+
+/// The columns of a photo's place, in `PhotoWrite.placeColumns`' order: each the photo column
+/// it is, and what a photo named `place` holds there.
+public enum PlaceColumn: CaseIterable, Sendable {
+  case name, admin1, admin2, countryCode, distance, text, population, timeZone, geonameID, isCountry
+
+  public var column: PhotoColumn {
+    switch self {
+    case .name: .placeName
+    case .admin1: .placeAdmin1
+    case .admin2: .placeAdmin2
+    case .countryCode: .placeCountryCode
+    case .distance: .placeDistance
+    case .text: .placeText
+    case .population: .placePopulation
+    case .timeZone: .placeTimeZone
+    case .geonameID: .placeGeonameID
+    case .isCountry: .placeIsCountry
+    }
+  }
+
+  public func value(of place: PlaceName?) -> StoreValue {
+    switch self {
+    case .name: StoreValue(place?.name)
+    case .admin1: StoreValue(place?.admin1)
+    case .admin2: StoreValue(place?.admin2)
+    case .countryCode: StoreValue(place?.countryCode)
+    case .distance: StoreValue(place?.distance)
+    case .text: .text(SearchText.placeText(of: place))
+    case .population: StoreValue(place?.population)
+    case .timeZone: StoreValue(place?.timeZone)
+    case .geonameID: StoreValue(place?.geonameID)
+    case .isCountry: place.map { .bool($0.isCountry) } ?? .null
+    }
   }
 }

@@ -98,8 +98,9 @@ enum ExportCommand: Subcommand {
           for hit in found.prefix(limit) {
             if let p = photos[hit.id], let photo = p { try emit(photo, distance: hit.projection.distanceFromRoute) }
           }
-        default:
-          // Windows of ids, each read and encoded on a thread with a connection of its own
+        case .anywhere, .near, .box:
+          // Every photo in the area (near without a limit: within the radius), filtered as it
+          // is read. Windows of ids, each read and encoded on a thread with a connection of its own
           // (one per core), then written in order.
           guard let ids = try store.idRange() else { break }
           let jobs = Int((ids.upperBound - ids.lowerBound) / windowSize) + 1
@@ -198,15 +199,11 @@ enum ExportCommand: Subcommand {
         }
         self = .near(try PlaceNames.coordinate(place, context), radius: radius)
       } else if let text = parsed.value("bbox") {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { InputParser.number(String($0)) }
-        guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3], abs(w) <= 180,
-          abs(e) <= 180, abs(s) <= 90, abs(n) <= 90, s <= n
-        else {
-          throw UsageError(
-            "The value '\(text)' is invalid for '--bbox <w,s,e,n>': expected west,south,east,north in degrees, south ≤ north"
-          )
+        do {
+          self = .box(try InputParser.boundingBox(text))
+        } catch {
+          throw UsageError("The value '\(text)' is invalid for '--bbox <w,s,e,n>': \(error.description)")
         }
-        self = .box(BoundingBox(west: w, south: s, east: e, north: n))
       } else if let file = parsed.value("along") {
         self = .along(try readRoute(file).map(\.coordinate), within: try distance("within") ?? 200)
       } else {
