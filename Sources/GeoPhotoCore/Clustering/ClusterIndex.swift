@@ -24,6 +24,9 @@ public struct ClusterIndex: Sendable {
     public var order = VisitOrder.zOrder
 
     public init() {}
+
+    /// The clustering radius at `zoom`, in the unit square.
+    public func radius(at zoom: Int) -> Double { radius / (extent * pow(2, Double(zoom))) }
   }
 
   /// Where a greedy pass starts its clusters.
@@ -249,7 +252,7 @@ public struct ClusterIndex: Sendable {
     _ level: Working, tree: PlaneIndex, order: [Int32], positions: [UInt32], parents: inout [UInt32], zoom: Int,
     options: Options
   ) -> Working {
-    let r = options.radius / (options.extent * pow(2, Double(zoom)))
+    let r = options.radius(at: zoom)
     var visited = [Bool](repeating: false, count: level.count)
     var next = Working()
     next.reserveCapacity(level.count)
@@ -338,7 +341,7 @@ public struct ClusterIndex: Sendable {
   }
 
   /// The clustering radius at `zoom`, in the unit square.
-  public func radius(at zoom: Int) -> Double { options.radius / (options.extent * pow(2, Double(zoom))) }
+  public func radius(at zoom: Int) -> Double { options.radius(at: zoom) }
 
   /// The cluster an item of level `zoom + 1` was merged into at `zoom`, as a cluster id; nil
   /// when it was not merged.
@@ -359,16 +362,11 @@ public struct ClusterIndex: Sendable {
   /// Calls `body` with each point and cluster inside a box at a zoom, holding none of them: a
   /// caller keeps what it needs (a capped page) however many there are.
   public func forEachItem(in box: BoundingBox, zoom: Int, _ body: (Item) -> Void) {
-    var west = ((box.west + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
-    let south = max(-90, min(90, box.south))
-    var east =
-      box.east == 180
-      ? 180 : ((box.east + 180).truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) - 180
-    let north = max(-90, min(90, box.north))
-    if box.east - box.west >= 360 {
-      west = -180
-      east = 180
-    } else if west > east {
+    let (west, south, east, north) = {
+      let b = box.normalized
+      return (b.west, b.south, b.east, b.north)
+    }()
+    if west > east {
       forEachItem(in: BoundingBox(west: west, south: south, east: 180, north: north), zoom: zoom, body)
       forEachItem(in: BoundingBox(west: -180, south: south, east: east, north: north), zoom: zoom, body)
       return

@@ -12,6 +12,13 @@ enum Routes {
   /// against.
   static let table: [(route: Route, pattern: [Substring])] = all.map { ($0, $0.segments) }
 
+  /// The methods the server answers: every route's GET, HEAD as GET without the body, and
+  /// OPTIONS for a browser's preflight. Anything else is 405 with these in `Allow`.
+  static let methods = ["GET", "HEAD", "OPTIONS"]
+
+  /// `methods` as an `Allow` or `Access-Control-Allow-Methods` value.
+  static let allowedMethods = methods.joined(separator: ", ")
+
   /// The routes the OpenAPI document describes.
   static var documented: [Route] { all.filter(\.documented) }
 }

@@ -30,9 +30,9 @@ struct Preflight: Middleware {
     return ServerResponse(
       status: 204,
       headers: [
-        ("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
+        ("Access-Control-Allow-Methods", Routes.allowedMethods),
         ("Access-Control-Allow-Headers", "Authorization, If-None-Match, Content-Type"),
-        ("Access-Control-Max-Age", "86400"), ("Allow", "GET, HEAD, OPTIONS"),
+        ("Access-Control-Max-Age", "86400"), ("Allow", Routes.allowedMethods),
       ])
   }
 }
