@@ -107,4 +107,30 @@ import Testing
       #expect(CaptureDate(iso8601: bad) == nil, "\(bad)")
     }
   }
+
+  /// One rule for every box, from the command line or a map: wrapped longitudes brought back,
+  /// a box 360° wide the whole world, and each bad box refused naming what is wrong.
+  @Test func boxes() throws {
+    func box(_ text: String) throws -> [Double] {
+      let b = try InputParser.boundingBox(text)
+      return [b.west, b.south, b.east, b.north]
+    }
+    #expect(try box("139.6,35.6,139.9,35.8") == [139.6, 35.6, 139.9, 35.8])
+    #expect(try box("170,-20,200,-10") == [170, -20, -160, -10])  // a map panned east past 180
+    #expect(try box("-190,0,-170,1") == [170, 0, -170, 1])
+    #expect(try box("-200,-90,200,90") == [-180, -90, 180, 90])
+    #expect(try box("0,0,180,90") == [0, 0, 180, 90])
+    #expect(try box("1,5,2,5") == [1, 5, 2, 5])  // south = north: a line of latitude
+    for (text, words) in [
+      ("1,2,3", "not a box"), ("a,b,c,d", "not a box"), ("1,2,3,4,5", "not a box"), ("nan,1,2,3", "not a box"),
+      ("1,50,3,40", "south ≤ north"), ("1,-95,3,4", "±90"), ("600,1,2,3", "±540"),
+    ] {
+      #expect(throws: InputParser.Failure.self, "\(text)") { try InputParser.boundingBox(text) }
+      do {
+        _ = try InputParser.boundingBox(text)
+      } catch {
+        #expect(error.description.contains(words), "\(text): \(error.description)")
+      }
+    }
+  }
 }

@@ -111,11 +111,12 @@ enum SnapshotCommand: Subcommand {
           west: center.longitude, south: center.latitude, east: center.longitude, north: center.latitude)
       }
     } else if let text = parsed.value("bbox") {
-      let numbers = text.split(separator: ",").map { InputParser.number(String($0)) }
-      guard numbers.count == 4, let w = numbers[0], let s = numbers[1], let e = numbers[2], let n = numbers[3],
-        abs(w) <= 180, abs(e) <= 180, abs(s) <= 90, abs(n) <= 90, s < n
-      else { throw UsageError("The value '\(text)' is invalid for '--bbox <w,s,e,n>': expected west,south,east,north") }
-      let box = BoundingBox(west: w, south: s, east: e, north: n)
+      let box: BoundingBox
+      do {
+        box = try InputParser.boundingBox(text)
+      } catch {
+        throw UsageError("The value '\(text)' is invalid for '--bbox <w,s,e,n>': \(error.description)")
+      }
       content.bounds = box
       style.padding = 1
       if let store {
@@ -123,8 +124,8 @@ enum SnapshotCommand: Subcommand {
         let center = RouteGeometry.region(for: box, padding: 1).center
         let radius =
           [
-            Coordinate(latitude: s, longitude: w), Coordinate(latitude: n, longitude: e),
-            Coordinate(latitude: s, longitude: e), Coordinate(latitude: n, longitude: w),
+            Coordinate(latitude: box.south, longitude: box.west), Coordinate(latitude: box.north, longitude: box.east),
+            Coordinate(latitude: box.south, longitude: box.east), Coordinate(latitude: box.north, longitude: box.west),
           ]
           .map { GreatCircle.distance(center, $0) }.max() ?? 0
         let inside = try store.nearest(to: center, limit: 100_000, maximumDistance: radius + 1)

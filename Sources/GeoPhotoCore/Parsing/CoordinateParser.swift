@@ -30,6 +30,24 @@ public enum InputParser {
     return c
   }
 
+  /// Parses a box, `west,south,east,north` in degrees, for every command and endpoint that
+  /// takes one. West greater than east crosses the antimeridian; longitudes past ±180 (to
+  /// ±540, as a map panned across the antimeridian gives them) are brought back; latitudes
+  /// are within ±90 with south ≤ north. The box comes back `normalized`.
+  public static func boundingBox(_ text: String) throws(Failure) -> BoundingBox {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { decimal($0) }
+    guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3] else {
+      throw Failure("'\(text)' is not a box; expected west,south,east,north in degrees such as 139.6,35.6,139.9,35.8")
+    }
+    guard abs(west) <= 540, abs(east) <= 540 else {
+      throw Failure("the box's longitudes must be within ±540 (±180, or a map's wrapped longitudes)")
+    }
+    guard abs(south) <= 90, abs(north) <= 90, south <= north else {
+      throw Failure("the box's latitudes must be within ±90 with south ≤ north")
+    }
+    return BoundingBox(west: west, south: south, east: east, north: north).normalized
+  }
+
   /// Parses a distance in metres: `500`, `500m`, `2km`, `2.5 km`, `1mi`.
   public static func distance(_ text: String) throws(Failure) -> Double {
     let t = text.trimmingSpaces.lowercased()

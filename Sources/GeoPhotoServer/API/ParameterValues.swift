@@ -88,16 +88,11 @@ struct ParameterValues {
       }
       return .word(text)
     case .boundingBox:
-      let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { InputParser.number(String($0)) }
-      guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3]
-      else { throw APIError.badRequest("'\(name)' must be four numbers: west,south,east,north") }
-      guard abs(west) <= 540, abs(east) <= 540 else {
-        throw APIError.badRequest("'\(name)' longitudes must be within ±540")
+      do {
+        return .box(try InputParser.boundingBox(text))
+      } catch {
+        throw APIError.badRequest("'\(name)': \(error.description)")
       }
-      guard abs(south) <= 90, abs(north) <= 90, south <= north else {
-        throw APIError.badRequest("'\(name)' latitudes must be within ±90 with south ≤ north")
-      }
-      return .box(BoundingBox(west: west, south: south, east: east, north: north))
     case .identifier(let label, let range):
       guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(text), range.contains(id) else {
         throw APIError.badRequest("\(label) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
