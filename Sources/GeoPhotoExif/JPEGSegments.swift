@@ -1,3 +1,5 @@
+internal import GeoPhotoCore
+
 /// Why a file could not be read as a photo. One line each, worded for a sync warning.
 /// Where a JPEG keeps its metadata, found by a bounds-checked walk over its markers.
 ///

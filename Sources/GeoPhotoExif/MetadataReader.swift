@@ -1,4 +1,4 @@
-internal import GeoPhotoCore
+public import GeoPhotoCore
 
 /// Reads a photo's metadata, whatever its format: the EXIF block (through libexif) and any
 /// embedded XMP packet, found by the format's reader. Damage met on the way is the metadata's

@@ -1,3 +1,5 @@
+public import GeoPhotoCore
+
 /// Why a file's metadata could not be read; the text is the warning a sync prints.
 public enum PhotoReadError: Error, Equatable, Sendable, CustomStringConvertible {
   case emptyFile

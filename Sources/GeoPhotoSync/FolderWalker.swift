@@ -1,3 +1,4 @@
+import GeoPhotoCore
 import GeoPhotoExif
 internal import Glibc
 

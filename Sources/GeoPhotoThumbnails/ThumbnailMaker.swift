@@ -46,7 +46,9 @@ public struct ThumbnailMaker: Sendable {
     -> [UInt8]
   {
     let raster: Raster
-    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+    let format = PhotoFormat(signature: Array(bytes.prefix(PhotoFormat.signatureLength)))
+    switch format {
+    case .jpeg:
       let (width, height) = try JPEGCodec.size(of: bytes)
       // What the decoder's smallest fitting scale leaves (at most the whole image).
       let scale = max(1, min(8, max(width, height) / max(1, longestSide)))
@@ -60,19 +62,19 @@ public struct ThumbnailMaker: Sendable {
         throw .unreadable("a JPEG of \(structure.scans) scans (at most \(maximumScans) are decoded)")
       }
       raster = try JPEGCodec.decode(bytes, atLeast: longestSide)
-    } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+    case .png:
       let (width, height) = try PNGDecoder.size(of: bytes)
       guard let pixels = Bounds.product(width, height), pixels <= maximumPixels else {
         throw .tooLarge(width: width, height: height, limit: maximumPixels)
       }
       raster = try PNGDecoder.decode(bytes)
-    } else if bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
+    case .webp:
       let (width, height) = try WebPDecoder.size(of: bytes)
       guard let pixels = Bounds.product(width, height), pixels <= maximumPixels else {
         throw .tooLarge(width: width, height: height, limit: maximumPixels)
       }
       raster = try WebPDecoder.decode(bytes)
-    } else if Self.isHEIF(bytes) {
+    case .heif:
       let opened = try HEIFDecoder.open(bytes)
       guard let pixels = Bounds.product(opened.width, opened.height), pixels <= maximumPixels else {
         throw .tooLarge(width: opened.width, height: opened.height, limit: maximumPixels)
@@ -84,13 +86,15 @@ public struct ThumbnailMaker: Sendable {
         let size = raster.fitted(longestSide: longestSide)
         return try JPEGCodec.encode(raster.shrunk(toWidth: size.width, height: size.height))
       }
-    } else if JXLDecoder.isJXL(bytes) {
+    case .jpegXL:
       // Upright already: libjxl applies the codestream's orientation.
       let upright = try JXLDecoder.decode(bytes, maximumPixels: maximumPixels)
       let size = upright.fitted(longestSide: longestSide)
       return try JPEGCodec.encode(upright.shrunk(toWidth: size.width, height: size.height))
-    } else {
-      throw .unsupported(Self.formatName(bytes))
+    case .tiff, .raw, .cr3, .raf, .mrw, .video:
+      throw .unsupported(format?.name ?? "")
+    case nil:
+      throw .unsupported("this format")
     }
     let size = raster.fitted(longestSide: longestSide)
     return try JPEGCodec.encode(
@@ -142,23 +146,5 @@ public struct ThumbnailMaker: Sendable {
       }
     }
     return (try? JPEGCodec.encode(raster)) ?? []
-  }
-
-  /// An ISO-BMFF file whose `ftyp` names a HEIF or AVIF brand.
-  static func isHEIF(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
-    let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-    return ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"].contains(brand)
-  }
-
-  static func formatName(_ bytes: UnsafeRawBufferPointer) -> String {
-    if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) {
-      return "ISO-BMFF (\(String(decoding: bytes[8..<12], as: UTF8.self)))"
-    }
-    if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
-    if bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
-      return "WebP"
-    }
-    return "this format"
   }
 }

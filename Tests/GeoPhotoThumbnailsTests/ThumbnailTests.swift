@@ -160,6 +160,15 @@ func size(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
       try maker.thumbnail(of: $0, orientation: 1, longestSide: 256)
     }
     #expect(try size(halfThumbnail) == size(wholeThumbnail))
+    // Every HEIF brand the format registry knows goes to libheif (which refuses this empty
+    // box), not to "unsupported": one recognition of formats for metadata and pictures.
+    for brand in ["heic", "mif1", "mif2", "avif", "avci", "heif"] {
+      let file: [UInt8] = [0, 0, 0, 16] + Array("ftyp\(brand)".utf8) + [0, 0, 0, 0] + Array(repeating: 0, count: 64)
+      let error = #expect(throws: ThumbnailError.self) {
+        try file.withUnsafeBytes { try maker.thumbnail(of: $0, orientation: 1, longestSide: 256) }
+      }
+      if case .unsupported = error { Issue.record("\(brand): \(String(describing: error))") }
+    }
     let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + Array(repeating: 0, count: 16)
     #expect(throws: ThumbnailError.unsupported("TIFF")) {
       try tiff.withUnsafeBytes { try maker.thumbnail(of: $0, orientation: 1, longestSide: 256) }

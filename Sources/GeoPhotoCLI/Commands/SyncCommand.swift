@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GeoPhotoCore
 import GeoPhotoExif
 import GeoPhotoServer
 import GeoPhotoStore
