@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoFixtures
 import GeoPhotoPlaces
 import Testing
 
@@ -263,6 +264,35 @@ import Testing
     for command in GeoPhotoCommand.commands {
       #expect(headings.contains { $0.hasPrefix("### `geophoto \(command.spec.name)") }, "\(command.spec.name)")
     }
+  }
+
+  /// Development's layout names every module under Sources/, in backticks.
+  @Test func theLayoutNamesEveryModule() throws {
+    let root = SettingsDocumentationTests.root
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let start = try #require(readme.range(of: "\n## Development\n"))
+    let section = readme[start.upperBound...]
+    let development = section.range(of: "\n## ").map { section[..<$0.lowerBound] } ?? section
+    let modules = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path)
+    #expect(modules.count > 30)
+    for module in modules where !module.hasPrefix(".") {
+      #expect(development.contains("`\(module)`"), "README's Development section does not name \(module)")
+    }
+  }
+
+  /// The module graph in Architecture is what Scripts/module-graph.sh makes of Package.swift now.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3"), "needs python3"))
+  func theModuleGraphIsCurrent() throws {
+    let root = SettingsDocumentationTests.root
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let begin = try #require(readme.range(of: "<!-- module-graph:begin -->\n"))
+    let end = try #require(readme.range(of: "<!-- module-graph:end -->", range: begin.upperBound..<readme.endIndex))
+    let script = root.appendingPathComponent("Scripts/module-graph.sh").path
+    let made = try ToolRun("/bin/bash", [script, root.appendingPathComponent("Package.swift").path])
+    #expect(made.status == 0, "\(made.stderr)")
+    #expect(
+      String(readme[begin.upperBound..<end.lowerBound]) == made.stdout,
+      "README's module graph is stale: run Scripts/module-graph.sh and put its output between the markers")
   }
 
   /// The data's credit is one sentence, printed by `--version` and found word for word in
