@@ -65,6 +65,7 @@ demo: build
 ## Every test: formatting, unit, integration and end-to-end tests.
 test: lint
 	@Scripts/install-deps.sh test
+	node --check Sources/GeoPhotoServer/WebMap/geophoto.js
 	$(SWIFT) build
 	Scripts/with-valhalla.sh Scripts/with-postgres.sh $(SWIFT) test
 	Scripts/asan-replay.sh

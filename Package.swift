@@ -152,6 +152,9 @@ let package = Package(
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoPlaces",
         "GeoPhotoThumbnails", "GeoPhotoBasemap",
       ],
+      resources: [
+        .embedInCode("WebMap/index.html"), .embedInCode("WebMap/geophoto.js"), .embedInCode("WebMap/geophoto.css"),
+      ],
       swiftSettings: strict
     ),
     .executableTarget(name: "geophoto", dependencies: ["GeoPhotoCLI"], swiftSettings: strict),

@@ -233,6 +233,31 @@ import Testing
     #expect(html.contains("id=\"gp-panel\"") && html.contains("id=\"gp-place\""))
   }
 
+  /// The page's script asks the API by the paths the page gives it, which are the published
+  /// routes' paths; the script names none itself.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js")))
+  func theScriptTakesTheAPIsPathsFromThePage() throws {
+    let api = router {
+      $0.map.leafletDirectory = "/usr/share/javascript/leaflet"
+      $0.map.basemap = .none
+    }
+    let html = String(decoding: get(api, "/").body, as: UTF8.self)
+    let start = try #require(html.range(of: "<script id=\"gp-config\" type=\"application/json\">"))
+    let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+    let config = try #require(
+      try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+    let endpoints = try #require(config["endpoints"] as? [String: String])
+    #expect(
+      endpoints == [
+        "status": "/v1/status", "places": "/v1/places", "near": "/v1/near", "annotations": "/v1/annotations",
+        "photo": "/v1/photos/{id}", "thumbnail": "/v1/photos/{id}/thumbnail",
+      ])
+    let script = String(decoding: get(api, "/assets/geophoto.js").body, as: UTF8.self)
+    #expect(script.contains("config.endpoints[name]"))
+    #expect(!script.contains("'/v1/") && !script.contains("\"/v1/"), "the script names an API path itself")
+    for name in endpoints.keys { #expect(script.contains("endpoint('\(name)'"), "the script never asks '\(name)'") }
+  }
+
   @Test func aLeafletURLSetOnPurposeIsUsed() {
     let page = get(router { $0.map.leafletFallbackURL = "https://maps.example.org/leaflet" }, "/")
     #expect(String(decoding: page.body, as: UTF8.self).contains("https://maps.example.org/leaflet/leaflet.js"))

@@ -70,6 +70,13 @@ struct EndpointContext {
     photo.source == .local ? Self.localThumbnailLink(photo.id) : photo.thumbnailURL ?? Self.localThumbnailLink(photo.id)
   }
 
-  /// geophoto's own thumbnail of the photo `id`.
-  static func localThumbnailLink(_ id: Int64) -> String { "/v1/photos/\(id)/thumbnail" }
+  /// geophoto's own thumbnail of the photo `id`: the thumbnail route's path with the id in it.
+  static func localThumbnailLink(_ id: Int64) -> String { thumbnailPath.before + String(id) + thumbnailPath.after }
+
+  /// The thumbnail route's path around its `{id}`, split once.
+  private static let thumbnailPath: (before: String, after: String) = {
+    let path = PhotoEndpoints.thumbnailRoute.path
+    guard let hole = path.range(of: "{id}") else { return (path + "/", "") }
+    return (String(path[..<hole.lowerBound]), String(path[hole.upperBound...]))
+  }()
 }

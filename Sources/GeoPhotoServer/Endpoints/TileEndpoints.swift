@@ -1,5 +1,5 @@
 import Foundation
-public import GeoPhotoBasemap
+import GeoPhotoBasemap
 import GeoPhotoHTTPD
 
 /// `/tiles/{z}/{x}/{y}.png`: geophoto's own basemap (Natural Earth, labels from the

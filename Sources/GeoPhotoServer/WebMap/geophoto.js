@@ -1,0 +1,391 @@
+'use strict';
+(function () {
+  const config = JSON.parse(document.getElementById('gp-config').textContent);
+  // The API's paths, from the server's route table (`{id}` filled in here).
+  function endpoint(name, id) { return config.endpoints[name].replace('{id}', String(id)); }
+  // The API's token, when the server has one: asked for once (on the first 401) and kept
+  // for this browser tab only.
+  let token = sessionStorage.getItem('geophoto-token') || '';
+  let asking = null;
+  function askForToken(wrong) {
+    if (asking) { return asking; }
+    const form = document.getElementById('gp-token');
+    document.getElementById('gp-token-wrong').hidden = !wrong;
+    form.hidden = false;
+    form.elements.token.focus();
+    asking = new Promise((resolve) => {
+      form.addEventListener('submit', (e) => {
+        e.preventDefault();
+        token = form.elements.token.value.trim();
+        sessionStorage.setItem('geophoto-token', token);
+        form.hidden = true;
+        asking = null;
+        resolve();
+      }, { once: true });
+    });
+    return asking;
+  }
+  // Every request of the API goes through here: with the token, asked for again when refused.
+  async function api(path) {
+    for (let attempt = 0; ; attempt++) {
+      const response = await fetch(path, token ? { headers: { Authorization: 'Bearer ' + token } } : {});
+      if (response.status !== 401 || attempt >= 5) { return response; }
+      await askForToken(attempt > 0 || token !== '');
+    }
+  }
+  // A thumbnail of the API: with the token, fetched when it comes into view and shown
+  // from memory (an <img> cannot send the token), the fetches of pins a new view replaced
+  // cancelled; other pictures (and every picture without a token) loaded lazily as they are.
+  // `still` says whether the picture is still wanted when it arrives (the viewer moved on).
+  let pictures = new AbortController();
+  const inSight = 'IntersectionObserver' in window ? new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) { continue; }
+      inSight.unobserve(entry.target);
+      entry.target.dispatchEvent(new Event('gp-load'));
+    }
+  }, { rootMargin: '200px' }) : null;
+  function setImage(img, url, still = () => true) {
+    if (!url) { return; }
+    img.loading = 'lazy';
+    if (!url.startsWith('/') || url.startsWith('//') || !token) { img.src = url; return; }
+    const signal = pictures.signal;
+    const load = async () => {
+      try {
+        const response = await fetch(url, { headers: { Authorization: 'Bearer ' + token }, signal });
+        if (!response.ok || !still()) { return; }
+        const shown = URL.createObjectURL(await response.blob());
+        img.addEventListener('load', () => URL.revokeObjectURL(shown), { once: true });
+        img.src = shown;
+      } catch (e) { /* cancelled by a new view */ }
+    };
+    if (inSight && img.isConnected) {
+      img.addEventListener('gp-load', load, { once: true });
+      inSight.observe(img);
+    } else {
+      load();
+    }
+  }
+  const map = L.map('map', { worldCopyJump: true });
+  // The view lives in the URL's hash (#map=zoom/lat/lon), so a reload or a shared link shows
+  // the same map; without one the page fits every photo.
+  const viewInURL = /^#map=(\d{1,2})\/(-?\d+(?:\.\d+)?)\/(-?\d+(?:\.\d+)?)$/.exec(location.hash);
+  const hashView = viewInURL && +viewInURL[1] <= 19 && Math.abs(+viewInURL[2]) <= 90 &&
+    Math.abs(+viewInURL[3]) <= 180 ? { zoom: +viewInURL[1], center: [+viewInURL[2], +viewInURL[3]] } : null;
+  if (hashView) { map.setView(hashView.center, hashView.zoom); }
+  else {
+    map.setView([20, 0], 2);
+    // Where the photos are comes from the API (the page itself says nothing of them).
+    api(endpoint('status')).then((r) => r.ok ? r.json() : null).then((status) => {
+      const b = status && status.bounds;
+      if (!b || location.hash) { return; }
+      // Clear of the controls above and of the panel on the right, where it is shown.
+      const panel = window.innerWidth > 700 ? 300 : 30;
+      map.fitBounds([[b.south, b.west], [b.north, b.east]],
+        { paddingTopLeft: [30, 60], paddingBottomRight: [panel, 30], maxZoom: 16 });
+    });
+  }
+  L.control.scale({ position: 'bottomleft' }).addTo(map);
+  function keepView() {
+    const c = map.getCenter();
+    const hash = '#map=' + map.getZoom() + '/' + c.lat.toFixed(5) + '/' + c.lng.toFixed(5);
+    history.replaceState(null, '', location.pathname + location.search + hash);
+  }
+  // The basemap follows the system's light or dark mode (geophoto's own tiles have both).
+  if (config.tiles) {
+    const dark = window.matchMedia('(prefers-color-scheme: dark)');
+    const tiles = L.tileLayer(dark.matches ? config.darkTiles : config.tiles,
+      { attribution: config.attribution, maxZoom: 19 }).addTo(map);
+    dark.addEventListener('change', () => tiles.setUrl(dark.matches ? config.darkTiles : config.tiles));
+  }
+  const layer = L.layerGroup().addTo(map);
+  const escape = (text) => String(text == null ? '' : text).replace(/[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+  let generation = 0;
+
+  // The date range and the search box drive the API's since, until and text, and live in
+  // the page URL (?since=&until=&text=), so a filtered view can be bookmarked and shared.
+  const form = document.getElementById('gp-filter');
+  const page = new URLSearchParams(location.search);
+  const filterNames = ['since', 'until', 'text'];
+  for (const name of filterNames) { if (page.get(name)) { form.elements[name].value = page.get(name); } }
+  function filterQuery() {
+    const q = new URLSearchParams();
+    for (const name of filterNames) {
+      const value = form.elements[name].value.trim();
+      // Text without a letter or digit searches for nothing: it is left out, as the API would refuse it.
+      if (value && (name !== 'text' || /[\p{L}\p{N}]/u.test(value))) { q.set(name, value); }
+    }
+    return q;
+  }
+  // The place last gone to stays in the URL too (?place=), so a shared link opens there.
+  let placeShown = page.get('place') || '';
+  function keepInURL() {
+    const q = filterQuery();
+    if (placeShown) { q.set('place', placeShown); }
+    const text = q.toString();
+    history.replaceState(null, '', location.pathname + (text ? '?' + text : '') + location.hash);
+  }
+  function filterChanged() {
+    keepInURL();
+    refresh();
+  }
+  form.addEventListener('change', filterChanged);
+  // Typing searches once the typist pauses.
+  let typing;
+  form.elements.text.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(filterChanged, 300); });
+  form.addEventListener('reset', () => setTimeout(filterChanged, 0));
+  form.addEventListener('submit', (e) => { e.preventDefault(); filterChanged(); });
+
+  // The place box asks the places endpoint (names read as `geophoto near PLACE` reads them) and goes
+  // to the most populous match, listing the others; a name no place has offers the
+  // spellings it may mean.
+  const placeForm = document.getElementById('gp-place');
+  const found = document.getElementById('gp-place-found');
+  function goTo(place) {
+    const zoom = place.population >= 1000000 ? 11 : place.population >= 100000 ? 12 : 13;
+    map.setView([place.coordinate.latitude, place.coordinate.longitude], zoom);
+    document.body.dataset.place = place.label;
+  }
+  function choice(text, action) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = text;
+    button.addEventListener('click', action);
+    found.appendChild(button);
+  }
+  async function searchPlace(name) {
+    found.textContent = '';
+    const query = name.trim();
+    if (!query) { return; }
+    const response = await api(endpoint('places') + '?q=' + encodeURIComponent(query) + '&limit=5');
+    if (!response.ok) {
+      found.textContent = response.status === 404 ? 'This server has no place names.' : 'No such place.';
+      document.body.dataset.place = '';
+      return;
+    }
+    const answer = await response.json();
+    if (answer.places.length === 0) {
+      document.body.dataset.place = '';
+      found.textContent = answer.suggestions.length ? 'No place is called that. Did you mean:' : 'No place is called that.';
+      for (const name of answer.suggestions) {
+        choice(name, () => { placeForm.elements.place.value = name; searchPlace(name); });
+      }
+      return;
+    }
+    placeShown = query;
+    keepInURL();
+    goTo(answer.places[0]);
+    for (const other of answer.places.slice(1)) { choice(other.label, () => goTo(other)); }
+    if (answer.total > answer.places.length) {
+      found.appendChild(document.createTextNode('and ' + (answer.total - answer.places.length) + ' more'));
+    }
+  }
+  placeForm.addEventListener('submit', (e) => { e.preventDefault(); searchPlace(placeForm.elements.place.value); });
+  // A view in the URL is where the link was made: the place only fills the box then.
+  if (placeShown) { placeForm.elements.place.value = placeShown; if (!hashView) { searchPlace(placeShown); } }
+
+  // The panel lists the photos in view, nearest the map's centre first (from the near endpoint, in
+  // the circle round the view, then kept to the view), twenty more at a time.
+  const list = document.getElementById('gp-list');
+  const more = document.getElementById('gp-more');
+  let listed = 20;
+  const human = (m) => m < 999.5 ? Math.round(m) + ' m' : m < 9950 ? (m / 1000).toFixed(1) + ' km' :
+    Math.round(m / 1000) + ' km';
+  // The photos the panel lists, in its order: what the viewer's next and previous step through.
+  let inView = [];
+  async function refreshList(request) {
+    const b = map.getBounds(), c = map.getCenter();
+    // The circle round the view: to its farthest corner, or the whole Earth when the view
+    // spans half of it or more.
+    const corners = [b.getNorthEast(), b.getNorthWest(), b.getSouthEast(), b.getSouthWest()];
+    const radius = b.getEast() - b.getWest() >= 180 ? 20000000 :
+      Math.min(20000000, Math.ceil(Math.max(...corners.map((k) => map.distance(c, k)))) + 1);
+    const lon = ((c.lng + 180) % 360 + 360) % 360 - 180;
+    const filter = filterQuery().toString();
+    const response = await api(endpoint('near') + '?lat=' + c.lat.toFixed(6) + '&lon=' + lon.toFixed(6) + '&limit=' +
+      listed + '&radius=' + radius + (filter ? '&' + filter : ''));
+    if (!response.ok || request !== generation) { return; }
+    const answer = await response.json();
+    list.textContent = '';
+    inView = [];
+    let shown = 0;
+    for (const a of answer.annotations) {
+      const at = L.latLng(a.coordinate.latitude, a.coordinate.longitude);
+      if (!b.contains(at) && !b.contains(L.latLng(at.lat, at.lng + 360)) && !b.contains(L.latLng(at.lat, at.lng - 360))) {
+        continue;
+      }
+      shown++;
+      inView.push(a.id);
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = a.title;
+      button.addEventListener('click', () => openViewer(a.id));
+      const detail = document.createElement('small');
+      detail.textContent = [a.subtitle, a.distance != null ? human(a.distance) : ''].filter(Boolean).join(' · ');
+      item.append(button, detail);
+      list.appendChild(item);
+    }
+    more.hidden = answer.annotations.length < listed || listed >= 1000;
+    if (viewing !== null) { showPosition(); }
+    document.body.dataset.listed = shown;
+    document.body.dataset.center = c.lat.toFixed(6) + ',' + lon.toFixed(6);
+    document.body.dataset.radius = radius;
+  }
+  more.addEventListener('click', () => { listed = Math.min(1000, listed + 20); refreshList(generation); });
+
+  async function refresh() {
+    const request = ++generation;
+    // The pictures still coming for the view before this one are not wanted any more.
+    pictures.abort();
+    pictures = new AbortController();
+    const b = map.getBounds();
+    let west = b.getWest(), east = b.getEast();
+    if (east - west >= 360) { west = -180; east = 180; }
+    else {
+      west = ((west + 180) % 360 + 360) % 360 - 180;
+      east = ((east + 180) % 360 + 360) % 360 - 180;
+    }
+    const south = Math.max(-90, b.getSouth()), north = Math.min(90, b.getNorth());
+    const zoom = Math.floor(map.getZoom());
+    const bbox = [west, south, east, north].map((v) => v.toFixed(6)).join(',');
+    const filter = filterQuery().toString();
+    const response = await api(endpoint('annotations') + '?bbox=' + bbox + '&zoom=' + zoom + (filter ? '&' + filter : ''));
+    if (!response.ok || request !== generation) { return; }
+    const collection = await response.json();
+    layer.clearLayers();
+    let markers = 0, clusters = 0;
+    for (const feature of collection.features) {
+      const [lon, lat] = feature.geometry.coordinates;
+      const p = feature.properties;
+      if (p.cluster) {
+        clusters++;
+        // A bubble: one of its photos, and the count.
+        const picture = p.thumbnailURL ? '<img alt="">' : '';
+        const icon = L.divIcon({ html: '<div>' + picture + '<span>' + escape(p.point_count_abbreviated) +
+          '</span></div>', className: 'gp-cluster', iconSize: L.point(48, 48) });
+        const marker = L.marker([lat, lon], { icon, title: p.point_count + ' photos', alt: p.point_count + ' photos' })
+          .on('click', () => map.setView([lat, lon], p.expansion_zoom)).addTo(layer);
+        const img = marker.getElement() && marker.getElement().querySelector('img');
+        if (img) { setImage(img, p.thumbnailURL); }
+      } else {
+        markers++;
+        // A photo: its thumbnail, small; a click (or Enter) opens the viewer.
+        const video = p.mediaType === 'video';
+        const icon = L.divIcon({ className: video ? 'gp-marker gp-video' : 'gp-marker', iconSize: L.point(34, 34),
+          html: p.thumbnailURL ? '<img alt="">' : '' });
+        const marker = L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : ''), alt: p.title })
+          .on('click', () => openViewer(p.id)).addTo(layer);
+        const img = marker.getElement() && marker.getElement().querySelector('img');
+        if (img) { setImage(img, p.thumbnailURL); }
+      }
+    }
+    document.body.dataset.markers = markers;
+    document.body.dataset.clusters = clusters;
+    document.body.dataset.bbox = bbox;
+    document.body.dataset.zoom = zoom;
+    document.body.dataset.filter = filter;
+    await refreshList(request);
+    document.body.dataset.ready = '1';
+  }
+  // The viewer: the large thumbnail and the photo's details (the photo endpoint), with next and
+  // previous through the photos in view; Escape closes it, the arrow keys step.
+  const viewer = document.getElementById('gp-viewer');
+  const viewerImage = document.getElementById('gp-viewer-image');
+  let viewing = null, returnFocus = null;
+  const mediaLength = (d) => Math.floor(d / 60) + ':' + String(Math.round(d % 60)).padStart(2, '0');
+  async function openViewer(id) {
+    if (viewer.hidden) { returnFocus = document.activeElement; }
+    viewing = id;
+    const response = await api(endpoint('photo', id));
+    if (!response.ok || viewing !== id) { return; }
+    const photo = await response.json();
+    const large = photo.source === 'local' ? endpoint('thumbnail', photo.id) + '?size=1024' : photo.thumbnailURL;
+    viewerImage.removeAttribute('src');
+    setImage(viewerImage, large, () => viewing === id);
+    viewerImage.alt = photo.title;
+    document.getElementById('gp-viewer-title').textContent = photo.title;
+    document.getElementById('gp-viewer-subtitle').textContent = photo.subtitle;
+    const facts = document.getElementById('gp-viewer-facts');
+    facts.textContent = '';
+    const fact = (name, value) => {
+      if (!value) { return; }
+      const dt = document.createElement('dt'), dd = document.createElement('dd');
+      dt.textContent = name;
+      dd.textContent = value;
+      facts.append(dt, dd);
+    };
+    fact('Taken', photo.takenAt ? photo.takenAt.replace('T', ' ') : '');
+    fact('Camera', [photo.cameraMake, photo.cameraModel].filter(Boolean).join(' '));
+    fact('Place', photo.place ? [photo.place.name, photo.place.admin1, photo.place.countryCode].filter(Boolean).join(', ') : '');
+    fact('Video', photo.mediaType === 'video' && photo.duration != null ? mediaLength(photo.duration) : '');
+    fact('Files', (photo.files || []).map((f) => f.name + (f.role && f.role !== 'primary' ? ' (' + f.role + ')' : '')).join(', '));
+    fact('By', photo.attribution);
+    fact('Licence', photo.license);
+    const links = document.getElementById('gp-viewer-links');
+    links.textContent = '';
+    const link = (text, href) => {
+      const a = document.createElement('a');
+      a.href = href;
+      a.textContent = text;
+      a.rel = 'noopener';
+      links.append(a, ' ');
+    };
+    if (photo.url) { link('Photo page', photo.url); }
+    // A plain link cannot send the token: offered only when none is needed.
+    if (!token) { link('Details (JSON)', endpoint('photo', photo.id)); }
+    viewer.dataset.photo = photo.id;
+    showPosition();
+    viewer.hidden = false;
+    document.getElementById('gp-close').focus();
+  }
+  // Where the photo is among those in view (the list may arrive after the viewer opens).
+  function showPosition() {
+    const at = inView.indexOf(viewing);
+    document.getElementById('gp-position').textContent = at >= 0 ? (at + 1) + ' of ' + inView.length : '';
+    document.getElementById('gp-previous').disabled = inView.length < 2;
+    document.getElementById('gp-next').disabled = inView.length < 2;
+  }
+  function step(by) {
+    if (!inView.length) { return; }
+    const at = inView.indexOf(viewing);
+    openViewer(inView[((at < 0 ? 0 : at + by) % inView.length + inView.length) % inView.length]);
+  }
+  function closeViewer() {
+    viewer.hidden = true;
+    viewing = null;
+    if (returnFocus && returnFocus.focus) { returnFocus.focus(); }
+  }
+  document.getElementById('gp-previous').addEventListener('click', () => step(-1));
+  document.getElementById('gp-next').addEventListener('click', () => step(1));
+  document.getElementById('gp-close').addEventListener('click', closeViewer);
+  document.getElementById('gp-show').addEventListener('click', async () => {
+    const response = await api(endpoint('photo', viewing));
+    if (!response.ok) { return; }
+    const photo = await response.json();
+    closeViewer();
+    map.setView([photo.coordinate.latitude, photo.coordinate.longitude], Math.max(map.getZoom(), 17));
+  });
+  viewer.addEventListener('click', (e) => { if (e.target === viewer) { closeViewer(); } });
+  document.addEventListener('keydown', (e) => {
+    if (viewer.hidden) { return; }
+    if (e.key === 'Escape') { closeViewer(); }
+    else if (e.key === 'ArrowLeft') { step(-1); }
+    else if (e.key === 'ArrowRight') { step(1); }
+  });
+  // The page's own URL can open a photo (?photo=ID), as a shared link does.
+  if (/^\d+$/.test(page.get('photo') || '')) { openViewer(+page.get('photo')); }
+
+  // "Near me": the browser's position (asked only on a click), then the photos round it.
+  document.getElementById('gp-near-me').addEventListener('click', () => {
+    if (!navigator.geolocation) { found.textContent = 'This browser cannot tell where you are.'; return; }
+    navigator.geolocation.getCurrentPosition(
+      (position) => map.setView([position.coords.latitude, position.coords.longitude], 15),
+      (error) => { found.textContent = 'Your position is not available: ' + error.message; },
+      { enableHighAccuracy: false, timeout: 10000, maximumAge: 60000 });
+  });
+
+  map.on('moveend', () => { keepView(); listed = 20; refresh(); });
+  refresh();
+})();
