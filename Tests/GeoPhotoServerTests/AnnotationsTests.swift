@@ -173,3 +173,19 @@ import Testing
     return try #require(ids.first)
   }
 }
+
+/// README's HTTP API table is the route table's, as `APIReference` writes it.
+@Suite struct APIReferenceTests {
+  @Test func theReadmeTableIsTheRouteTables() throws {
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+    let table = APIReference.markdownTable
+    #expect(readme.contains(table), "README's HTTP API table should read:\n\(table)")
+    // Every published path has its row, and no cell runs on.
+    for path in OpenAPITests.publishedPaths { #expect(table.contains("`GET \(path)`"), "\(path)") }
+    for line in table.split(separator: "\n") {
+      for cell in line.split(separator: "|") { #expect(cell.count <= 400, "a cell of \(cell.count) characters") }
+    }
+  }
+}
