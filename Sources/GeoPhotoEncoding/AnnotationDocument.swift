@@ -190,7 +190,7 @@ public struct AnnotationMembers: JSONWritable {
     }
     w.media(annotation.mediaType, duration: annotation.duration)
     w.files(annotation.files, paths: options.includePaths)
-    if let place = annotation.place { w.member("place", PlaceMembers(place: place)) }
+    if let place = annotation.place { w.member("place", PlaceObject(photoPlace: place)) }
     if annotation.estimated {
       w.key("estimated")
       w.bool(true)
@@ -212,6 +212,28 @@ public struct AnnotationMembers: JSONWritable {
       w.string(thumbnail)
     }
     w.endObject()
+  }
+}
+
+/// The members several answers share, as their writers below write them.
+enum SharedMembers {
+  /// `mediaType` and `duration` (`JSONWriter.media`).
+  static let media: [(String, JSONSchema)] = [
+    ("mediaType", .word(MediaType.allCases.map(\.rawValue))),
+    ("duration", .described(.number, "A video's length in seconds")),
+  ]
+  /// `files` (`JSONWriter.files`).
+  static func files(paths: Bool) -> (String, JSONSchema) {
+    (
+      "files",
+      .described(
+        .array(
+          .object(
+            properties: [("name", .string), ("role", .word(FileRole.allCases.map(\.rawValue)))]
+              + (paths ? [("path", JSONSchema.described(.string, "Local answers only"))] : []),
+            required: ["name", "role"])),
+        "The shot's files: the primary one, then a RAW, a Live Photo's video, sidecars")
+    )
   }
 }
 
@@ -251,11 +273,31 @@ extension JSONWriter {
   }
 }
 
-/// `{"name", "admin1", "admin2", "countryCode", "distance"}`.
-struct PlaceMembers: JSONWritable {
-  var place: PlaceName
+/// A place as every answer shows it: a photo's place (`distance` from the photo, and
+/// `countryOnly` when no place was near) or a place found by name (`label` and `coordinate`).
+/// One writer and one shape for both.
+public struct PlaceObject: JSONWritable, DescribedJSON {
+  public var place: PlaceName
+  /// How far the photo is from the place; nil for a place found by name.
+  public var distance: Double?
+  /// A found place's label (`Kyoto, Kyoto, JP`) and position.
+  public var label: String?
+  public var coordinate: Coordinate?
 
-  func write(to w: inout JSONWriter) {
+  /// A photo's place.
+  public init(photoPlace place: PlaceName) {
+    self.place = place
+    distance = place.distance
+  }
+
+  /// A place found by name.
+  public init(found place: PlaceName, label: String, coordinate: Coordinate) {
+    self.place = place
+    self.label = label
+    self.coordinate = coordinate
+  }
+
+  public func write(to w: inout JSONWriter) {
     w.beginObject()
     w.key("name")
     w.string(place.name)
@@ -265,8 +307,18 @@ struct PlaceMembers: JSONWritable {
     w.string(place.admin2)
     w.key("countryCode")
     w.string(place.countryCode)
-    w.key("distance")
-    w.metres(place.distance)
+    if let label {
+      w.key("label")
+      w.string(label)
+    }
+    if let coordinate {
+      w.key("coordinate")
+      w.coordinate(coordinate)
+    }
+    if let distance {
+      w.key("distance")
+      w.metres(distance)
+    }
     if let population = place.population {
       w.key("population")
       w.integer(Int64(population))
@@ -284,5 +336,82 @@ struct PlaceMembers: JSONWritable {
       w.bool(true)
     }
     w.endObject()
+  }
+
+  public static let schemaName = "Place"
+  public static let schema = JSONSchema.object(
+    properties: [
+      ("name", .string), ("admin1", .string), ("admin2", .string), ("countryCode", .string),
+      ("label", .described(.string, "A place found by name: name, first-level division and country code")),
+      ("coordinate", .described(Coordinate.reference, "A place found by name: its position")),
+      ("distance", .described(.number, "A photo's place: metres from the photo")),
+      ("population", .integer), ("timeZone", .described(.string, "The place's IANA time zone")),
+      ("geonameId", .described(.integer, "The place's GeoNames id")),
+      ("countryOnly", .described(.boolean, "No place was near: the name is the country's")),
+    ], required: ["name", "admin1", "admin2", "countryCode"])
+}
+
+extension AnnotationMembers: DescribedJSON {
+  public static let schemaName = "Annotation"
+  public static var schema: JSONSchema { members(coordinate: true) }
+
+  /// An annotation's members: with its coordinate (the JSON form), or without (a feature's
+  /// properties, the geometry carrying it). Paths and the distance along a route come only in
+  /// local answers (the CLI's), never from a server.
+  static func members(coordinate: Bool) -> JSONSchema {
+    var properties: [(String, JSONSchema)] = [
+      ("id", .integer), ("source", .word(PhotoSource.known.map(\.rawValue))),
+    ]
+    if coordinate { properties.append(("coordinate", Coordinate.reference)) }
+    properties += [
+      ("title", .string), ("subtitle", .string),
+      ("distance", .described(.nullable(.number), "Metres from the query point")),
+      ("takenAt", .described(.nullable(.string), "ISO 8601, with the UTC offset when known")),
+      ("timeZone", .described(.string, "The IANA zone a local capture time was read in, from the position")),
+      (
+        "offsetSource",
+        .annotated(
+          .described(.string, "Where the offset comes from; absent for a floating time"),
+          [("enum", .array(OffsetSource.allCases.map { .string($0.rawValue) }))])
+      ),
+      (
+        "offsetAmbiguity",
+        .annotated(
+          .described(.string, "The zone skips (gap) or doubles (fold) the local time; the earlier instant is used"),
+          [("enum", .array(LocalTimeAmbiguity.allCases.map { .string($0.rawValue) }))])
+      ),
+    ]
+    properties += SharedMembers.media + [SharedMembers.files(paths: true), ("place", PlaceObject.reference)]
+    properties += [
+      ("estimated", .described(.boolean, "The position was estimated from a GPS track")),
+      ("distanceAlong", .described(.number, "Metres along the route (answers along a route)")),
+      ("path", .described(.string, "The local file (local answers only)")),
+      ("url", .described(.string, "The photo's page, for remote photos")), ("thumbnailURL", .string),
+    ]
+    return .object(
+      properties: properties, required: ["id", "source"] + (coordinate ? ["coordinate"] : []) + ["title", "subtitle"])
+  }
+}
+
+extension AnnotationDocument: DescribedJSON {
+  public static let schemaName = "NearResult"
+  public static let schema = JSONSchema.object(
+    properties: [
+      (
+        "query",
+        .object(
+          properties: [
+            ("latitude", .number), ("longitude", .number), ("limit", .integer), ("radius", .nullable(.number)),
+          ], required: ["latitude", "longitude", "limit", "radius"])
+      ),
+      ("annotations", .array(AnnotationMembers.reference)),
+    ], required: ["query", "annotations"])
+
+  /// The GeoJSON form (`geoJSON()`): a FeatureCollection of Point features with the
+  /// annotations' members as properties.
+  public enum FeatureForm: DescribedJSON {
+    public static let schemaName = "AnnotationFeatureCollection"
+    public static let schema = GeoJSON.featureCollectionSchema(
+      features: GeoJSON.pointFeatureSchema(properties: AnnotationMembers.members(coordinate: false)))
   }
 }

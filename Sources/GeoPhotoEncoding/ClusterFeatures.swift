@@ -146,9 +146,57 @@ public struct PhotoDetailDocument: JSONWritable {
       w.key(named: name)
       w.string(value)
     }
-    if let place = p.place { w.member("place", PlaceMembers(place: place)) }
+    if let place = p.place { w.member("place", PlaceObject(photoPlace: place)) }
     w.key("thumbnailURL")
     w.string(thumbnailURL)
     w.endObject()
   }
+}
+
+extension ViewportFeature: DescribedJSON {
+  public static let schemaName = "MapFeature"
+  /// A Point feature whose properties are a photo's or a cluster's.
+  public static let schema = GeoJSON.pointFeatureSchema(
+    properties: .oneOf([PhotoProperties.schema, ClusterProperties.schema]))
+}
+
+extension ClusterProperties {
+  static let schema = JSONSchema.object(
+    properties: [
+      ("cluster", .annotated(.boolean, [("enum", .array([.bool(true)]))])), ("cluster_id", .integer),
+      ("point_count", .integer),
+      ("point_count_abbreviated", .described(.string, "1.2k, 35k")),
+      ("expansion_zoom", .described(.integer, "The zoom at which the cluster breaks apart")),
+      ("thumbnailURL", .described(.string, "One of its photos' thumbnails")),
+    ], required: ["cluster", "cluster_id", "point_count", "point_count_abbreviated", "expansion_zoom"])
+}
+
+extension PhotoProperties {
+  static let schema = JSONSchema.object(
+    properties: [
+      ("id", .integer), ("source", .word(PhotoSource.known.map(\.rawValue))), ("title", .string),
+      ("subtitle", .string), ("takenAt", .nullable(.string)),
+    ] + SharedMembers.media + [
+      ("url", .described(.string, "The photo's page, for remote photos")), ("thumbnailURL", .string),
+    ], required: ["id", "source", "title", "subtitle", "takenAt", "mediaType", "thumbnailURL"])
+}
+
+extension PhotoDetailDocument: DescribedJSON {
+  public static let schemaName = "Photo"
+  public static let schema = JSONSchema.object(
+    properties: [
+      ("id", .integer), ("source", .word(PhotoSource.known.map(\.rawValue))), ("coordinate", Coordinate.reference),
+      ("title", .string), ("subtitle", .string), ("takenAt", .nullable(.string)), ("altitude", .nullable(.number)),
+    ] + SharedMembers.media + [
+      ("description", .nullable(.string)), ("keywords", .array(.string)), SharedMembers.files(paths: false),
+      ("cameraMake", .described(.nullable(.string), "Local photos only")),
+      ("cameraModel", .described(.nullable(.string), "Local photos only")), ("width", .nullable(.integer)),
+      ("height", .nullable(.integer)), ("orientation", .nullable(.integer)), ("attribution", .nullable(.string)),
+      ("license", .nullable(.string)), ("url", .nullable(.string)), ("place", PlaceObject.reference),
+      ("thumbnailURL", .string),
+    ],
+    required: [
+      "id", "source", "coordinate", "title", "subtitle", "takenAt", "altitude", "mediaType", "description", "keywords",
+      "width", "height", "orientation", "attribution", "license", "url", "thumbnailURL",
+    ])
 }

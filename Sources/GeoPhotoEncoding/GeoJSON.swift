@@ -154,3 +154,35 @@ public enum EitherFeature<First: JSONWritable, Second: JSONWritable>: JSONWritab
     }
   }
 }
+
+extension GeoJSON {
+  /// A Point's shape.
+  public static let pointSchema = JSONSchema.object(
+    properties: [
+      ("type", .word(["Point"])),
+      (
+        "coordinates",
+        .annotated(
+          .array(.number),
+          [("minItems", .integer(2)), ("maxItems", .integer(2)), ("description", .string("[longitude, latitude]"))])
+      ),
+    ], required: ["type", "coordinates"])
+
+  /// A Point feature's shape with these properties.
+  public static func pointFeatureSchema(properties: JSONSchema) -> JSONSchema {
+    .object(
+      properties: [
+        ("type", .word(["Feature"])), ("id", .integer), ("geometry", pointSchema), ("properties", properties),
+      ],
+      required: ["type", "geometry", "properties"])
+  }
+
+  /// A FeatureCollection's shape: these features, and the document's own members after them.
+  public static func featureCollectionSchema(features: JSONSchema, members: [(String, JSONSchema)] = [])
+    -> JSONSchema
+  {
+    .object(
+      properties: [("type", .word(["FeatureCollection"])), ("features", .array(features))] + members,
+      required: ["type", "features"])
+  }
+}

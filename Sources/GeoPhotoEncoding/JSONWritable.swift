@@ -57,3 +57,10 @@ extension JSONWriter {
     value.write(to: &self)
   }
 }
+
+/// `{"latitude", "longitude"}`, as `JSONWriter.coordinate` writes it.
+extension Coordinate: DescribedJSON {
+  public static let schemaName = "Coordinate"
+  public static let schema = JSONSchema.object(
+    properties: [("latitude", .number), ("longitude", .number)], required: ["latitude", "longitude"])
+}

@@ -1,4 +1,4 @@
-import GeoPhotoEncoding
+public import GeoPhotoEncoding
 import GeoPhotoHTTPD
 
 /// An error answer of the API: its HTTP status, a stable code and a message for people.
@@ -38,4 +38,12 @@ public struct APIError: Error, Equatable, Sendable {
       JSONValue.object([("error", .object([("code", .string(code)), ("message", .string(message))]))]).serialized()
         .utf8)
   }
+}
+
+extension APIError: DescribedJSON {
+  public static let schemaName = "Error"
+  public static let schema = JSONSchema.object(
+    properties: [
+      ("error", .object(properties: [("code", .string), ("message", .string)], required: ["code", "message"]))
+    ], required: ["error"])
 }

@@ -20,7 +20,11 @@ final class ServedIndex: Sendable {
 
   static let remoteThumbnail = "https://live.staticflickr.com/65535/5_abc_q.jpg"
 
-  init(token: String? = nil) throws {
+  /// The client asking this server (without a token).
+  var client: PhotoMapClient { PhotoMapClient(baseURL: base) }
+
+  /// - Parameter more: writes more photos into the index, beside the example photos.
+  init(token: String? = nil, more: (any PhotoStore) throws -> Void = { _ in }) throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-client-\(UUID().uuidString)")
     let photos = directory.appendingPathComponent("photos")
     try ExamplePhotos.write(to: photos)
@@ -38,6 +42,7 @@ final class ServedIndex: Sendable {
         title: "Tower from Shiba Park", url: "https://www.flickr.com/photos/o/5/", thumbnailURL: Self.remoteThumbnail,
         attribution: "Aki")
       try store.upsert(PhotoRecord(photo: remote), now: indexTimestamp())
+      try more(store)
     }
     holder = SnapshotHolder(open: reopener(for: store))
     try holder.refresh()

@@ -5,42 +5,6 @@ import GeoPhotoEncoding
 /// route with its parameters (types, ranges, defaults, examples) and answers, and the schemas
 /// of the answers' bodies. Nothing here repeats what a route says.
 enum OpenAPI {
-  /// A JSON Schema, as OpenAPI 3.0 writes them.
-  indirect enum Schema: Sendable {
-    /// One of `components/schemas`.
-    case reference(String)
-    case string, integer, number, boolean
-    /// Bytes of a file.
-    case binary
-    case object(properties: [(String, Schema)], required: [String] = [])
-    case array(Schema)
-    /// A schema with a few more keywords (`nullable`, `enum`, `description`, …).
-    case annotated(Schema, [(String, JSONValue)])
-
-    static func nullable(_ s: Schema) -> Schema { .annotated(s, [("nullable", .bool(true))]) }
-    static func described(_ s: Schema, _ text: String) -> Schema { .annotated(s, [("description", .string(text))]) }
-
-    var json: JSONValue {
-      switch self {
-      case .reference(let name): return .object([("$ref", .string("#/components/schemas/\(name)"))])
-      case .string: return .object([("type", .string("string"))])
-      case .integer: return .object([("type", .string("integer"))])
-      case .number: return .object([("type", .string("number"))])
-      case .boolean: return .object([("type", .string("boolean"))])
-      case .binary: return .object([("type", .string("string")), ("format", .string("binary"))])
-      case .object(let properties, let required):
-        var members: [(String, JSONValue)] = [("type", .string("object"))]
-        if !required.isEmpty { members.append(("required", .array(required.map(JSONValue.string)))) }
-        if !properties.isEmpty { members.append(("properties", .object(properties.map { ($0.0, $0.1.json) }))) }
-        return .object(members)
-      case .array(let items): return .object([("type", .string("array")), ("items", items.json)])
-      case .annotated(let schema, let extra):
-        guard case .object(let members) = schema.json else { return schema.json }
-        return .object(members + extra)
-      }
-    }
-  }
-
   static let document: [UInt8] = make().encoded(pretty: true)
 
   static func make() -> JSONValue {
@@ -74,7 +38,7 @@ enum OpenAPI {
                 "ETag",
                 .object([
                   ("description", .string("Strong validator: index generation and normalized query")),
-                  ("schema", Schema.string.json),
+                  ("schema", JSONSchema.string.json),
                 ])
               )
             ])
@@ -86,7 +50,7 @@ enum OpenAPI {
                 "Error",
                 .object([
                   ("description", .string("An error")),
-                  ("content", .object([("application/json", .object([("schema", Schema.reference("Error").json)]))])),
+                  ("content", .object([("application/json", .object([("schema", APIError.reference.json)]))])),
                 ])
               )
             ])
@@ -159,143 +123,11 @@ enum OpenAPI {
     ])
   }
 
-  /// `mediaType` and `duration`, as annotations, map features and photo details carry them.
-  static let mediaTypeSchema: (String, Schema) = (
-    "mediaType", .annotated(.string, [("enum", .array(MediaType.allCases.map { .string($0.rawValue) }))])
-  )
-  static let durationSchema: (String, Schema) = ("duration", .described(.number, "A video's length in seconds"))
-  /// The place a photo is named after (annotations and details).
-  static let placeSchema: (String, Schema) = (
-    "place",
-    .object(properties: [
-      ("name", .string), ("admin1", .string), ("admin2", .string), ("countryCode", .string),
-      ("distance", .number), ("population", .integer),
-      ("timeZone", .described(.string, "The place's IANA time zone")),
-      ("geonameId", .described(.integer, "The place's GeoNames id")),
-      ("countryOnly", .described(.boolean, "No place was near: the name is the country's")),
-    ])
-  )
-  /// A shot's files, as annotations and photo details list them (local photos).
-  static let filesSchema: (String, Schema) = (
-    "files",
-    .described(
-      .array(
-        .object(
-          properties: [
-            ("name", .string),
-            ("role", .annotated(.string, [("enum", .array(FileRole.allCases.map { .string($0.rawValue) }))])),
-          ], required: ["name", "role"])),
-      "The shot's files: the primary one, then a RAW, a Live Photo's video, sidecars")
-  )
-
-  /// The bodies' shapes, as `AnnotationDocument`, `ViewportFeature`, `PhotoDetailDocument` and
-  /// `APIError` write them.
-  static let schemas: [(String, Schema)] = [
-    (
-      "Error",
-      .object(
-        properties: [
-          ("error", .object(properties: [("code", .string), ("message", .string)], required: ["code", "message"]))
-        ],
-        required: ["error"])
-    ),
-    (
-      "Coordinate",
-      .object(properties: [("latitude", .number), ("longitude", .number)], required: ["latitude", "longitude"])
-    ),
-    (
-      "Annotation",
-      .object(
-        properties: [
-          ("id", .integer),
-          ("source", .annotated(.string, [("enum", .array(PhotoSource.known.map { .string($0.rawValue) }))])),
-          ("coordinate", .reference("Coordinate")), ("title", .string), ("subtitle", .string),
-          ("distance", .described(.nullable(.number), "Metres from the query point")),
-          ("takenAt", .described(.nullable(.string), "ISO 8601, with the UTC offset when known")),
-          ("timeZone", .described(.string, "The IANA zone a local capture time was read in, from the position")),
-          (
-            "offsetSource",
-            .annotated(
-              .described(.string, "Where the offset comes from; absent for a floating time"),
-              [("enum", .array(OffsetSource.allCases.map { .string($0.rawValue) }))])
-          ),
-          (
-            "offsetAmbiguity",
-            .annotated(
-              .described(.string, "The zone skips (gap) or doubles (fold) the local time; the earlier instant is used"),
-              [("enum", .array(LocalTimeAmbiguity.allCases.map { .string($0.rawValue) }))])
-          ),
-          mediaTypeSchema, durationSchema, filesSchema,
-          placeSchema,
-          ("estimated", .described(.boolean, "The position was estimated from a GPS track")),
-          ("url", .described(.string, "The photo's page, for remote photos")), ("thumbnailURL", .string),
-        ], required: ["id", "source", "coordinate", "title", "subtitle"])
-    ),
-    (
-      "NearResult",
-      .object(
-        properties: [
-          (
-            "query",
-            .object(properties: [
-              ("latitude", .number), ("longitude", .number), ("limit", .integer), ("radius", .nullable(.number)),
-            ])
-          ),
-          ("annotations", .array(.reference("Annotation"))),
-        ], required: ["query", "annotations"])
-    ),
-    (
-      "FeatureCollection",
-      .object(
-        properties: [
-          ("type", .annotated(.string, [("enum", .array([.string("FeatureCollection")]))])),
-          (
-            "features",
-            .array(
-              .object(
-                properties: [
-                  ("type", .annotated(.string, [("enum", .array([.string("Feature")]))])), ("id", .integer),
-                  (
-                    "geometry",
-                    .object(properties: [
-                      ("type", .annotated(.string, [("enum", .array([.string("Point")]))])),
-                      (
-                        "coordinates",
-                        .annotated(
-                          .array(.number),
-                          [
-                            ("minItems", .integer(2)), ("maxItems", .integer(2)),
-                            ("description", .string("[longitude, latitude]")),
-                          ])
-                      ),
-                    ])
-                  ),
-                  (
-                    "properties",
-                    .described(
-                      .object(properties: []),
-                      "Photo fields, or cluster, cluster_id, point_count, point_count_abbreviated, expansion_zoom and "
-                        + "thumbnailURL (one of its photos)")
-                  ),
-                ], required: ["type", "geometry", "properties"]))
-          ),
-          ("truncated", .boolean), ("total", .integer),
-        ], required: ["type", "features"])
-    ),
-    (
-      "Photo",
-      .object(
-        properties: [
-          ("id", .integer), ("source", .string), ("coordinate", .reference("Coordinate")), ("title", .string),
-          ("subtitle", .string), ("takenAt", .nullable(.string)), ("altitude", .nullable(.number)),
-          mediaTypeSchema, durationSchema, ("description", .nullable(.string)), ("keywords", .array(.string)),
-          filesSchema,
-          ("cameraMake", .described(.nullable(.string), "Local photos only")),
-          ("cameraModel", .described(.nullable(.string), "Local photos only")), ("width", .nullable(.integer)),
-          ("height", .nullable(.integer)), ("orientation", .nullable(.integer)), ("attribution", .nullable(.string)),
-          ("license", .nullable(.string)), ("url", .nullable(.string)), placeSchema, ("thumbnailURL", .string),
-        ], required: ["id", "source", "coordinate", "title"])
-    ),
-    PlaceEndpoints.schema,
+  /// The answers' shapes, each as the type that writes it describes itself.
+  static let schemas: [(String, JSONSchema)] = [
+    APIError.component, Coordinate.component, PlaceObject.component, AnnotationMembers.component,
+    AnnotationDocument.component, AnnotationDocument.FeatureForm.component, ViewportFeature.component,
+    AnnotationsEndpoints.Viewport.component, AnnotationsEndpoints.LeafPage.component, PhotoDetailDocument.component,
+    PlaceEndpoints.PlaceList.component, ServiceEndpoints.Status.component, ServiceEndpoints.Health.component,
   ]
 }

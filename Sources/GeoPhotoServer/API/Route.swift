@@ -1,4 +1,5 @@
 import GeoPhotoCore
+import GeoPhotoEncoding
 import GeoPhotoHTTPD
 
 /// One endpoint of the HTTP API, described once: its path pattern, who may call it, the body
@@ -137,5 +138,5 @@ struct RouteParameter: Sendable {
 struct APIResponse: Sendable {
   var status: Int
   var description: String
-  var content: [(mediaType: String, schema: OpenAPI.Schema)] = []
+  var content: [(mediaType: String, schema: JSONSchema)] = []
 }

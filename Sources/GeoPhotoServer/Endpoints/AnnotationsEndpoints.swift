@@ -20,7 +20,7 @@ enum AnnotationsEndpoints {
       APIResponse(
         status: 200,
         description: "Photos and clusters (at most the configured cap; then 'truncated': true and 'total')",
-        content: [("application/geo+json", .reference("FeatureCollection"))])
+        content: [("application/geo+json", Viewport.reference)])
     ], work: .filterClusters, respond: annotations)
 
   static func annotations(_ c: EndpointContext) throws -> ServerResponse {
@@ -30,11 +30,6 @@ enum AnnotationsEndpoints {
     return try c.cached(type: "application/geo+json") {
       let view = try c.snapshot.clusters(for: filter)
       let (shown, total) = view.items(in: box, zoom: zoomLevel, limit: c.configuration.maximumFeatures)
-      var members: [(String, JSONValue)] = []
-      if total > shown.count {
-        members.append(("truncated", .bool(true)))
-        members.append(("total", .integer(Int64(total))))
-      }
       // A pin shows its photo; a bubble its first photo. A local photo's thumbnail is
       // geophoto's own, named by its id: only pins and remote photos' bubbles need the rows.
       let ids = shown.map { c.snapshot.id(at: $0.representative) }
@@ -51,8 +46,53 @@ enum AnnotationsEndpoints {
           id: clusterID, coordinate: item.coordinate, count: item.count,
           expansionZoom: view.expansionZoom(of: clusterID) ?? 0, thumbnailURL: thumbnail)
       }
-      return GeoJSON.FeatureCollection(features, foreignMembers: JSONMembers(members)).encoded()
+      return Viewport(features: features, total: total > shown.count ? total : nil).encoded()
     }
+  }
+
+  /// `/v1/annotations`' answer: the viewport's photos and clusters, and when the cap cut them,
+  /// `truncated` and how many there were.
+  struct Viewport: JSONWritable, DescribedJSON {
+    var features: [ViewportFeature]
+    /// Set when the cap left features out: how many the viewport has.
+    var total: Int?
+
+    func write(to w: inout JSONWriter) {
+      var members: [(String, JSONValue)] = []
+      if let total { members = [("truncated", .bool(true)), ("total", .integer(Int64(total)))] }
+      GeoJSON.FeatureCollection(features, foreignMembers: JSONMembers(members)).write(to: &w)
+    }
+
+    static let schemaName = "Viewport"
+    static let schema = GeoJSON.featureCollectionSchema(
+      features: ViewportFeature.reference,
+      members: [
+        ("truncated", .described(.boolean, "The cap left features out")),
+        ("total", .described(.integer, "How many features the viewport has, when truncated")),
+      ])
+  }
+
+  /// A page of a cluster's photos: the photos, the cluster, and the page's place.
+  struct LeafPage: JSONWritable, DescribedJSON {
+    var features: [ViewportFeature]
+    var clusterID: Int
+    var offset: Int
+    var limit: Int
+
+    func write(to w: inout JSONWriter) {
+      GeoJSON.FeatureCollection(
+        features,
+        foreignMembers: JSONMembers([
+          ("cluster_id", .integer(Int64(clusterID))), ("offset", .integer(Int64(offset))),
+          ("limit", .integer(Int64(limit))),
+        ])
+      ).write(to: &w)
+    }
+
+    static let schemaName = "ClusterLeaves"
+    static let schema = GeoJSON.featureCollectionSchema(
+      features: ViewportFeature.reference,
+      members: [("cluster_id", .integer), ("offset", .integer), ("limit", .integer)])
   }
 
   static func photoFeature(_ photo: Photo, _ c: EndpointContext) -> ViewportFeature {
@@ -70,7 +110,7 @@ enum AnnotationsEndpoints {
     responses: [
       APIResponse(
         status: 200, description: "One page of photos",
-        content: [("application/geo+json", .reference("FeatureCollection"))])
+        content: [("application/geo+json", LeafPage.reference)])
     ], work: .filterClusters, respond: leaves)
 
   static func leaves(_ c: EndpointContext) throws -> ServerResponse {
@@ -84,11 +124,9 @@ enum AnnotationsEndpoints {
     return try c.cached(type: "application/geo+json") {
       let ids = (view.leaves(of: id, limit: limit, offset: offset) ?? []).map { c.snapshot.id(at: $0) }
       let details = try c.snapshot.details(ids)
-      return GeoJSON.FeatureCollection(
-        ids.compactMap { details[$0].map { photoFeature($0.photo, c) } },
-        foreignMembers: JSONMembers([
-          ("cluster_id", .integer(Int64(id))), ("offset", .integer(Int64(offset))), ("limit", .integer(Int64(limit))),
-        ])
+      return LeafPage(
+        features: ids.compactMap { details[$0].map { photoFeature($0.photo, c) } }, clusterID: id, offset: offset,
+        limit: limit
       ).encoded()
     }
   }

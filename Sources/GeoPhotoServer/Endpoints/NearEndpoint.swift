@@ -26,7 +26,8 @@ enum NearEndpoint {
       APIResponse(
         status: 200, description: "The annotations",
         content: [
-          ("application/json", .reference("NearResult")), ("application/geo+json", .reference("FeatureCollection")),
+          ("application/json", AnnotationDocument.reference),
+          ("application/geo+json", AnnotationDocument.FeatureForm.reference),
         ])
     ], work: .filterSet, respond: near)
 

@@ -13,7 +13,7 @@ enum PhotoEndpoints {
     path: "/v1/photos/{id}", operationID: "photo", summary: "One photo's details", access: .token,
     parameters: [photoID],
     responses: [
-      APIResponse(status: 200, description: "The photo", content: [("application/json", .reference("Photo"))])
+      APIResponse(status: 200, description: "The photo", content: [("application/json", PhotoDetailDocument.reference)])
     ],
     respond: detail)
 

@@ -39,7 +39,7 @@ enum PlaceEndpoints {
     access: .token,
     parameters: [query, limit],
     responses: [
-      APIResponse(status: 200, description: "The places", content: [("application/json", .reference("PlaceList"))])
+      APIResponse(status: 200, description: "The places", content: [("application/json", PlaceList.reference)])
     ], respond: places)
 
   static func places(_ c: EndpointContext) throws -> ServerResponse {
@@ -55,72 +55,52 @@ enum PlaceEndpoints {
     let limit = c.parameters.integer(limit)
     return c.cached(type: "application/json") {
       let matches = gazetteer.places(named: text)
-      var w = JSONWriter()
+      return PlaceList(
+        query: text, total: matches.count, places: Array(matches.prefix(limit)),
+        suggestions: matches.isEmpty ? gazetteer.suggestions(for: text) : []
+      ).encoded()
+    }
+  }
+
+  /// `/v1/places`' answer: the query, how many places have the name, the first `limit` of
+  /// them, and names close to the query's when none has it.
+  struct PlaceList: JSONWritable, DescribedJSON {
+    var query: String
+    var total: Int
+    var places: [Place]
+    var suggestions: [String]
+
+    func write(to w: inout JSONWriter) {
       w.beginObject()
       w.key("query")
-      w.string(text)
+      w.string(query)
       w.key("total")
-      w.integer(Int64(matches.count))
+      w.integer(Int64(total))
       w.key("places")
       w.beginArray()
-      for place in matches.prefix(limit) { write(place, to: &w) }
+      for place in places {
+        PlaceObject(
+          found: PlaceName(
+            name: place.name, admin1: place.admin1, admin2: place.admin2, countryCode: place.countryCode, distance: 0,
+            population: place.population, timeZone: place.timeZone.isEmpty ? nil : place.timeZone,
+            geonameID: place.geonameID == 0 ? nil : place.geonameID),
+          label: place.label, coordinate: place.coordinate
+        ).write(to: &w)
+      }
       w.endArray()
       w.key("suggestions")
       w.beginArray()
-      for name in matches.isEmpty ? gazetteer.suggestions(for: text) : [] { w.string(name) }
+      for name in suggestions { w.string(name) }
       w.endArray()
       w.endObject()
-      return w.bytes
     }
-  }
 
-  /// A place as the API shows it: the members of `Place` and its label.
-  static func write(_ place: Place, to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("name")
-    w.string(place.name)
-    w.key("admin1")
-    w.string(place.admin1)
-    w.key("admin2")
-    w.string(place.admin2)
-    w.key("countryCode")
-    w.string(place.countryCode)
-    w.key("label")
-    w.string(place.label)
-    w.key("coordinate")
-    w.coordinate(place.coordinate)
-    w.key("population")
-    w.integer(Int64(place.population))
-    if !place.timeZone.isEmpty {
-      w.key("timeZone")
-      w.string(place.timeZone)
-    }
-    if place.geonameID != 0 {
-      w.key("geonameId")
-      w.integer(Int64(place.geonameID))
-    }
-    w.endObject()
-  }
-
-  /// The body's shape, for the OpenAPI document.
-  static let schema: (String, OpenAPI.Schema) = (
-    "PlaceList",
-    .object(
+    static let schemaName = "PlaceList"
+    static let schema = JSONSchema.object(
       properties: [
         ("query", .string), ("total", .described(.integer, "How many places have the name")),
-        (
-          "places",
-          .array(
-            .object(
-              properties: [
-                ("name", .string), ("admin1", .string), ("admin2", .string), ("countryCode", .string),
-                ("label", .described(.string, "Name, first-level division and country code")),
-                ("coordinate", .reference("Coordinate")), ("population", .integer),
-                ("timeZone", .described(.string, "The place's IANA time zone")),
-                ("geonameId", .described(.integer, "The place's GeoNames id")),
-              ], required: ["name", "countryCode", "label", "coordinate", "population"]))
-        ),
+        ("places", .array(PlaceObject.reference)),
         ("suggestions", .described(.array(.string), "Names close to the query's, when no place has it")),
       ], required: ["query", "total", "places", "suggestions"])
-  )
+  }
 }
