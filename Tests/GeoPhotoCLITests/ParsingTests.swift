@@ -1,4 +1,5 @@
 import Foundation
+import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoPlaces
 import Testing
@@ -28,6 +29,17 @@ import Testing
     #expect(throws: UsageError("Missing value for '--limit <n>'")) { try ArgumentParser.parse(["--limit"], spec: spec) }
     #expect(throws: UsageError("The flag '--help' does not take a value")) {
       try ArgumentParser.parse(["--help=yes"], spec: spec)
+    }
+  }
+
+  /// Every command that lists photos takes the six filters as FilterField declares them.
+  @Test func theFiltersAreTheFilterTable() {
+    for command in GeoPhotoCommand.commands where command.spec.options.contains(where: { $0.long == "since" }) {
+      for field in FilterField.allCases {
+        let option = command.spec.options.first { $0.long == field.rawValue }
+        #expect(option?.valueName == field.valueName, "\(command.spec.name) --\(field.rawValue)")
+        #expect(option?.help == field.help + ".", "\(command.spec.name) --\(field.rawValue)")
+      }
     }
   }
 

@@ -5,26 +5,19 @@ import GeoPhotoRemote
 
 /// Options and set-up shared by the commands that reach remote providers.
 enum RemoteSources {
-  static let sourceOption = CommandSpec.Option(
-    long: "source", short: "s", valueName: "source",
-    help: "Only this source: local, flickr or commons (repeatable).", defaultText: "all", repeating: true,
-    completion: .values(PhotoSource.known.map(\.rawValue)))
+  static let sourceOption = FilterOptions.option(.source)
   static let verboseOption = CommandSpec.Option(
     long: "verbose", short: "v", valueName: nil, help: "Print each request (keys redacted) on stderr.")
 
   /// The sources named with `--source`, or `nil` when none was named.
   static func selected(_ parsed: ParsedArguments) throws -> Set<PhotoSource>? {
     guard let names = parsed.values["source"], !names.isEmpty else { return nil }
-    var sources = Set<PhotoSource>()
-    for name in names.flatMap({ $0.split(separator: ",") }) {
-      let source = PhotoSource(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased())
-      guard PhotoSource.known.contains(source) else {
-        throw UsageError(
-          "The value '\(name)' is invalid for '--source <source>': expected local, flickr or commons")
-      }
-      sources.insert(source)
+    do {
+      guard case .sources(let sources) = try FilterField.source.read(names.joined(separator: ",")) else { return nil }
+      return sources
+    } catch {
+      throw UsageError(error.message { "'--\($0.rawValue)'" })
     }
-    return sources
   }
 
   static var userAgent: String { "geophoto/\(GeoPhotoCommand.version) (+https://github.com/geophoto/geophoto)" }

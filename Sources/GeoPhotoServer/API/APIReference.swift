@@ -33,14 +33,12 @@ public enum APIReference {
     case .number(let range): takes = "\(number(range.lowerBound))…\(number(range.upperBound))"
     case .integer(let range, let fallback): takes = "\(range.lowerBound)…\(range.upperBound), default \(fallback)"
     case .distance: takes = "a distance"
-    case .sources: takes = "sources"
+    case .filter(let field): takes = field.valueName
     case .oneOf(let words): takes = words.map { "`\($0)`" }.joined(separator: " or ")
     case .boundingBox: takes = "west,south,east,north"
     case .identifier(let label, _): takes = label
     case .fileName: takes = "a file name"
-    case .time(let day): takes = day ? "a day" : "a date"
     case .text: takes = "text"
-    case .search: takes = "words"
     }
     return "`\(p.name)` (\(p.required ? "required; " : "")\(takes))"
   }

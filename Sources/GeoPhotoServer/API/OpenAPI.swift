@@ -106,7 +106,7 @@ enum OpenAPI {
         ("type", .string("integer")), ("minimum", .integer(Int64(range.lowerBound))),
         ("maximum", .integer(Int64(range.upperBound))), ("default", .integer(Int64(fallback))),
       ]
-    case .distance, .sources, .boundingBox, .fileName, .time, .text, .search: schema = [("type", .string("string"))]
+    case .distance, .filter, .boundingBox, .fileName, .text: schema = [("type", .string("string"))]
     case .oneOf(let words): schema = [("type", .string("string")), ("enum", .array(words.map(JSONValue.string)))]
     case .identifier: schema = [("type", .string("integer"))]
     }

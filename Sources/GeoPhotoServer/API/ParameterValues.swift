@@ -12,12 +12,10 @@ struct ParameterValues {
   enum Value {
     case number(Double)
     case integer(Int)
-    case sources(Set<PhotoSource>)
+    case filter(FilterValue)
     case word(String)
     case box(BoundingBox)
     case identifier(Int64)
-    case time(TimeBound)
-    case search(TextQuery)
   }
 
   init(_ request: ServerRequest, route: Route, pathValues: [String: String]) throws {
@@ -69,18 +67,12 @@ struct ParameterValues {
       } catch {
         throw APIError.badRequest("'\(name)': \(error.description)")
       }
-    case .sources:
-      var sources = Set<PhotoSource>()
-      for word in text.split(separator: ",") {
-        let source = PhotoSource(rawValue: String(word))
-        guard PhotoSource.known.contains(source) else {
-          let known = PhotoSource.known.map(\.rawValue)
-          throw APIError.badRequest(
-            "'\(name)' must be \(known.dropLast().joined(separator: ", ")) or \(known.last ?? ""), not '\(word)'")
-        }
-        sources.insert(source)
+    case .filter(let field):
+      do {
+        return .filter(try field.read(text))
+      } catch {
+        throw APIError.badRequest(error.message { "'\($0.rawValue)'" })
       }
-      return .sources(sources)
     case .oneOf(let words):
       guard words.contains(text) else {
         throw APIError.badRequest(
@@ -106,19 +98,6 @@ struct ParameterValues {
         throw APIError.badRequest("'\(name)' must be 1 to 200 characters of text")
       }
       return .word(trimmed)
-    case .search:
-      guard text.count <= 200 else { throw APIError.badRequest("'\(name)' must be at most 200 characters of text") }
-      do {
-        return .search(try TextQuery(text))
-      } catch {
-        throw APIError.badRequest("'\(name)': \(error.description)")
-      }
-    case .time(let day):
-      do {
-        return .time(day ? try TimeBound.day(text) : try TimeBound(text))
-      } catch {
-        throw APIError.badRequest("'\(name)': \(error.description)")
-      }
     }
   }
 
@@ -136,11 +115,6 @@ struct ParameterValues {
     preconditionFailure("\(p.name) is not an integer parameter with a default")
   }
 
-  func sources(_ p: RouteParameter) -> Set<PhotoSource>? {
-    if case .sources(let v)? = values[p.name] { return v }
-    return nil
-  }
-
   func word(_ p: RouteParameter) -> String? {
     if case .word(let v)? = values[p.name] { return v }
     return nil
@@ -148,16 +122,6 @@ struct ParameterValues {
 
   func box(_ p: RouteParameter) -> BoundingBox? {
     if case .box(let v)? = values[p.name] { return v }
-    return nil
-  }
-
-  func time(_ p: RouteParameter) -> TimeBound? {
-    if case .time(let v)? = values[p.name] { return v }
-    return nil
-  }
-
-  func search(_ p: RouteParameter) -> TextQuery? {
-    if case .search(let v)? = values[p.name] { return v }
     return nil
   }
 
@@ -182,5 +146,14 @@ struct ParameterValues {
       }
     }
     return text
+  }
+
+  /// The filters the request gave, read.
+  var filterValues: [FilterField: FilterValue] {
+    var found: [FilterField: FilterValue] = [:]
+    for field in FilterField.allCases {
+      if case .filter(let value)? = values[field.rawValue] { found[field] = value }
+    }
+    return found
   }
 }

@@ -90,8 +90,8 @@ struct RouteParameter: Sendable {
     case integer(ClosedRange<Int>, default: Int)
     /// Metres, or a number with a unit: `500m`, `2km`, `1mi`.
     case distance
-    /// Photo sources, comma-separated or the parameter repeated.
-    case sources
+    /// One of the filters (`FilterField`), read by its rules.
+    case filter(FilterField)
     /// One of a few words.
     case oneOf([String])
     /// `west,south,east,north` in degrees.
@@ -100,12 +100,8 @@ struct RouteParameter: Sendable {
     case identifier(String, ClosedRange<Int64>)
     /// A file name in the path, checked by the endpoint against what it serves.
     case fileName
-    /// A year, month, day or date-time (`TimeBound`); only a day when `day`.
-    case time(day: Bool)
     /// Free text, not empty, at most 200 characters.
     case text
-    /// Words to search for (`TextQuery`), at most 200 characters.
-    case search
   }
 
   var name: String
@@ -118,7 +114,7 @@ struct RouteParameter: Sendable {
 
   /// Repeating the parameter adds values instead of being an error.
   var repeatable: Bool {
-    if case .sources = kind { return true }
+    if case .filter(let field) = kind { return field.repeatable }
     return false
   }
 
