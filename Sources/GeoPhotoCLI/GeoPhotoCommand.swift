@@ -93,7 +93,7 @@ public enum GeoPhotoCommand {
     let rest = Array(arguments.dropFirst())
     do {
       let parsed = try ArgumentParser.parse(rest, spec: spec)
-      if parsed.has("help") {
+      if parsed.has(CommandSpec.help) {
         console.out(HelpGenerator.help(for: spec))
         return ExitCode.success.rawValue
       }

@@ -36,8 +36,13 @@ public struct TrackCorrelator: Sendable {
     public var description: String { "the track has no timed points: it cannot place photos by time" }
   }
 
+  /// The longest gap between fixes a position is interpolated across, unless asked otherwise
+  /// (seconds; exiftool's default).
+  public static let defaultMaximumGap = 1_800.0
+
   public init(
-    track: [RoutePoint], maximumGap: Double = 1_800, clockOffset: Double = 0, defaultUTCOffsetMinutes: Int? = nil
+    track: [RoutePoint], maximumGap: Double = defaultMaximumGap, clockOffset: Double = 0,
+    defaultUTCOffsetMinutes: Int? = nil
   )
     throws(NoTimes)
   {

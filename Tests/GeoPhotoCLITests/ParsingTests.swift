@@ -11,10 +11,33 @@ import Testing
 
   @Test func optionForms() throws {
     let p = try ArgumentParser.parse(["--limit=5", "-f", "json", "-r2km", "1,2"], spec: spec)
-    #expect(p.value("limit") == "5")
-    #expect(p.value("format") == "json")
-    #expect(p.value("radius") == "2km")
+    #expect(p.values["limit"] == ["5"])
+    #expect(p.values["format"] == ["json"])
+    #expect(p.values["radius"] == ["2km"])
     #expect(p.positionals == ["1,2"])
+  }
+
+  /// Typed options: the value in its type, the default when absent, one error naming the
+  /// option and what it takes.
+  @Test func declaredOptionsReadTyped() throws {
+    let snapshot = SnapshotCommand.spec
+    let p = try ArgumentParser.parse(
+      ["--size", "800x600", "--limit", "7", "--near", "1,2", "-o", "a.png"], spec: snapshot)
+    #expect(try p.value(SnapshotCommand.size) == (800, 600))
+    #expect(try p.value(SnapshotCommand.limit) == 7)
+    #expect(try p.value(SnapshotCommand.scale) == 1)
+    #expect(try p.value(SnapshotCommand.within) == RouteSearch.defaultWithin)
+    #expect(!p.has(SnapshotCommand.labels))
+    let bad = try ArgumentParser.parse(["--scale", "9"], spec: snapshot)
+    #expect(throws: UsageError("The value '9' is invalid for '--scale <n>': expected a whole number from 1 to 4")) {
+      try bad.value(SnapshotCommand.scale)
+    }
+    // The help shows each default as the declaration has it.
+    let help = HelpGenerator.help(for: snapshot)
+    #expect(help.contains("(default: 400x400)") && help.contains("(default: 50)") && help.contains("(default: 200m)"))
+    let export = try ArgumentParser.parse(["--format", "KML"], spec: ExportCommand.spec)
+    #expect(try export.value(ExportCommand.format) == .kml)
+    #expect(HelpGenerator.help(for: ExportCommand.spec).contains("geojson, kml, gpx or csv."))
   }
 
   @Test func negativeNumbersArePositionals() throws {

@@ -40,12 +40,18 @@ struct CommandSpec: Sendable {
   var options: [Option] = []
   var examples: [String] = []
 
-  static let helpOption = Option(long: "help", short: "h", valueName: nil, help: "Show help information.")
+  static let help = FlagOption(long: "help", short: "h", help: "Show help information.")
+  static let config = ValueOption.text(
+    "config", valueName: "path", help: "The configuration file.", completion: .file
+  ).defaulting(shown: "~/.config/geophoto/config")
+  static let configEnvironment = "GEOPHOTO_CONFIG"
+  static let helpOption = help.spec
   static let dbOption = Setting.index.option
-  static let configOption = Option(
-    long: "config", valueName: "path",
-    help: "The configuration file.", defaultText: "~/.config/geophoto/config", environment: "GEOPHOTO_CONFIG",
-    completion: .file)
+  static let configOption = {
+    var option = config.spec
+    option.environment = configEnvironment
+    return option
+  }()
 
   var allOptions: [Option] { options + [Self.dbOption, Self.configOption, Self.helpOption] }
 
@@ -74,8 +80,53 @@ struct ParsedArguments: Sendable {
   var values: [String: [String]] = [:]
   var flags: Set<String> = []
 
-  func value(_ long: String) -> String? { values[long]?.last }
-  func has(_ flag: String) -> Bool { flags.contains(flag) }
+  // By name only here: commands read an option through its declaration (`ValueOption`,
+  // `FlagOption`), typed.
+  fileprivate func value(_ long: String) -> String? { values[long]?.last }
+}
+
+extension ParsedArguments {
+  /// The option's value, nil when it was not given.
+  func value<V>(_ option: ValueOption<V>) throws(UsageError) -> V? {
+    guard let text = value(option.long) else { return nil }
+    do {
+      return try option.read(text)
+    } catch {
+      throw UsageError("The value '\(text)' is invalid for '--\(option.long) <\(option.valueName)>': \(error)")
+    }
+  }
+
+  /// Every value a repeatable option was given, in order.
+  func values<V>(_ option: ValueOption<V>) throws(UsageError) -> [V] {
+    var read: [V] = []
+    for text in values[option.long] ?? [] {
+      do {
+        read.append(try option.read(text))
+      } catch {
+        throw UsageError("The value '\(text)' is invalid for '--\(option.long) <\(option.valueName)>': \(error)")
+      }
+    }
+    return read
+  }
+
+  /// The option's value, or its default.
+  func value<V>(_ option: DefaultedOption<V>) throws(UsageError) -> V {
+    try value(option.option) ?? option.defaultValue
+  }
+
+  /// The option's value; a usage error when it was not given.
+  func required<V>(_ option: ValueOption<V>) throws(UsageError) -> V {
+    guard let value = try value(option) else {
+      throw UsageError("Missing expected option '--\(option.long) <\(option.valueName)>'")
+    }
+    return value
+  }
+
+  /// Whether the option was given at all.
+  func isGiven<V>(_ option: ValueOption<V>) -> Bool { values[option.long] != nil }
+
+  /// Whether the flag was given.
+  func has(_ flag: FlagOption) -> Bool { flags.contains(flag.long) }
 }
 
 /// A problem with how the command was called; printed with the usage line, exit 64.

@@ -15,21 +15,20 @@ enum CheckCommand: Subcommand {
       exit 1 when there is one.
       --repair rebuilds every derived file from the rows first.
       """,
-    options: [
-      .init(
-        long: "repair", valueName: nil, help: "Build every derived file (the spatial index) again from the rows first."),
-      .init(
-        long: "thorough", valueName: nil,
-        help: "SQLite's full integrity check (every page and index) instead of the quick one."),
-    ],
+    options: [repairFlag.spec, thorough.spec],
     examples: ["geophoto check", "geophoto check --repair", "geophoto check --thorough --db /srv/photos/index.sqlite"])
+
+  static let repairFlag = FlagOption(
+    long: "repair", help: "Build every derived file (the spatial index) again from the rows first.")
+  static let thorough = FlagOption(
+    long: "thorough", help: "SQLite's full integrity check (every page and index) instead of the quick one.")
 
   static func run(_ context: CommandContext) throws {
     guard context.parsed.positionals.isEmpty else {
       throw UsageError("Unexpected argument '\(context.parsed.positionals[0])'")
     }
     let console = context.console
-    let repair = context.parsed.has("repair")
+    let repair = context.parsed.has(repairFlag)
     let store: any PhotoStore
     do {
       guard let opened = try context.openStore(repair ? .readWrite : .readOnly) else {
@@ -49,7 +48,7 @@ enum CheckCommand: Subcommand {
     // A damaged database may fail any read: each failure is a problem, not the end of the check.
     var problems: [String] = []
     do {
-      problems += try store.check(thorough: context.parsed.has("thorough"))
+      problems += try store.check(thorough: context.parsed.has(thorough))
       problems += try missingFiles(store)
     } catch {
       problems.append("the index cannot be read: \(error)")

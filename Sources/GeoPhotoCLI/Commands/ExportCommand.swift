@@ -16,23 +16,8 @@ enum ExportCommand: Subcommand {
       Local file paths are written only with --include-paths.
       """,
     options: [
-      .init(
-        long: "format", short: "f", valueName: "format", help: "geojson, kml, gpx or csv.", defaultText: "geojson",
-        completion: .values(ExportFormat.allCases.map(\.rawValue))),
-      .init(
-        long: "output", short: "o", valueName: "file", help: "Write to this file instead of stdout.", completion: .file),
-      .init(long: "near", valueName: "place", help: "Only photos within --radius of this place (LAT,LON or a name)."),
-      .init(long: "radius", short: "r", valueName: "distance", help: "With --near: how far (500m, 2km, 1mi)."),
-      .init(long: "bbox", valueName: "w,s,e,n", help: "Only photos inside this box, in degrees."),
-      .init(
-        long: "along", valueName: "file", help: "Only photos near this route (.csv, .gpx, .geojson).", completion: .file
-      ),
-      .init(long: "within", short: "w", valueName: "distance", help: "With --along: how far.", defaultText: "200m"),
-      .init(
-        long: "limit", short: "n", valueName: "n",
-        help: "The most photos (the nearest ones with --near, in route order with --along, else by id).",
-        defaultText: "all"),
-      .init(long: "include-paths", valueName: nil, help: "Write local photos' file paths."),
+      format.spec, output.spec, near.spec, radius.spec, bbox.spec, along.spec, within.spec, limit.spec,
+      includePaths.spec,
     ] + FilterOptions.options,
     examples: [
       "geophoto export --format kml -o photos.kml",
@@ -40,30 +25,38 @@ enum ExportCommand: Subcommand {
       "geophoto export --near Kyoto --radius 5km --format csv", "geophoto export --bbox 139.6,35.6,139.9,35.8",
     ])
 
+  static let format = ValueOption<ExportFormat>.choice("format", short: "f", valueName: "format", help: "{choices}.")
+    .defaulting(to: .geojson) { $0.rawValue }
+  static let output = ValueOption.text(
+    "output", short: "o", valueName: "file", help: "Write to this file instead of stdout.", completion: .file)
+  static let near = ValueOption.text(
+    "near", valueName: "place", help: "Only photos within --radius of this place (LAT,LON or a name).")
+  static let radius = ValueOption.distance("radius", short: "r", help: "With --near: how far (500m, 2km, 1mi).")
+  static let bbox = ValueOption<BoundingBox>(
+    long: "bbox", valueName: "w,s,e,n", help: "Only photos inside this box, in degrees.", read: InputParser.boundingBox)
+  static let along = ValueOption.text(
+    "along", valueName: "file", help: "Only photos near this route (.csv, .gpx, .geojson).", completion: .file)
+  static let within = ValueOption.within(short: "w", help: "With --along: how far.")
+  static let limit = ValueOption.integer(
+    "limit", short: "n", 1...Int.max,
+    help: "The most photos (the nearest ones with --near, in route order with --along, else by id)."
+  ).defaulting(shown: "all")
+  static let includePaths = FlagOption(long: "include-paths", help: "Write local photos' file paths.")
+
   /// Ids per window of an export (so at most that many photos).
   static let windowSize: Int64 = 5_000
 
   static func run(_ context: CommandContext) throws {
     let parsed = context.parsed
     guard parsed.positionals.isEmpty else { throw UsageError("Unexpected argument '\(parsed.positionals[0])'") }
-    let formatText = parsed.value("format") ?? "geojson"
-    guard let format = ExportFormat(rawValue: formatText.lowercased()) else {
-      throw UsageError(
-        "The value '\(formatText)' is invalid for '--format <format>': expected geojson, kml, gpx or csv")
-    }
+    let format = try parsed.value(Self.format)
     let filter = try FilterOptions.filter(parsed)
     let area = try Area(parsed, context)
-    var limit = Int.max
-    if let text = parsed.value("limit") {
-      guard let n = Int(text), n >= 1 else {
-        throw UsageError("The value '\(text)' is invalid for '--limit <n>': expected a whole number of 1 or more")
-      }
-      limit = n
-    }
+    let limit = try parsed.value(Self.limit) ?? Int.max
+    let output = try parsed.value(Self.output)
     var sink = try Sink(
-      path: parsed.value("output").map { Configuration.expandTilde($0, environment: context.environment) },
-      console: context.console)
-    let includePaths = parsed.has("include-paths")
+      path: output.map { Configuration.expandTilde($0, environment: context.environment) }, console: context.console)
+    let includePaths = parsed.has(Self.includePaths)
     var writer = format.writer(includePaths: includePaths)
     var buffer: [UInt8] = []
     buffer.reserveCapacity(Sink.chunk + 4_096)
@@ -132,9 +125,7 @@ enum ExportCommand: Subcommand {
       sink.abandon()
       throw error
     }
-    if parsed.value("output") != nil {
-      context.console.err("exported \(written) photos to \(parsed.value("output") ?? "")\n")
-    }
+    if let output { context.console.err("exported \(written) photos to \(output)\n") }
   }
 
   /// What an export takes from each window of ids: the photos that pass its filter, in its
@@ -181,33 +172,23 @@ enum ExportCommand: Subcommand {
     case along([Coordinate], within: Double)
 
     init(_ parsed: ParsedArguments, _ context: CommandContext) throws {
-      let given = ["near", "bbox", "along"].filter { parsed.value($0) != nil }
+      let given = [ExportCommand.near.long, ExportCommand.bbox.long, ExportCommand.along.long].filter {
+        parsed.values[$0] != nil
+      }
       guard given.count <= 1 else {
         throw UsageError("'--\(given[0])' and '--\(given[1])' name two areas: give one of --near, --bbox and --along")
       }
-      func distance(_ option: String) throws -> Double? {
-        guard let text = parsed.value(option) else { return nil }
-        do {
-          return try InputParser.distance(text)
-        } catch {
-          throw UsageError("The value '\(text)' is invalid for '--\(option) <distance>': \(error.description)")
-        }
-      }
-      if let place = parsed.value("near") {
-        guard let radius = try distance("radius") else {
+      if let place = try parsed.value(ExportCommand.near) {
+        guard let radius = try parsed.value(ExportCommand.radius) else {
           throw UsageError("'--near' needs '--radius' (500m, 2km, 1mi)")
         }
         self = .near(try PlaceNames.coordinate(place, context), radius: radius)
-      } else if let text = parsed.value("bbox") {
-        do {
-          self = .box(try InputParser.boundingBox(text))
-        } catch {
-          throw UsageError("The value '\(text)' is invalid for '--bbox <w,s,e,n>': \(error.description)")
-        }
-      } else if let file = parsed.value("along") {
-        self = .along(try readRoute(file).map(\.coordinate), within: try distance("within") ?? 200)
+      } else if let box = try parsed.value(ExportCommand.bbox) {
+        self = .box(box)
+      } else if let file = try parsed.value(ExportCommand.along) {
+        self = .along(try readRoute(file).map(\.coordinate), within: try parsed.value(ExportCommand.within))
       } else {
-        guard parsed.value("radius") == nil else { throw UsageError("'--radius' goes with '--near'") }
+        guard !parsed.isGiven(ExportCommand.radius) else { throw UsageError("'--radius' goes with '--near'") }
         self = .anywhere
       }
     }

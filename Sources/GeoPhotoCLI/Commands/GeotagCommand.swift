@@ -19,53 +19,43 @@ enum GeotagCommand: Subcommand {
     arguments: [
       .init(name: "dir", help: "Only photos under this folder (or --all).", optional: true, completion: .directory)
     ],
-    options: [
-      .init(long: "track", short: "t", valueName: "file", help: "A GPX track with times.", completion: .file),
-      .init(
-        long: "offset", valueName: "±HH:MM:SS", help: "Added to camera times (a camera 2 min slow: +00:02:00).",
-        defaultText: "0"),
-      .init(
-        long: "max-gap", valueName: "duration", help: "The longest gap between track points to interpolate across.",
-        defaultText: "30m"),
-      .init(long: "tz", valueName: "±HH:MM", help: "The camera's zone, for photos without OffsetTimeOriginal."),
-      .init(long: "all", valueName: nil, help: "Every photo without a location in the index."),
-      .init(long: "dry-run", short: "n", valueName: nil, help: "List what would change; change nothing."),
-    ],
+    options: [track.spec, offset.spec, maxGap.spec, zone.spec, all.spec, dryRun.spec],
     examples: [
       "geophoto geotag --track day1.gpx ~/Pictures/2024-05-03",
       "geophoto geotag --track ride.gpx --tz +02:00 --offset -00:00:45 --all --dry-run",
     ])
 
+  static let track = ValueOption.text(
+    "track", short: "t", valueName: "file", help: "A GPX track with times.", completion: .file)
+  static let offset = ValueOption<Double>(
+    long: "offset", valueName: "±HH:MM:SS", help: "Added to camera times (a camera 2 min slow: +00:02:00)."
+  ) { text throws(InputParser.Failure) in
+    guard let seconds = parseClockOffset(text) else { throw InputParser.Failure("expected such as +00:02:00") }
+    return seconds
+  }.defaulting(to: 0) { _ in "0" }
+  static let maxGap = ValueOption.duration(
+    "max-gap", help: "The longest gap between track points to interpolate across."
+  ).defaulting(to: TrackCorrelator.defaultMaximumGap) { "\(Int($0) / 60)m" }
+  static let zone = ValueOption<Int>(
+    long: "tz", valueName: "±HH:MM", help: "The camera's zone, for photos without OffsetTimeOriginal."
+  ) { text throws(InputParser.Failure) in
+    guard let minutes = CaptureDate.parseOffset(text) else { throw InputParser.Failure("expected such as +09:00") }
+    return minutes
+  }
+  static let all = FlagOption(long: "all", help: "Every photo without a location in the index.")
+  static let dryRun = FlagOption(long: "dry-run", short: "n", help: "List what would change; change nothing.")
+
   static func run(_ context: CommandContext) throws {
     let parsed = context.parsed
-    guard let trackPath = parsed.value("track") else { throw UsageError("Missing expected option '--track <file>'") }
-    let all = parsed.has("all")
+    let trackPath = try parsed.required(Self.track)
+    let all = parsed.has(Self.all)
     guard all != !parsed.positionals.isEmpty else {
       throw UsageError(all ? "Give either a folder or --all, not both" : "Missing expected argument '<dir>' (or --all)")
     }
     guard parsed.positionals.count <= 1 else { throw UsageError("Unexpected argument '\(parsed.positionals[1])'") }
-    var offset = 0.0
-    if let text = parsed.value("offset") {
-      guard let seconds = parseClockOffset(text) else {
-        throw UsageError("The value '\(text)' is invalid for '--offset <±HH:MM:SS>'")
-      }
-      offset = seconds
-    }
-    var maxGap = 1_800.0
-    if let text = parsed.value("max-gap") {
-      do {
-        maxGap = try InputParser.duration(text)
-      } catch {
-        throw UsageError("The value '\(text)' is invalid for '--max-gap <duration>': \(error.description)")
-      }
-    }
-    var zone: Int?
-    if let text = parsed.value("tz") {
-      guard let minutes = CaptureDate.parseOffset(text) else {
-        throw UsageError("The value '\(text)' is invalid for '--tz <±HH:MM>'")
-      }
-      zone = minutes
-    }
+    let offset = try parsed.value(Self.offset)
+    let maxGap = try parsed.value(Self.maxGap)
+    let zone = try parsed.value(Self.zone)
     let track = try readRoute(trackPath)
     let correlator: TrackCorrelator
     do {
@@ -76,7 +66,7 @@ enum GeotagCommand: Subcommand {
     }
     let store = try context.openExistingStore()
     let root = parsed.positionals.first.map(SyncEngine.canonicalRoot)
-    let dryRun = parsed.has("dry-run")
+    let dryRun = parsed.has(Self.dryRun)
     let report = try GeotagEngine(store: store, namer: PlaceNames.namer(context))
       .geotag(under: root, with: correlator, dryRun: dryRun)
     var lines = ""

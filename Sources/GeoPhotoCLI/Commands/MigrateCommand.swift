@@ -13,23 +13,22 @@ enum MigrateCommand: Subcommand {
       The counts per source are compared at the end. A PostgreSQL database needs the PostGIS
       extension (or the right to create it). Passwords in URLs are never printed.
       """,
-    options: [
-      .init(
-        long: "from", valueName: "index", help: "The index to copy: a SQLite file (sqlite:PATH) or a postgres:// URL.",
-        completion: .file),
-      .init(
-        long: "to", valueName: "index", help: "The index to copy into (created when it is a new SQLite file).",
-        completion: .file),
-    ],
+    options: [from.spec, to.spec],
     examples: [
       "geophoto migrate --from sqlite:~/.local/share/geophoto/index.sqlite --to postgres://geophoto@db/photos",
       "geophoto migrate --from postgres://geophoto@db/photos --to sqlite:~/photos-copy.sqlite",
     ]
   )
 
+  static let from = ValueOption.text(
+    "from", valueName: "index", help: "The index to copy: a SQLite file (sqlite:PATH) or a postgres:// URL.",
+    completion: .file)
+  static let to = ValueOption.text(
+    "to", valueName: "index", help: "The index to copy into (created when it is a new SQLite file).", completion: .file)
+
   static func run(_ context: CommandContext) throws {
-    guard let from = context.parsed.value("from") else { throw UsageError("Missing expected option '--from <index>'") }
-    guard let to = context.parsed.value("to") else { throw UsageError("Missing expected option '--to <index>'") }
+    let from = try context.parsed.required(Self.from)
+    let to = try context.parsed.required(Self.to)
     let expand = { Configuration.expandTilde($0, environment: context.environment) }
     let stores = CommandContext.stores
     let (sourceLocation, targetLocation): (String, String)

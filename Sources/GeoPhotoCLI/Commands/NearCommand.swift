@@ -20,13 +20,9 @@ enum NearCommand: Subcommand {
       Setting.nearLimit.option,
       Setting.nearRadius.option,
       Setting.nearFormat.option,
-      .init(
-        long: "sort", valueName: "order", help: "distance (nearest first) or time (by capture time).",
-        defaultText: "distance", completion: .values(AnswerOrder.allCases.map(\.rawValue))),
+      sort.spec,
     ] + FilterOptions.options + [
-      .init(
-        long: "fetch", valueName: nil,
-        help: "First fetch remote photos around the place, unless fetched within --max-age."),
+      fetchFlag.spec,
       Setting.nearMaxAge.option,
       RemoteSources.verboseOption,
     ],
@@ -39,12 +35,19 @@ enum NearCommand: Subcommand {
       "geophoto near 35.68,139.76 --on 2024-05-03",
     ])
 
+  static let sort = ValueOption<AnswerOrder>.choice(
+    "sort", valueName: "order", help: "{choices}: nearest first, or by capture time."
+  ).defaulting(to: .distance) { $0.rawValue }
+  static let fetchFlag = FlagOption(
+    long: "fetch", help: "First fetch remote photos around the place, unless fetched within --max-age.")
+
   static func run(_ context: CommandContext) throws {
     let center = try PlaceNames.placeArgument(context)
     let config = context.configuration
     let filter = try FilterOptions.filter(context.parsed)
     let query = NearQuery(center: center, limit: config.near.limit, radius: config.near.radius, filter: filter)
-    if context.parsed.has("fetch") { try fetch(around: center, sources: filter.sources, context: context) }
+    let order = try context.parsed.value(sort)
+    if context.parsed.has(fetchFlag) { try fetch(around: center, sources: filter.sources, context: context) }
 
     var annotations: [Annotation] = []
     var empty = true
@@ -62,10 +65,6 @@ enum NearCommand: Subcommand {
       }
       // Only an empty answer asks whether the index is empty (for the hint).
       empty = neighbors.isEmpty ? try !store.hasLocatedPhotos() : false
-    }
-    let orderText = context.parsed.value("sort") ?? "distance"
-    guard let order = AnswerOrder(rawValue: orderText) else {
-      throw UsageError("The value '\(orderText)' is invalid for '--sort <order>': expected distance or time")
     }
     annotations = order.sorted(annotations)
     if empty {
@@ -90,7 +89,7 @@ enum NearCommand: Subcommand {
         let report = try engine.fetch(
           provider, center: center, radius: min(radius, provider.maximumRadius), limit: config.fetch.maximum ?? Int.max,
           maxAge: config.near.maxAge, now: now)
-        if context.parsed.has("verbose") { context.console.err(RemoteSources.describe(report) + "\n") }
+        if context.parsed.has(RemoteSources.verbose) { context.console.err(RemoteSources.describe(report) + "\n") }
       } catch let error as RemoteError {
         context.console.err("warning: \(error); answering from the index\n")
       }

@@ -21,12 +21,11 @@ enum PlacesCommand: Subcommand {
       .init(name: "admin1CodesASCII.txt", help: "Names of first-level divisions.", completion: .file),
       .init(name: "admin2Codes.txt", help: "Names of second-level divisions.", optional: true, completion: .file),
     ],
-    options: [
-      .init(
-        long: "countries", valueName: "countryInfo.txt", help: "Country names (else the shipped ones).",
-        completion: .file)
-    ],
+    options: [countries.spec],
     examples: ["geophoto places import cities500.txt admin1CodesASCII.txt admin2Codes.txt"])
+
+  static let countries = ValueOption.text(
+    "countries", valueName: "countryInfo.txt", help: "Country names (else the shipped ones).", completion: .file)
 
   static func run(_ context: CommandContext) throws {
     let p = context.parsed.positionals
@@ -49,7 +48,9 @@ enum PlacesCommand: Subcommand {
       places = try GazetteerBuilder.placesFromGeoNames(
         cities: try text(p[1]), admin1: try text(p[2]), admin2: p.count == 4 ? try text(p[3]) : nil)
       guard !places.isEmpty else { throw RuntimeError("\(p[1]) holds no places") }
-      let countries = try context.parsed.value("countries").map { try GazetteerBuilder.countriesFromGeoNames(text($0)) }
+      let countries = try context.parsed.value(Self.countries).map {
+        try GazetteerBuilder.countriesFromGeoNames(text($0))
+      }
       bytes = try GazetteerBuilder.build(places, countries: countries ?? shipped.countries, rings: shipped.rings)
     } catch let error as GazetteerBuilder.InputError {
       throw RuntimeError(error.description)

@@ -6,12 +6,12 @@ import GeoPhotoRemote
 /// Options and set-up shared by the commands that reach remote providers.
 enum RemoteSources {
   static let sourceOption = FilterOptions.option(.source)
-  static let verboseOption = CommandSpec.Option(
-    long: "verbose", short: "v", valueName: nil, help: "Print each request (keys redacted) on stderr.")
+  static let verbose = FlagOption(long: "verbose", short: "v", help: "Print each request (keys redacted) on stderr.")
+  static var verboseOption: CommandSpec.Option { verbose.spec }
 
   /// The sources named with `--source`, or `nil` when none was named.
   static func selected(_ parsed: ParsedArguments) throws -> Set<PhotoSource>? {
-    guard let names = parsed.values["source"], !names.isEmpty else { return nil }
+    guard let names = parsed.values[sourceOption.long], !names.isEmpty else { return nil }
     do {
       guard case .sources(let sources) = try FilterField.source.read(names.joined(separator: ",")) else { return nil }
       return sources
@@ -33,7 +33,7 @@ enum RemoteSources {
     let options = config.http.clientOptions(userAgent: userAgent, secrets: [config.flickr.apiKey].compactMap { $0 })
     let retry = config.http.retry
     let console = context.console
-    let verbose = context.parsed.has("verbose")
+    let verbose = context.parsed.has(Self.verbose)
     let log: @Sendable (String) -> Void = { line in if verbose { console.err("\(line)\n") } }
 
     var providers: [any PhotoProvider] = []

@@ -28,9 +28,13 @@ enum RouteCommand: Subcommand {
     ],
     options: [
       Setting.nearFormat.option,
-      .init(long: "padding", valueName: "factor", help: "Region span as a multiple of the bounds.", defaultText: "1.5"),
+      padding.spec,
     ],
     examples: ["geophoto route show walk.gpx", "geophoto route show route.csv --format json"])
+
+  static let padding = ValueOption.number(
+    "padding", valueName: "factor", 1...100, help: "Region span as a multiple of the bounds."
+  ).defaulting(to: RouteGeometry.defaultPadding) { String($0) }
 
   static func run(_ context: CommandContext) throws {
     let p = context.parsed.positionals
@@ -39,13 +43,7 @@ enum RouteCommand: Subcommand {
     guard p.count == 2 else {
       throw p.count < 2 ? UsageError("Missing expected argument '<file>'") : UsageError("Unexpected argument '\(p[2])'")
     }
-    var padding = 1.5
-    if let text = context.parsed.value("padding") {
-      guard let v = InputParser.number(text), v >= 1, v <= 100 else {
-        throw UsageError("The value '\(text)' is invalid for '--padding <factor>': expected a number from 1 to 100")
-      }
-      padding = v
-    }
+    let padding = try context.parsed.value(Self.padding)
     let points = try readRoute(p[1]).map(\.coordinate)
     guard let bounds = RouteGeometry.bounds(points) else { throw RuntimeError("\(p[1]): no points") }
     let length = RouteGeometry.length(points)
@@ -61,34 +59,22 @@ enum AlongCommand: Subcommand {
     abstract: "List the indexed photos near a route, in the order the route passes them.",
     arguments: [.init(name: "file", help: "A .csv, .gpx or .geojson route.", completion: .file)],
     options: [
-      .init(
-        long: "within", short: "w", valueName: "distance", help: "How far from the route (200m, 1km).",
-        defaultText: "200m"),
-      .init(long: "limit", short: "n", valueName: "n", help: "The most photos to list.", defaultText: "all"),
+      within.spec, limit.spec,
       Setting.nearFormat.option,
     ] + FilterOptions.options,
     examples: ["geophoto along walk.gpx --within 200m", "geophoto along route.csv -w 1km --format geojson"])
+
+  static let within = ValueOption.within(short: "w", help: "How far from the route (200m, 1km).")
+  static let limit = ValueOption.integer("limit", short: "n", 1...Int.max, help: "The most photos to list.")
+    .defaulting(shown: "all")
 
   static func run(_ context: CommandContext) throws {
     let p = context.parsed.positionals
     guard p.count == 1 else {
       throw p.isEmpty ? UsageError("Missing expected argument '<file>'") : UsageError("Unexpected argument '\(p[1])'")
     }
-    var within = 200.0
-    if let text = context.parsed.value("within") {
-      do {
-        within = try InputParser.distance(text)
-      } catch {
-        throw UsageError("The value '\(text)' is invalid for '--within <distance>': \(error.description)")
-      }
-    }
-    var limit = Int.max
-    if let text = context.parsed.value("limit") {
-      guard let n = Int(text), n >= 1 else {
-        throw UsageError("The value '\(text)' is invalid for '--limit <n>': expected a whole number of 1 or more")
-      }
-      limit = n
-    }
+    let within = try context.parsed.value(Self.within)
+    let limit = try context.parsed.value(Self.limit) ?? Int.max
     let filter = try FilterOptions.filter(context.parsed)
     let route = try readRoute(p[0]).map(\.coordinate)
     var annotations: [Annotation] = []

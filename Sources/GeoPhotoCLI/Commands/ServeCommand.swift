@@ -36,13 +36,10 @@ enum ServeCommand: Subcommand {
       Setting.servePrivacyZones.option,
       Setting.serveTiles.option,
       Setting.tilesCacheMax.option,
-      .init(
-        long: "watch", short: "w", valueName: "dir",
-        help: "Keep the index in line with this folder as files change (sync --watch inside the server).",
-        repeating: true, completion: .directory),
+      watchFolder.spec,
       Setting.watchPoll.option,
       Setting.watchPollPaths.option,
-      .init(long: "quiet", short: "q", valueName: nil, help: "No access log, and no line per watched batch."),
+      quiet.spec,
     ],
     examples: [
       "geophoto serve",
@@ -50,6 +47,12 @@ enum ServeCommand: Subcommand {
       "geophoto serve --privacy-zone 35.6895,139.6917,300m --tiles none",
       "geophoto serve --watch ~/Pictures",
     ])
+
+  static let watchFolder = ValueOption.text(
+    "watch", short: "w", valueName: "dir",
+    help: "Keep the index in line with this folder as files change (sync --watch inside the server).",
+    completion: .directory, repeating: true)
+  static let quiet = FlagOption(long: "quiet", short: "q", help: "No access log, and no line per watched batch.")
 
   static func run(_ context: CommandContext) throws {
     guard context.parsed.positionals.isEmpty else {
@@ -90,7 +93,7 @@ enum ServeCommand: Subcommand {
     // Every line the server writes goes through one buffer, written off the request path.
     let log = LogBuffer { console.err(String(decoding: $0, as: UTF8.self)) }
     defer { log.close() }
-    if !context.parsed.has("quiet") { api.accessLog = { log.append($0) } }
+    if !context.parsed.has(quiet) { api.accessLog = { log.append($0) } }
     // The place search box's names: the gazetteer beside the index or shipped with geophoto,
     // mapped on the first search.
     if let url = PlaceNames.gazetteerURL(context) { api.places = PlaceDirectory { try PlaceNames.load(url) } }
@@ -139,7 +142,7 @@ enum ServeCommand: Subcommand {
       "serving \(shownCount) photos (index generation \(shownGeneration)) on "
         + "http://\(shownHost):\(server.port)/\(resolved)\n")
     holder.watch(interval: config.serve.reloadInterval) { log.append($0) }
-    let folders = try watchFolders(context, quiet: context.parsed.has("quiet")) { log.append($0) }
+    let folders = try watchFolders(context, quiet: context.parsed.has(quiet)) { log.append($0) }
 
     // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
     let stop = DispatchSemaphore(value: 0)
@@ -166,7 +169,7 @@ enum ServeCommand: Subcommand {
   static func watchFolders(_ context: CommandContext, quiet: Bool, say: @escaping @Sendable (String) -> Void) throws
     -> WatchThread?
   {
-    let folders = context.parsed.values["watch"] ?? []
+    let folders = try context.parsed.values(watchFolder)
     guard !folders.isEmpty else { return nil }
     let watcher: FolderWatch
     do {

@@ -20,18 +20,7 @@ enum SnapshotCommand: Subcommand {
       background with a graticule. The basemap's attribution is drawn on the image.
       """,
     options: [
-      .init(
-        long: "route", valueName: "file", help: "A .csv, .gpx or .geojson route to draw, with the photos along it.",
-        completion: .file),
-      .init(long: "near", valueName: "lat,lon", help: "The photos nearest to a place."),
-      .init(long: "bbox", valueName: "w,s,e,n", help: "An area, with the photos inside it."),
-      .init(
-        long: "output", short: "o", valueName: "file", help: "The image to write: .png or .svg.", completion: .file),
-      .init(long: "size", valueName: "WxH", help: "Size in points.", defaultText: "400x400"),
-      .init(long: "scale", valueName: "n", help: "Pixels per point: 2 for HiDPI.", defaultText: "1"),
-      .init(long: "labels", valueName: nil, help: "Write photo titles beside the flags."),
-      .init(long: "limit", short: "n", valueName: "n", help: "The most photos to draw.", defaultText: "50"),
-      .init(long: "within", valueName: "distance", help: "With --route: photos this close to it.", defaultText: "200m"),
+      route.spec, near.spec, bbox.spec, output.spec, size.spec, scale.spec, labels.spec, limit.spec, within.spec,
       Setting.snapshotTiles.option,
     ],
     examples: [
@@ -40,16 +29,64 @@ enum SnapshotCommand: Subcommand {
       "geophoto snapshot --bbox 139.70,35.64,139.82,35.72 --size 800x600 -o area.svg",
     ])
 
+  static let route = ValueOption.text(
+    "route", valueName: "file", help: "A .csv, .gpx or .geojson route to draw, with the photos along it.",
+    completion: .file)
+  static let near = ValueOption.text("near", valueName: "lat,lon", help: "The photos nearest to a place.")
+  static let bbox = ValueOption<BoundingBox>(
+    long: "bbox", valueName: "w,s,e,n", help: "An area, with the photos inside it.", read: InputParser.boundingBox)
+  static let output = ValueOption.text(
+    "output", short: "o", valueName: "file", help: "The image to write: .png or .svg.", completion: .file)
+  static let size = ValueOption<(width: Int, height: Int)>(
+    long: "size", valueName: "WxH",
+    help: "Size in points, each side \(SnapshotStyle.sizes.lowerBound) to \(SnapshotStyle.sizes.upperBound)."
+  ) { text throws(InputParser.Failure) in
+    let parts = text.lowercased().split(separator: "x")
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), SnapshotStyle.sizes.contains(w),
+      SnapshotStyle.sizes.contains(h)
+    else {
+      let sizes = SnapshotStyle.sizes
+      throw InputParser.Failure("expected such as 400x300 (\(sizes.lowerBound) to \(sizes.upperBound))")
+    }
+    return (w, h)
+  }.defaulting(to: (SnapshotStyle().width, SnapshotStyle().height)) { "\($0.width)x\($0.height)" }
+  static let scale = ValueOption.integer("scale", SnapshotStyle.scales, help: "Pixels per point: 2 for HiDPI.")
+    .defaulting(to: SnapshotStyle().scale) { String($0) }
+  static let labels = FlagOption(long: "labels", help: "Write photo titles beside the flags.")
+  static let limit = ValueOption.integer("limit", short: "n", 0...100_000, help: "The most photos to draw.")
+    .defaulting(to: 50) { String($0) }
+  static let within = ValueOption.within(help: "With --route: photos this close to it.")
+
+  /// What to draw: one of a route, the photos near a place, or an area.
+  enum Subject {
+    case route(String)
+    case near(String)
+    case area(BoundingBox)
+
+    init(_ parsed: ParsedArguments) throws {
+      let given = [SnapshotCommand.route.long, SnapshotCommand.near.long, SnapshotCommand.bbox.long].filter {
+        parsed.values[$0] != nil
+      }
+      guard given.count == 1 else {
+        throw UsageError(
+          given.isEmpty
+            ? "Missing one of '--route', '--near' or '--bbox'" : "Use only one of '--route', '--near' and '--bbox'")
+      }
+      if let file = try parsed.value(SnapshotCommand.route) {
+        self = .route(file)
+      } else if let place = try parsed.value(SnapshotCommand.near) {
+        self = .near(place)
+      } else {
+        self = .area(try parsed.required(SnapshotCommand.bbox))
+      }
+    }
+  }
+
   static func run(_ context: CommandContext) throws {
     let parsed = context.parsed
     guard parsed.positionals.isEmpty else { throw UsageError("Unexpected argument '\(parsed.positionals[0])'") }
-    let modes = ["route", "near", "bbox"].filter { parsed.value($0) != nil }
-    guard modes.count == 1 else {
-      throw UsageError(
-        modes.isEmpty
-          ? "Missing one of '--route', '--near' or '--bbox'" : "Use only one of '--route', '--near' and '--bbox'")
-    }
-    guard let output = parsed.value("output") else { throw UsageError("Missing expected option '--output <file>'") }
+    let subject = try Subject(parsed)
+    let output = try parsed.required(Self.output)
     let format: SnapshotRenderer.Format
     switch URL(fileURLWithPath: output).pathExtension.lowercased() {
     case "png": format = .png
@@ -57,40 +94,33 @@ enum SnapshotCommand: Subcommand {
     default: throw UsageError("The output must end in .png or .svg, not '\(output)'")
     }
     var style = SnapshotStyle()
-    if let size = parsed.value("size") {
-      let parts = size.lowercased().split(separator: "x")
-      guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), SnapshotStyle.sizes.contains(w),
-        SnapshotStyle.sizes.contains(h)
-      else {
-        let sizes = SnapshotStyle.sizes
-        throw UsageError(
-          "The value '\(size)' is invalid for '--size <WxH>': expected such as 400x300 (\(sizes.lowerBound) to \(sizes.upperBound))"
-        )
-      }
-      style.width = w
-      style.height = h
+    (style.width, style.height) = try parsed.value(size)
+    style.scale = try parsed.value(scale)
+    style.labels = parsed.has(labels)
+    let limit = try parsed.value(limit)
+    let content = try Self.content(subject, limit: limit, within: try parsed.value(within), style: &style, context)
+    try Self.drawBasemap(into: &style, context)
+    do {
+      try SnapshotRenderer(style: style).render(content, format: format, to: URL(fileURLWithPath: output))
+    } catch {
+      throw RuntimeError(error.description)
     }
-    if let scale = parsed.value("scale") {
-      guard let n = Int(scale), SnapshotStyle.scales.contains(n) else {
-        let scales = SnapshotStyle.scales
-        throw UsageError(
-          "The value '\(scale)' is invalid for '--scale <n>': expected \(scales.lowerBound) to \(scales.upperBound)")
-      }
-      style.scale = n
+    if let tiles = style.tiles, tiles.failedTiles > 0 {
+      context.console.err("warning: \(tiles.failedTiles) tiles could not be fetched; the background shows there\n")
     }
-    style.labels = parsed.has("labels")
-    var limit = 50
-    if let text = parsed.value("limit") {
-      guard let n = Int(text), n >= 0 else { throw UsageError("The value '\(text)' is invalid for '--limit <n>'") }
-      limit = n
-    }
+    context.console.out(
+      "wrote \(output) (\(style.width * style.scale)×\(style.height * style.scale) px, \(content.pins.count) photos)\n")
+  }
 
+  /// The route, pins and bounds for `subject`, at most `limit` photos.
+  static func content(
+    _ subject: Subject, limit: Int, within: Double, style: inout SnapshotStyle, _ context: CommandContext
+  ) throws -> SnapshotContent {
     var content = SnapshotContent()
     let store = try context.openStore(.readWrite)
-    if let file = parsed.value("route") {
+    switch subject {
+    case .route(let file):
       content.route = try readRoute(file).map(\.coordinate)
-      var within = 200.0
-      if let text = parsed.value("within") { within = try InputParser.distance(text) }
       if let store {
         let index = try store.spatialIndex(along: content.route, within: within, filter: .all)
         let hits = RouteSearch.points(along: content.route, within: within, index: index) {
@@ -100,7 +130,7 @@ enum SnapshotCommand: Subcommand {
           p.coordinate.map { ($0, p.title) }
         }
       }
-    } else if let text = parsed.value("near") {
+    case .near(let text):
       let center = try PlaceNames.coordinate(text, context)
       if let store {
         let found = try store.nearest(to: center, limit: limit)
@@ -110,13 +140,7 @@ enum SnapshotCommand: Subcommand {
         content.bounds = BoundingBox(
           west: center.longitude, south: center.latitude, east: center.longitude, north: center.latitude)
       }
-    } else if let text = parsed.value("bbox") {
-      let box: BoundingBox
-      do {
-        box = try InputParser.boundingBox(text)
-      } catch {
-        throw UsageError("The value '\(text)' is invalid for '--bbox <w,s,e,n>': \(error.description)")
-      }
+    case .area(let box):
       content.bounds = box
       style.padding = 1
       if let store {
@@ -133,7 +157,11 @@ enum SnapshotCommand: Subcommand {
         content.pins = photos.prefix(limit).compactMap { p in p.coordinate.map { ($0, p.title) } }
       }
     }
+    return content
+  }
 
+  /// The map under the pins, as the configuration says: geophoto's own, tiles, or none.
+  static func drawBasemap(into style: inout SnapshotStyle, _ context: CommandContext) throws {
     let attribution = context.configuration.snapshot.attribution
     switch context.configuration.snapshot.tiles {
     case .builtIn:
@@ -160,15 +188,5 @@ enum SnapshotCommand: Subcommand {
         client: try HTTPClient(options: options),
         cacheDirectory: URL(fileURLWithPath: cacheHome + "/geophoto/tiles"))
     }
-    do {
-      try SnapshotRenderer(style: style).render(content, format: format, to: URL(fileURLWithPath: output))
-    } catch {
-      throw RuntimeError(error.description)
-    }
-    if let tiles = style.tiles, tiles.failedTiles > 0 {
-      context.console.err("warning: \(tiles.failedTiles) tiles could not be fetched; the background shows there\n")
-    }
-    context.console.out(
-      "wrote \(output) (\(style.width * style.scale)×\(style.height * style.scale) px, \(content.pins.count) photos)\n")
   }
 }

@@ -40,14 +40,10 @@ enum SyncCommand: Subcommand {
     arguments: [.init(name: "dir", help: "A folder of photos.", repeating: true, completion: .directory)],
     options: [
       Setting.syncJobs.option,
-      .init(
-        long: "thumbnails", short: nil, valueName: nil,
-        help: "Then make the thumbnails 'serve' answers with, ahead of time, on every core (kept beside the index)."),
-      .init(long: "watch", short: "w", valueName: nil, help: "Then keep syncing as files change, until stopped."),
+      thumbnails.spec, watchFlag.spec,
       Setting.watchPoll.option,
       Setting.watchPollPaths.option,
-      .init(
-        long: "quiet", short: "q", valueName: nil, help: "No summary lines (warnings and errors still go to stderr)."),
+      quiet.spec,
     ],
     examples: [
       "geophoto sync ~/Pictures", "geophoto sync /mnt/photos/2023 /mnt/photos/2024 --db trip.sqlite",
@@ -55,18 +51,26 @@ enum SyncCommand: Subcommand {
       "geophoto sync --watch ~/Pictures /mnt/nas/photos", "geophoto sync --watch /mnt/smb/photos --poll 10m",
     ])
 
+  static let thumbnails = FlagOption(
+    long: "thumbnails",
+    help: "Then make the thumbnails 'serve' answers with, ahead of time, on every core (kept beside the index).")
+  static let watchFlag = FlagOption(
+    long: "watch", short: "w", help: "Then keep syncing as files change, until stopped.")
+  static let quiet = FlagOption(
+    long: "quiet", short: "q", help: "No summary lines (warnings and errors still go to stderr).")
+
   static func run(_ context: CommandContext) throws {
     let roots = context.parsed.positionals
     guard !roots.isEmpty else { throw UsageError("Missing expected argument '<dir> ...'") }
-    if context.parsed.has("thumbnails")
+    if context.parsed.has(thumbnails)
       && CommandContext.stores.localDirectory(context.configuration.databasePath) == nil
     {
       throw UsageError("'--thumbnails' keeps thumbnails beside a local index; a PostgreSQL index keeps none")
     }
     let console = context.console
-    let quiet = context.parsed.has("quiet")
-    if context.parsed.has("watch") {
-      if context.parsed.has("thumbnails") { throw UsageError("'--thumbnails' and '--watch' do not go together") }
+    let quiet = context.parsed.has(Self.quiet)
+    if context.parsed.has(watchFlag) {
+      if context.parsed.has(thumbnails) { throw UsageError("'--thumbnails' and '--watch' do not go together") }
       try watch(roots, context: context, quiet: quiet)
       return
     }
@@ -86,7 +90,7 @@ enum SyncCommand: Subcommand {
     }
     if console.errIsTerminal && engine.progress != nil { console.err("\r\u{1B}[K") }
     if !quiet { console.out(describe(summary) + "\n") }
-    if context.parsed.has("thumbnails") { try makeThumbnails(context, store) }
+    if context.parsed.has(thumbnails) { try makeThumbnails(context, store) }
   }
 
   /// A sync engine on `store` (a new connection to the index when nil) with the configured

@@ -138,7 +138,7 @@ struct Configuration: Sendable {
     var config = Configuration(databasePath: defaultDatabasePath(environment: environment))
     let context = SettingEnvironment(variables: environment)
     // 1. The configuration file.
-    let explicitFile = parsed.value("config") ?? environment["GEOPHOTO_CONFIG"]
+    let explicitFile = try parsed.value(CommandSpec.config) ?? environment[CommandSpec.configEnvironment]
     let filePath = expandTilde(explicitFile ?? defaultConfigPath(environment: environment), environment: environment)
     if FileManager.default.fileExists(atPath: filePath) {
       let entries = try ConfigurationFile.read(filePath)
@@ -176,7 +176,8 @@ struct Configuration: Sendable {
     for option in spec?.allOptions ?? [CommandSpec.dbOption] {
       guard let key = option.setting, let setting = Setting.named(key) else { continue }
       // A repeatable flag applies each value it was given; any other, its last.
-      let values = option.repeating ? parsed.values[option.long] ?? [] : parsed.value(option.long).map { [$0] } ?? []
+      let given = parsed.values[option.long] ?? []
+      let values = option.repeating ? given : given.suffix(1)
       for value in values {
         do {
           try setting.apply(&config, value, context)

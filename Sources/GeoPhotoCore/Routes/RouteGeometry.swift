@@ -68,7 +68,11 @@ public enum RouteGeometry {
 
   /// The region that shows a box: centred on the box's centre (not on the mean of the points,
   /// which can push a route off screen), spanning `padding` times the box.
-  public static func region(for box: BoundingBox, padding: Double = 1.5) -> CoordinateRegion {
+  /// A region's span as a multiple of its bounds, unless asked otherwise (MapKit tutorials'
+  /// 1.5: the route with a margin).
+  public static let defaultPadding = 1.5
+
+  public static func region(for box: BoundingBox, padding: Double = defaultPadding) -> CoordinateRegion {
     let width = box.crossesAntimeridian ? box.east + 360 - box.west : box.east - box.west
     var centerLongitude = box.west + width / 2
     if centerLongitude >= 180 { centerLongitude -= 360 }
@@ -152,6 +156,9 @@ extension SpatialIndex: RadiusSearch {}
 
 /// Photos near a route, found through the spatial index.
 public enum RouteSearch {
+  /// How far from a route photos count as along it, unless asked otherwise (metres).
+  public static let defaultWithin = 200.0
+
   /// Every indexed point within `within` metres of the polyline, ordered by where along the
   /// route it lies (then by id).
   public static func points(
