@@ -1,7 +1,9 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
+import GeoPhotoHTTPD
 import GeoPhotoPlaces
+import GeoPhotoServer
 import Testing
 
 @testable import GeoPhotoCLI
@@ -266,6 +268,24 @@ import Testing
       shown.append(String(body[..<eq.lowerBound]))
     }
     #expect(Set(shown) == Set(Setting.all.map(\.key)))
+  }
+
+  /// A default shown as a value is one the setting takes, and taking it changes nothing a
+  /// command sees (the text is made from the value in `Configuration.defaults`).
+  @Test func everyDefaultShownIsAValueItsSettingTakes() throws {
+    let words = ["none", "unlimited", "one per core", "auto", "all"]
+    for setting in Setting.all where !words.contains(setting.defaultText) && !setting.defaultText.contains(" ") {
+      var config = Configuration.defaults
+      #expect(throws: Never.self, "\(setting.key) = \(setting.defaultText)") {
+        try setting.apply(&config, setting.defaultText, SettingEnvironment(variables: ["HOME": "/home/x"]))
+      }
+    }
+    // The texts of the figures that used to be typed out beside the real defaults.
+    #expect(Setting.servePort.defaultText == String(HTTPServerOptions().port))
+    #expect(Setting.serveMaxConnections.defaultText == String(HTTPServerOptions().connectionLimit))
+    #expect(Setting.serveMaxFeatures.defaultText == String(APIConfiguration().maximumFeatures))
+    #expect(SettingText.duration(86_400) == "1d" && SettingText.duration(0.5) == "0.5s")
+    #expect(SettingText.byteCount(512_000_000) == "512MB" && SettingText.byteCount(20 << 20) == "20MiB")
   }
 
   @Test func keysAndVariablesAreUnique() {

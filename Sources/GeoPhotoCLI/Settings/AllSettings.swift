@@ -46,7 +46,7 @@ extension Setting {
 
   static let nearLimit = Setting(
     key: "near.limit", environment: "GEOPHOTO_LIMIT", flag: Flag(long: "limit", short: "n", command: "near"),
-    valueName: "n", help: "The most photos 'near' lists", defaultText: "20"
+    valueName: "n", help: "The most photos 'near' lists", defaultText: String(Configuration.defaults.near.limit)
   ) { c, v, _ in c.near.limit = try SettingValue.wholeNumber(v, 1...100_000, "limit") }
 
   static let nearRadius = Setting(
@@ -57,13 +57,15 @@ extension Setting {
 
   static let nearFormat = Setting(
     key: "near.format", environment: "GEOPHOTO_FORMAT", flag: Flag(long: "format", short: "f"),
-    valueName: "format", help: "The output: table, json, geojson or csv", defaultText: "table",
+    valueName: "format", help: "The output: \(SettingText.choices(OutputFormat.allCases))",
+    defaultText: Configuration.defaults.near.format.rawValue,
     completion: .values(OutputFormat.allCases.map(\.rawValue))
   ) { c, v, _ in c.near.format = try SettingValue.choice(v, OutputFormat.allCases, "format") }
 
   static let nearMaxAge = Setting(
     key: "near.max_age", environment: "GEOPHOTO_MAX_AGE", flag: Flag(long: "max-age"), valueName: "duration",
-    help: "How long a fetched area stays fresh for 'near --fetch' (30m, 12h, 1d)", defaultText: "1d"
+    help: "How long a fetched area stays fresh for 'near --fetch' (30m, 12h, 1d)",
+    defaultText: SettingText.duration(Configuration.defaults.near.maxAge)
   ) { c, v, _ in c.near.maxAge = try SettingValue.duration(v) }
 
   static let syncJobs = Setting(
@@ -73,14 +75,14 @@ extension Setting {
 
   static let syncBatch = Setting(
     key: "sync.batch", environment: "GEOPHOTO_SYNC_BATCH", valueName: "n",
-    help: "Files 'sync' commits per transaction", defaultText: "1000"
+    help: "Files 'sync' commits per transaction", defaultText: String(Configuration.defaults.sync.batchSize)
   ) { c, v, _ in c.sync.batchSize = try SettingValue.wholeNumber(v, 1...1_000_000, "batch") }
 
   static let watchPoll = Setting(
     key: "watch.poll", environment: "GEOPHOTO_POLL", flag: Flag(long: "poll"), valueName: "duration",
     help:
       "How often '--watch' syncs again folders inotify cannot follow (network shares, FUSE, beyond the watch limit, --poll-path)",
-    defaultText: "5m"
+    defaultText: SettingText.duration(Configuration.defaults.watch.pollInterval)
   ) { c, v, _ in c.watch.pollInterval = max(1, try SettingValue.duration(v)) }
 
   static let watchPollPaths = Setting(
@@ -94,7 +96,8 @@ extension Setting {
 
   static let fetchRadius = Setting(
     key: "fetch.radius", environment: "GEOPHOTO_FETCH_RADIUS", flag: Flag(long: "radius", short: "r", command: "fetch"),
-    valueName: "distance", help: "How far around the place 'fetch' searches (500m, 3km)", defaultText: "1km"
+    valueName: "distance", help: "How far around the place 'fetch' searches (500m, 3km)",
+    defaultText: SettingText.distance(Configuration.defaults.fetch.radius)
   ) { c, v, _ in c.fetch.radius = try SettingValue.distance(v) }
 
   static let fetchMax = Setting(
@@ -109,47 +112,52 @@ extension Setting {
 
   static let flickrEndpoint = Setting(
     key: "flickr.endpoint", environment: "GEOPHOTO_FLICKR_ENDPOINT", valueName: "url",
-    help: "The Flickr REST endpoint", defaultText: FlickrProvider.defaultEndpoint
+    help: "The Flickr REST endpoint", defaultText: Configuration.defaults.flickr.endpoint
   ) { c, v, _ in c.flickr.endpoint = try SettingValue.url(v) }
 
   static let flickrFormat = Setting(
     key: "flickr.format", environment: "GEOPHOTO_FLICKR_FORMAT", valueName: "format",
-    help: "How Flickr answers: json or xml", defaultText: "json"
+    help: "How Flickr answers: \(SettingText.choices(FlickrProvider.Format.allCases))",
+    defaultText: Configuration.defaults.flickr.format.rawValue
   ) { c, v, _ in c.flickr.format = try SettingValue.choice(v, FlickrProvider.Format.allCases, "format") }
 
   static let flickrRequestsPerHour = Setting(
     key: "flickr.requests_per_hour", environment: "GEOPHOTO_FLICKR_RATE", valueName: "n",
-    help: "Requests to Flickr per hour, at most", defaultText: "3600"
+    help: "Requests to Flickr per hour, at most",
+    defaultText: String(Int(Configuration.defaults.flickr.requestsPerHour))
   ) { c, v, _ in c.flickr.requestsPerHour = Double(try SettingValue.wholeNumber(v, 1...1_000_000, "rate")) }
 
   static let commonsEndpoint = Setting(
     key: "commons.endpoint", environment: "GEOPHOTO_COMMONS_ENDPOINT", valueName: "url",
-    help: "The MediaWiki API endpoint of Wikimedia Commons", defaultText: CommonsProvider.defaultEndpoint
+    help: "The MediaWiki API endpoint of Wikimedia Commons", defaultText: Configuration.defaults.commons.endpoint
   ) { c, v, _ in c.commons.endpoint = try SettingValue.url(v) }
 
   static let httpConnectTimeout = Setting(
     key: "http.connect_timeout", environment: "GEOPHOTO_CONNECT_TIMEOUT", valueName: "duration",
-    help: "How long to wait for a server to accept a connection", defaultText: "10s"
+    help: "How long to wait for a server to accept a connection",
+    defaultText: SettingText.duration(Configuration.defaults.http.client.connectTimeout)
   ) { c, v, _ in c.http.client.connectTimeout = try SettingValue.duration(v) }
 
   static let httpTimeout = Setting(
     key: "http.timeout", environment: "GEOPHOTO_TIMEOUT", valueName: "duration",
-    help: "How long one request may take", defaultText: "30s"
+    help: "How long one request may take", defaultText: SettingText.duration(Configuration.defaults.http.client.timeout)
   ) { c, v, _ in c.http.client.timeout = try SettingValue.duration(v) }
 
   static let httpMaxResponse = Setting(
     key: "http.max_response", environment: "GEOPHOTO_MAX_RESPONSE", valueName: "size",
-    help: "The largest response accepted", defaultText: "20MiB"
+    help: "The largest response accepted",
+    defaultText: SettingText.byteCount(Configuration.defaults.http.client.maximumResponseBytes)
   ) { c, v, _ in c.http.client.maximumResponseBytes = try SettingValue.byteCount(v) }
 
   static let httpAttempts = Setting(
     key: "http.attempts", environment: "GEOPHOTO_HTTP_ATTEMPTS", valueName: "n",
-    help: "Tries per request, the first included", defaultText: "5"
+    help: "Tries per request, the first included", defaultText: String(Configuration.defaults.http.retry.attempts)
   ) { c, v, _ in c.http.retry.attempts = try SettingValue.wholeNumber(v, 1...20, "attempts") }
 
   static let httpBackoff = Setting(
     key: "http.backoff", environment: "GEOPHOTO_HTTP_BACKOFF", valueName: "duration",
-    help: "The first retry's delay, doubled for each retry after it, with jitter", defaultText: "0.5s"
+    help: "The first retry's delay, doubled for each retry after it, with jitter",
+    defaultText: SettingText.duration(Configuration.defaults.http.retry.baseDelay)
   ) { c, v, _ in c.http.retry.baseDelay = try SettingValue.duration(v) }
 
   static let httpContact = Setting(
@@ -160,7 +168,7 @@ extension Setting {
   static let serveHost = Setting(
     key: "serve.host", environment: "GEOPHOTO_HOST", flag: Flag(long: "host"), valueName: "address",
     help: "The address or host name 'serve' listens on (a name: every address it resolves to)",
-    defaultText: "127.0.0.1"
+    defaultText: Configuration.defaults.serve.server.host
   ) { c, v, _ in
     guard !v.isEmpty else { throw InvalidSetting("the host is empty") }
     c.serve.server.host = v
@@ -168,7 +176,8 @@ extension Setting {
 
   static let servePort = Setting(
     key: "serve.port", environment: "GEOPHOTO_PORT", flag: Flag(long: "port", short: "p"), valueName: "port",
-    help: "The port 'serve' listens on; 0 picks a free one", defaultText: "8080"
+    help: "The port 'serve' listens on; 0 picks a free one",
+    defaultText: String(Configuration.defaults.serve.server.port)
   ) { c, v, _ in c.serve.server.port = try SettingValue.wholeNumber(v, 0...65_535, "port") }
 
   static let serveToken = Setting(
@@ -198,27 +207,29 @@ extension Setting {
 
   static let serveMaxConnections = Setting(
     key: "serve.max_connections", environment: "GEOPHOTO_MAX_CONNECTIONS", valueName: "n",
-    help: "Connections 'serve' keeps open at once, from everyone", defaultText: "1024"
+    help: "Connections 'serve' keeps open at once, from everyone",
+    defaultText: String(Configuration.defaults.serve.server.connectionLimit)
   ) { c, v, _ in c.serve.server.connectionLimit = try SettingValue.wholeNumber(v, 1...65_536, "max_connections") }
 
   static let serveMaxConnectionsPerClient = Setting(
     key: "serve.max_connections_per_client", environment: "GEOPHOTO_MAX_CONNECTIONS_PER_CLIENT", valueName: "n",
     help: "Connections one client address may keep open at once (0: no limit; for a reverse proxy)",
-    defaultText: "256"
+    defaultText: String(Configuration.defaults.serve.server.connectionsPerClient)
   ) { c, v, _ in
     c.serve.server.connectionsPerClient = try SettingValue.wholeNumber(v, 0...65_536, "max_connections_per_client")
   }
 
   static let serveIdleTimeout = Setting(
     key: "serve.idle_timeout", environment: "GEOPHOTO_IDLE_TIMEOUT", valueName: "duration",
-    help: "How long an idle connection stays open", defaultText: "30s"
+    help: "How long an idle connection stays open",
+    defaultText: SettingText.duration(Double(Configuration.defaults.serve.server.connectionTimeout))
   ) { c, v, _ in c.serve.server.connectionTimeout = try SettingValue.wholeSeconds(v, 1...3_600, "idle_timeout") }
 
   static let serveRequestTimeout = Setting(
     key: "serve.request_timeout", environment: "GEOPHOTO_REQUEST_TIMEOUT", flag: Flag(long: "request-timeout"),
     valueName: "duration",
     help: "How long a client has to send a whole request, body included (slow senders are cut off)",
-    defaultText: "30s"
+    defaultText: SettingText.duration(Double(Configuration.defaults.serve.server.requestTimeout))
   ) { c, v, _ in c.serve.server.requestTimeout = try SettingValue.wholeSeconds(v, 1...3_600, "request_timeout") }
 
   static let serveAllowOrigin = Setting(
@@ -231,7 +242,8 @@ extension Setting {
 
   static let serveMaxFeatures = Setting(
     key: "serve.max_features", environment: "GEOPHOTO_MAX_FEATURES", valueName: "n",
-    help: "The most features one /v1/annotations answer carries", defaultText: "2000"
+    help: "The most features one /v1/annotations answer carries",
+    defaultText: String(Configuration.defaults.serve.api.maximumFeatures)
   ) { c, v, _ in c.serve.api.maximumFeatures = try SettingValue.wholeNumber(v, 1...100_000, "max_features") }
 
   static let serveMaxBuilds = Setting(
@@ -268,14 +280,15 @@ extension Setting {
 
   static let serveReloadInterval = Setting(
     key: "serve.reload_interval", environment: "GEOPHOTO_RELOAD_INTERVAL", valueName: "duration",
-    help: "How often 'serve' checks the index for changes", defaultText: "1s"
+    help: "How often 'serve' checks the index for changes",
+    defaultText: SettingText.duration(Configuration.defaults.serve.reloadInterval)
   ) { c, v, _ in c.serve.reloadInterval = max(0.05, try SettingValue.duration(v)) }
 
   static let tilesCacheMax = Setting(
     key: "tiles.cache_max", environment: "GEOPHOTO_TILE_CACHE_MAX", flag: Flag(long: "tile-cache-max"),
     valueName: "size",
     help: "The most disk the server's cache of drawn tiles takes (1MB, 512MB, 2GB; least recently used out)",
-    defaultText: "512MB"
+    defaultText: SettingText.byteCount(Configuration.defaults.tiles.cacheMax)
   ) { c, v, _ in
     let bytes = try SettingValue.byteCount(v)
     guard bytes >= 1_000_000 else { throw InvalidSetting("cache_max must be at least 1MB") }
@@ -300,7 +313,8 @@ extension Setting {
 
   static let routingProfile = Setting(
     key: "routing.profile", environment: "GEOPHOTO_ROUTING_PROFILE", flag: Flag(long: "profile"),
-    valueName: "profile", help: "The routing profile: driving, cycling or walking", defaultText: "driving",
+    valueName: "profile", help: "The routing profile: driving, cycling or walking",
+    defaultText: Configuration.defaults.routing.profile,
     completion: .values(["driving", "cycling", "walking"])
   ) { c, v, _ in
     guard !v.isEmpty, v.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
@@ -311,7 +325,8 @@ extension Setting {
 
   static let placesRadius = Setting(
     key: "places.radius", environment: "GEOPHOTO_PLACE_RADIUS", valueName: "distance",
-    help: "How far from a photo its named place may be", defaultText: "25km"
+    help: "How far from a photo its named place may be",
+    defaultText: SettingText.distance(Configuration.defaults.places.radius)
   ) { c, v, _ in c.places.radius = try SettingValue.distance(v) }
 
   static let snapshotTiles = Setting(

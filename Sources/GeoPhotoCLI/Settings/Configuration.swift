@@ -15,6 +15,9 @@ import GeoPhotoServer
 /// (the HTTP client, its retries, the HTTP server, the API) the group holds that type, so
 /// settings are applied to it directly and handed over as they are.
 struct Configuration: Sendable {
+  /// Every setting at its default (the index path aside, which depends on the environment).
+  static let defaults = Configuration(databasePath: "")
+
   var databasePath: String
   var near = Near()
   var sync = Sync()

@@ -207,3 +207,37 @@ enum SettingValue {
     }
   }
 }
+
+/// A default value written as its setting's syntax reads it: the text README, help and the
+/// manual show is made from the value in `Configuration.defaults`, never typed out beside it.
+enum SettingText {
+  /// `1d`, `5m`, `30s`, `0.5s`.
+  static func duration(_ seconds: Double) -> String {
+    for (unit, size) in [("d", 86_400.0), ("h", 3_600.0), ("m", 60.0)]
+    where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
+      return "\(Int(seconds / size))\(unit)"
+    }
+    return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+  }
+
+  /// `table, json, geojson or csv`: an enumeration's values, from its type.
+  static func choices<T: RawRepresentable<String>>(_ cases: [T]) -> String {
+    let names = cases.map(\.rawValue)
+    return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+  }
+
+  /// `25km`, `200m`.
+  static func distance(_ metres: Double) -> String {
+    metres >= 1_000 && metres.truncatingRemainder(dividingBy: 1_000) == 0
+      ? "\(Int(metres / 1_000))km" : "\(Int(metres))m"
+  }
+
+  /// `20MiB`, `512MB`: in the larger unit that divides it.
+  static func byteCount(_ bytes: Int) -> String {
+    for (unit, size) in [("GiB", 1 << 30), ("GB", 1_000_000_000), ("MiB", 1 << 20), ("MB", 1_000_000)]
+    where bytes >= size && bytes % size == 0 {
+      return "\(bytes / size)\(unit)"
+    }
+    return String(bytes)
+  }
+}
