@@ -23,18 +23,8 @@ public final class PostgresPhotoStore: PhotoStore {
   /// Where a server keeps this database's spatial index (`spatialFileURL()`).
   public var spatialCacheFolder = PostgresPhotoStore.defaultSpatialCacheFolder
 
-  /// The cache folder of this machine's user or service: systemd's `CacheDirectory`, else
-  /// `$XDG_CACHE_HOME/geophoto`, else `~/.cache/geophoto`.
-  public static var defaultSpatialCacheFolder: URL {
-    let environment = ProcessInfo.processInfo.environment
-    if let service = environment["CACHE_DIRECTORY"]?.split(separator: ":").first {
-      return URL(fileURLWithPath: String(service), isDirectory: true)
-    }
-    if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-      return URL(fileURLWithPath: cache, isDirectory: true).appendingPathComponent("geophoto")
-    }
-    return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/geophoto")
-  }
+  /// The cache folder of this machine's user or service (`CacheFolder`).
+  public static var defaultSpatialCacheFolder: URL { CacheFolder.geophoto() }
 
   /// Connects to `url` with a pool of its own; the schema is brought up to date unless
   /// `.readOnly`, which only reads an up-to-date one.

@@ -145,16 +145,7 @@ enum ServeCommand: Subcommand {
     let folders = try watchFolders(context, quiet: context.parsed.has(quiet)) { log.append($0) }
 
     // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
-    let stop = DispatchSemaphore(value: 0)
-    var sources: [any DispatchSourceSignal] = []
-    for signalNumber in [SIGINT, SIGTERM] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler { stop.signal() }
-      source.resume()
-      sources.append(source)
-    }
-    stop.wait()
+    StopSignals.wait()
     // The batch in flight is written first.
     folders?.stop()
     server.stop()

@@ -179,14 +179,11 @@ enum SnapshotCommand: Subcommand {
       style.attribution = attribution ?? "geophoto"
     case .template(let template):
       let options = context.configuration.http.clientOptions(userAgent: RemoteSources.userAgent)
-      let cacheHome =
-        context.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? (context.environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
       style.tiles = TileSource(
         template: template,
         attribution: attribution ?? (template == MapBasemap.openStreetMap ? "© OpenStreetMap contributors" : ""),
         client: try HTTPClient(options: options),
-        cacheDirectory: URL(fileURLWithPath: cacheHome + "/geophoto/tiles"))
+        cacheDirectory: CacheFolder.geophoto(environment: context.environment).appendingPathComponent("tiles"))
     }
   }
 }

@@ -122,8 +122,8 @@ enum SyncCommand: Subcommand {
         }
       })
     let stopper = watcher.stopper
-    let signals = stopping(on: [SIGINT, SIGTERM]) { stopper.stop() }
-    defer { for source in signals { source.cancel() } }
+    let signals = StopSignals { stopper.stop() }
+    defer { signals.cancel() }
     do {
       try watcher.run()
     } catch let refusal as SyncRefusal {
@@ -137,25 +137,6 @@ enum SyncCommand: Subcommand {
     options.pollInterval = context.configuration.watch.pollInterval
     options.pollPaths = context.configuration.watch.pollPaths
     return options
-  }
-
-  /// Calls `body` (once) when one of `signals` arrives, instead of the process ending.
-  static func stopping(on signals: [Int32], _ body: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-    let once = Mutex(false)
-    return signals.map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler {
-        if once.withLock({ done in
-          defer { done = true }
-          return !done
-        }) {
-          body()
-        }
-      }
-      source.resume()
-      return source
-    }
   }
 
   /// One batch of a watch: `+3 ~1 -0 moved 2` (added, updated, removed, moved).
