@@ -110,7 +110,8 @@ let package = Package(
     .target(
       name: "GeoPhotoThumbnails",
       dependencies: [
-        "GeoPhotoCore", "CGeoPhotoTurboJPEG", "CGeoPhotoPNG", "CGeoPhotoWebP", "CGeoPhotoHEIF", "CGeoPhotoJXL",
+        "GeoPhotoCore", "GeoPhotoExif", "CGeoPhotoTurboJPEG", "CGeoPhotoPNG", "CGeoPhotoWebP", "CGeoPhotoHEIF",
+        "CGeoPhotoJXL",
       ],
       swiftSettings: strict),
     .target(name: "GeoPhotoHTTPD", dependencies: ["CGeoPhotoHTTPD"], swiftSettings: strict),
@@ -120,7 +121,8 @@ let package = Package(
       name: "GeoPhotoBackends", dependencies: ["GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoPostgres"],
       swiftSettings: strict),
     .target(
-      name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoStore"], swiftSettings: strict),
+      name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
+    .target(name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore"], swiftSettings: strict),
     .target(
       name: "GeoPhotoBasemap",
       dependencies: ["GeoPhotoCore", "GeoPhotoPlaces", "CGeoPhotoCairo", "CGeoPhotoPNG"],
@@ -142,7 +144,7 @@ let package = Package(
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
         "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
-        "GeoPhotoBackends", "GeoPhotoThumbnails", "GeoPhotoBasemap",
+        "GeoPhotoBackends", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoGeotag",
       ],
       swiftSettings: strict
     ),
@@ -214,6 +216,10 @@ let package = Package(
     .testTarget(
       name: "GeoPhotoRoutesTests",
       dependencies: ["GeoPhotoRoutes", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
+    ),
+    .testTarget(
+      name: "GeoPhotoGeotagTests",
+      dependencies: ["GeoPhotoGeotag", "GeoPhotoRoutes", "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures"]
     ),
     .testTarget(
       name: "GeoPhotoSnapshotTests",

@@ -1,5 +1,6 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoGeotag
 import GeoPhotoRoutes
 import GeoPhotoStore
 import GeoPhotoSync

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import GeoPhotoCore
 import GeoPhotoExif
-import GeoPhotoServer
 import GeoPhotoStore
 import GeoPhotoSync
 import GeoPhotoThumbnails

@@ -1,7 +1,6 @@
 import Foundation
 public import GeoPhotoCore
 import GeoPhotoExif
-public import GeoPhotoThumbnails
 
 /// A local photo's thumbnail as geophoto answers it, for the server and for `sync
 /// --thumbnails`: made by `ThumbnailMaker` from the file — from a camera RAW file's embedded

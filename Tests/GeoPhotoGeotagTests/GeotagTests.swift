@@ -1,8 +1,9 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoRoutes
 import Testing
 
-@testable import GeoPhotoRoutes
+@testable import GeoPhotoGeotag
 
 @Suite struct TrackCorrelatorTests {
   // Fixes at 2024-05-03 00:00:00Z, +60 s and +4000 s (a long gap before the last).
