@@ -5,7 +5,7 @@ public import GeoPhotoCore
 /// simplified per band of zooms and cut into grids of cells, and labels placed once per zoom
 /// for the whole world, read from one mapped file (`BasemapFile`) without parsing or copies.
 /// Immutable, so safe to share across threads.
-public final class Basemap: @unchecked Sendable {
+public final class Basemap: MappedDataFile, @unchecked Sendable {
   /// A fingerprint of the data: tiles cached from another basemap are drawn again.
   public let identity: UInt32
   let storage: MappedBytes
@@ -23,19 +23,10 @@ public final class Basemap: @unchecked Sendable {
   let entryLabels: UnsafeBufferPointer<UInt32>
   let strings: UnsafeBufferPointer<UInt8>
 
-  public struct FormatError: Error, CustomStringConvertible {
-    public var description: String
-  }
+  public typealias FormatError = DataFileError
+  public static let kind = "basemap"
 
-  public convenience init(contentsOf url: URL) throws {
-    try self.init(storage: try MappedBytes(contentsOf: url), name: url.path)
-  }
-
-  public convenience init(data: Data, name: String = "basemap") throws {
-    try self.init(storage: MappedBytes(data), name: name)
-  }
-
-  init(storage: MappedBytes, name: String) throws {
+  public init(storage: MappedBytes, name: String) throws {
     func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
     let file: BasemapFile.Layout.Reader
     do {

@@ -7,7 +7,7 @@ public import GeoPhotoCore
 ///
 /// The per-place columns and the strings are read where the file is mapped, never copied
 /// (`MappedBytes`): the gazetteer is immutable, so its views are safe to share across threads.
-public final class Gazetteer: @unchecked Sendable {
+public final class Gazetteer: MappedDataFile, @unchecked Sendable {
   public let count: Int
   /// A fingerprint of the data: photos named with another gazetteer are named again.
   public let identity: UInt32
@@ -36,21 +36,12 @@ public final class Gazetteer: @unchecked Sendable {
   let strings: UnsafeBufferPointer<UInt8>
   let index: SpatialIndex
 
-  public struct FormatError: Error, CustomStringConvertible {
-    public var description: String
-  }
+  public typealias FormatError = DataFileError
+  public static let kind = "gazetteer"
 
   // MARK: - Loading
 
-  public convenience init(contentsOf url: URL) throws {
-    try self.init(storage: try MappedBytes(contentsOf: url), name: url.path)
-  }
-
-  public convenience init(data: Data, name: String = "gazetteer") throws {
-    try self.init(storage: MappedBytes(data), name: name)
-  }
-
-  init(storage: MappedBytes, name: String) throws {
+  public init(storage: MappedBytes, name: String) throws {
     func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
     let file: GazetteerFile.Layout.Reader
     do {

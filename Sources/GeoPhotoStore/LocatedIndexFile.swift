@@ -47,9 +47,7 @@ public enum LocatedIndexFile {
   static let perLevel = 6
 
   /// A file that cannot be used, and why (one line).
-  public struct FormatError: Error, CustomStringConvertible {
-    public var description: String
-  }
+  public typealias FormatError = DataFileError
 
   // MARK: Writing
 

@@ -5,8 +5,8 @@ public import Foundation
 /// sections (offset and length, 8 bytes each), then the sections themselves, each 8-byte
 /// aligned so columns are views of the mapped file. Numbers are little-endian.
 ///
-/// The identity is an FNV-1a hash over every section: what was made from one file (names,
-/// cached tiles) is made again from another.
+/// The identity is the `Checksum` of every section, as the spatial index file's is: what was
+/// made from one file (names, cached tiles) is made again from another.
 public struct SectionedFile<Section: CaseIterable & RawRepresentable & Hashable>: Sendable
 where Section.RawValue == Int {
   /// Eight bytes that say what the file is and which version of it.
@@ -18,10 +18,7 @@ where Section.RawValue == Int {
     self.magic = Array(magic.utf8)
   }
 
-  public struct FormatError: Error, CustomStringConvertible {
-    public var description: String
-    public init(description: String) { self.description = description }
-  }
+  public typealias FormatError = DataFileError
 
   // MARK: Writing
 
@@ -32,7 +29,7 @@ where Section.RawValue == Int {
     var offset = Self.headSize + tableSize
     var table: [UInt8] = []
     var body: [UInt8] = []
-    var hash: UInt32 = 2_166_136_261
+    var hash: UInt64 = 0
     for section in all {
       let bytes = sections[section] ?? []
       let padding = (8 - offset % 8) % 8
@@ -42,14 +39,11 @@ where Section.RawValue == Int {
       Self.append(UInt32(bytes.count), to: &table)
       body += bytes
       offset += bytes.count
-      for byte in bytes {
-        hash ^= UInt32(byte)
-        hash = hash &* 16_777_619
-      }
+      hash = Checksum.combine(hash, bytes.withUnsafeBytes(Checksum.of))
     }
     var head = magic
     Self.append(UInt32(all.count), to: &head)
-    Self.append(hash, to: &head)
+    Self.append(UInt32(truncatingIfNeeded: hash), to: &head)
     return head + table + body
   }
 

@@ -42,14 +42,6 @@ public struct SpatialIndex: Sendable {
     GreatCircle.coordinate(x: vectors[3 * position], y: vectors[3 * position + 1], z: vectors[3 * position + 2])
   }
 
-  /// A hash of the ids in tree order: files derived from a tree (its cluster hierarchy) name
-  /// the tree they were built over by it.
-  public var fingerprint: UInt64 {
-    ids.reduce(0xCBF2_9CE4_8422_2325 ^ UInt64(count)) { hash, id in
-      (hash ^ UInt64(bitPattern: id)) &* 0x0000_0100_0000_01B3
-    }
-  }
-
   /// The tree positions by ascending id (ties by position): how a photo is found by its id.
   public func positionsByID() -> Column<Int32> {
     var pairs = [(id: Int64, position: Int32)]()
