@@ -54,78 +54,119 @@ enum ExportCommand: Subcommand {
     let area = try Area(parsed, context)
     let limit = try parsed.value(Self.limit) ?? Int.max
     let output = try parsed.value(Self.output)
-    var sink = try Sink(
+    let sink = try Sink(
       path: output.map { Configuration.expandTilde($0, environment: context.environment) }, console: context.console)
-    let includePaths = parsed.has(Self.includePaths)
-    var writer = format.writer(includePaths: includePaths)
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity(Sink.chunk + 4_096)
-    writer.begin(into: &buffer)
-    var written = 0
-    func emit(_ photo: Photo, distance: Double?) throws {
-      guard let a = Annotation(photo: photo, distance: distance) else { return }
-      writer.write(a, altitude: photo.altitude, into: &buffer)
-      written += 1
-      if buffer.count >= Sink.chunk {
-        try sink.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-      }
-    }
+    var out = Output(writer: format.writer(includePaths: parsed.has(Self.includePaths)), sink: sink)
     do {
+      out.begin()
       if let store = try context.openStore(.readWrite) {
         switch area {
         case .near(let center, let radius) where limit != Int.max:
-          let neighbors = try store.nearest(NearQuery(center: center, limit: limit, radius: radius, filter: filter))
-          let byID = Dictionary(
-            try store.photos(ids: neighbors.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-          for n in neighbors { if let p = byID[n.id] { try emit(p, distance: n.distance) } }
+          try exportNearest(store, NearQuery(center: center, limit: limit, radius: radius, filter: filter), to: &out)
         case .along(let route, let within):
-          let index = try store.spatialIndex(along: route, within: within, filter: filter)
-          var photos: [Int64: Photo?] = [:]
-          let found = RouteSearch.points(along: route, within: within, index: index) { id in
-            if let p = photos[id] { return p?.coordinate }
-            let photo = (try? store.photo(id: id)).flatMap { $0 }.flatMap { filter.includes($0) ? $0 : nil }
-            photos[id] = photo
-            return photo?.coordinate
-          }
-          for hit in found.prefix(limit) {
-            if let p = photos[hit.id], let photo = p { try emit(photo, distance: hit.projection.distanceFromRoute) }
-          }
+          try exportAlong(store, route: route, within: within, filter: filter, limit: limit, to: &out)
         case .anywhere, .near, .box:
-          // Every photo in the area (near without a limit: within the radius), filtered as it
-          // is read. Windows of ids, each read and encoded on a thread with a connection of its own
-          // (one per core), then written in order.
-          guard let ids = try store.idRange() else { break }
-          let jobs = Int((ids.upperBound - ids.lowerBound) / windowSize) + 1
-          let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, jobs))
-          let stores = [store] + (try (1..<threads).map { _ in try store.reopened() })
-          let window = Window(filter: filter, area: area, writer: writer)
-          let parts = OrderedWork(jobs: jobs, contexts: stores, ahead: 2 * threads) { store, job in
-            let after = ids.lowerBound - 1 + Int64(job) * windowSize
-            return try window.part(of: store, after: after, through: min(after + windowSize, ids.upperBound))
-          }
-          defer { parts.stop() }
-          if !buffer.isEmpty {
-            try sink.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
-          }
-          while written < limit, let part = try parts.next() {
-            guard !part.ends.isEmpty else { continue }
-            let taken = min(part.ends.count, limit - written)
-            if written > 0 { try sink.write(writer.separator) }
-            try sink.write(taken == part.ends.count ? part.bytes : Array(part.bytes[..<part.ends[taken - 1]]))
-            written += taken
-          }
+          try exportWindows(store, area: area, filter: filter, limit: limit, to: &out)
         }
       }
+      try out.finish()
+    } catch {
+      out.sink.abandon()
+      throw error
+    }
+    if let output { context.console.err("exported \(out.written) photos to \(output)\n") }
+  }
+
+  /// The export's output: the format's writer, what it has written not yet sent, and the sink.
+  struct Output {
+    var writer: ExportWriter
+    var sink: Sink
+    var buffer: [UInt8] = []
+    var written = 0
+
+    init(writer: ExportWriter, sink: Sink) {
+      self.writer = writer
+      self.sink = sink
+      buffer.reserveCapacity(Sink.chunk + 4_096)
+    }
+
+    mutating func begin() { writer.begin(into: &buffer) }
+
+    /// One photo, sent on when a chunk is full.
+    mutating func emit(_ photo: Photo, distance: Double?) throws {
+      guard let a = Annotation(photo: photo, distance: distance) else { return }
+      writer.write(a, altitude: photo.altitude, into: &buffer)
+      written += 1
+      if buffer.count >= Sink.chunk { try flush() }
+    }
+
+    /// Photos encoded elsewhere (a window's), the first `count` of `part`.
+    mutating func emit(_ part: Window.Part, count: Int) throws {
+      try flush()
+      if written > 0 { try sink.write(writer.separator) }
+      try sink.write(count == part.ends.count ? part.bytes : Array(part.bytes[..<part.ends[count - 1]]))
+      written += count
+    }
+
+    mutating func flush() throws {
+      guard !buffer.isEmpty else { return }
+      try sink.write(buffer)
+      buffer.removeAll(keepingCapacity: true)
+    }
+
+    mutating func finish() throws {
       writer.end(into: &buffer)
       try sink.write(buffer)
       try sink.finish()
-    } catch {
-      sink.abandon()
-      throw error
     }
-    if let output { context.console.err("exported \(written) photos to \(output)\n") }
+  }
+
+  /// The nearest photos, nearest first, with their distances.
+  static func exportNearest(_ store: any PhotoStore, _ query: NearQuery, to out: inout Output) throws {
+    let neighbors = try store.nearest(query)
+    let byID = Dictionary(
+      try store.photos(ids: neighbors.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    for n in neighbors { if let p = byID[n.id] { try out.emit(p, distance: n.distance) } }
+  }
+
+  /// The photos near a route, in the order the route passes them, with their distances from it.
+  static func exportAlong(
+    _ store: any PhotoStore, route: [Coordinate], within: Double, filter: PhotoFilter, limit: Int,
+    to out: inout Output
+  ) throws {
+    let index = try store.spatialIndex(along: route, within: within, filter: filter)
+    var photos: [Int64: Photo?] = [:]
+    let found = RouteSearch.points(along: route, within: within, index: index) { id in
+      if let p = photos[id] { return p?.coordinate }
+      let photo = (try? store.photo(id: id)).flatMap { $0 }.flatMap { filter.includes($0) ? $0 : nil }
+      photos[id] = photo
+      return photo?.coordinate
+    }
+    for hit in found.prefix(limit) {
+      if let p = photos[hit.id], let photo = p { try out.emit(photo, distance: hit.projection.distanceFromRoute) }
+    }
+  }
+
+  /// Every photo in the area (near without a limit: within the radius), filtered as it is read,
+  /// by id: windows of ids, each read and encoded on a thread with a connection of its own (at
+  /// most one per core), then written in order.
+  static func exportWindows(
+    _ store: any PhotoStore, area: Area, filter: PhotoFilter, limit: Int, to out: inout Output
+  ) throws {
+    guard let ids = try store.idRange() else { return }
+    let jobs = Int((ids.upperBound - ids.lowerBound) / windowSize) + 1
+    let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, jobs))
+    let stores = [store] + (try (1..<threads).map { _ in try store.reopened() })
+    let window = Window(filter: filter, area: area, writer: out.writer)
+    let parts = OrderedWork(jobs: jobs, contexts: stores, ahead: 2 * threads) { store, job in
+      let after = ids.lowerBound - 1 + Int64(job) * windowSize
+      return try window.part(of: store, after: after, through: min(after + windowSize, ids.upperBound))
+    }
+    defer { parts.stop() }
+    while out.written < limit, let part = try parts.next() {
+      guard !part.ends.isEmpty else { continue }
+      try out.emit(part, count: min(part.ends.count, limit - out.written))
+    }
   }
 
   /// What an export takes from each window of ids: the photos that pass its filter, in its

@@ -60,8 +60,37 @@ enum ServeCommand: Subcommand {
     }
     let config = context.configuration
     let console = context.console
-    // A server never writes its index: it opens it read-only (a read-only file, role or
-    // replica serves as well), and sharing one connection pool between reloads where it can.
+    let holder = try openIndex(context)
+    // Every line the server writes goes through one buffer, written off the request path.
+    let log = LogBuffer { console.err(String(decoding: $0, as: UTF8.self)) }
+    defer { log.close() }
+    let api = try apiConfiguration(context, log: log)
+    let server: HTTPServer
+    do {
+      server = try HTTPServer(options: config.serve.server, responder: APIRouter(holder: holder, configuration: api))
+    } catch let error as HTTPServer.StartError {
+      throw RuntimeError(error.description)
+    }
+    announce(server, holder: holder, hasToken: api.token != nil, context)
+    holder.watch(interval: config.serve.reloadInterval) { log.append($0) }
+    let folders = try watchFolders(context, quiet: context.parsed.has(quiet)) { log.append($0) }
+
+    // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
+    StopSignals.wait()
+    // The batch in flight is written first.
+    folders?.stop()
+    server.stop()
+    holder.stopWatching()
+    log.append("stopped")
+    log.close()
+    if log.droppedLines > 0 { console.err("\(log.droppedLines) log lines were dropped in all\n") }
+  }
+
+  /// The index, opened read-only (a read-only file, role or replica serves as well), sharing
+  /// one connection pool between reloads where it can; an index not there yet is picked up
+  /// when it appears.
+  static func openIndex(_ context: CommandContext) throws -> SnapshotHolder {
+    let config = context.configuration
     let open = try CommandContext.stores.opener(config.databasePath, mode: .readOnly)
     let holder = SnapshotHolder(
       privacyZones: config.serve.privacyZones, builds: BuildSlots(limit: config.serve.maximumBuilds)
@@ -73,11 +102,18 @@ enum ServeCommand: Subcommand {
       }
     }
     if try holder.refresh() == nil && holder.snapshot.generation == 0 {
-      console.err(
+      context.console.err(
         "note: no index at \(CommandContext.stores.redacted(config.databasePath)) yet; run 'geophoto sync DIR' "
           + "(it is picked up when it appears)\n")
     }
+    return holder
+  }
 
+  /// What the API answers with: the token (from its file), the host names, the log, the
+  /// place names, thumbnails and basemap tiles kept beside a local index.
+  static func apiConfiguration(_ context: CommandContext, log: LogBuffer) throws -> APIConfiguration {
+    let config = context.configuration
+    let console = context.console
     var api = config.serve.api
     if let file = config.serve.tokenFile {
       do {
@@ -90,42 +126,37 @@ enum ServeCommand: Subcommand {
     }
     // The name it listens on is one it answers for.
     api.hostnames.append(config.serve.server.host)
-    // Every line the server writes goes through one buffer, written off the request path.
-    let log = LogBuffer { console.err(String(decoding: $0, as: UTF8.self)) }
-    defer { log.close() }
     if !context.parsed.has(quiet) { api.accessLog = { log.append($0) } }
     // The place search box's names: the gazetteer beside the index or shipped with geophoto,
     // mapped on the first search.
     if let url = PlaceNames.gazetteerURL(context) { api.places = PlaceDirectory { try PlaceNames.load(url) } }
     // Thumbnails kept beside a local index (a PostgreSQL one has no folder: they are made each time).
-    if CommandContext.stores.localDirectory(config.databasePath) != nil {
-      api.thumbnailCache = ThumbnailCache(directory: context.indexDirectory.appendingPathComponent("thumbnails"))
+    let localFolder = CommandContext.stores.localDirectory(config.databasePath).map { _ in context.indexDirectory }
+    if let localFolder {
+      api.thumbnailCache = ThumbnailCache(directory: localFolder.appendingPathComponent("thumbnails"))
     }
     // geophoto's own basemap tiles, drawn on request and kept beside a local index.
     if let url = Basemap.shippedURL {
-      let folder = CommandContext.stores.localDirectory(config.databasePath).map { _ in
-        context.indexDirectory.appendingPathComponent("basemap-tiles")
-      }
-      api.tiles = BuiltInTiles(cacheDirectory: folder, maximumCacheBytes: config.tiles.cacheMax) {
-        try Basemap(contentsOf: url)
-      }
+      api.tiles = BuiltInTiles(
+        cacheDirectory: localFolder?.appendingPathComponent("basemap-tiles"), maximumCacheBytes: config.tiles.cacheMax
+      ) { try Basemap(contentsOf: url) }
     } else if api.map.basemap == .builtIn {
       console.err(
         "warning: geophoto's basemap (\(Basemap.bundledName)) is not installed beside it; the web map has none\n")
       api.map.basemap = .none
     }
     api.warnings = { log.append("warning: " + $0) }
-    let router = APIRouter(holder: holder, configuration: api)
-    let server: HTTPServer
-    do {
-      server = try HTTPServer(options: config.serve.server, responder: router)
-    } catch let error as HTTPServer.StartError {
-      throw RuntimeError(error.description)
-    }
+    return api
+  }
+
+  /// The line that says where the server is, and warnings when other machines can reach it.
+  static func announce(_ server: HTTPServer, holder: SnapshotHolder, hasToken: Bool, _ context: CommandContext) {
+    let config = context.configuration
+    let console = context.console
     if !server.isLoopbackOnly {
       console.err("warning: listening on \(config.serve.server.host): other machines can reach this server")
       console.err(
-        config.serve.api.token == nil ? "; set --token-file to require a token\n" : "; /v1 requires the token\n")
+        hasToken ? "; /v1 requires the token\n" : "; set --token-file to require a token\n")
       if ["0.0.0.0", "::"].contains(config.serve.server.host) && config.serve.api.hostnames.isEmpty {
         console.err(
           "warning: it answers requests for localhost only until serve.hostnames names the host names clients use\n")
@@ -141,18 +172,6 @@ enum ServeCommand: Subcommand {
     console.out(
       "serving \(shownCount) photos (index generation \(shownGeneration)) on "
         + "http://\(shownHost):\(server.port)/\(resolved)\n")
-    holder.watch(interval: config.serve.reloadInterval) { log.append($0) }
-    let folders = try watchFolders(context, quiet: context.parsed.has(quiet)) { log.append($0) }
-
-    // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
-    StopSignals.wait()
-    // The batch in flight is written first.
-    folders?.stop()
-    server.stop()
-    holder.stopWatching()
-    log.append("stopped")
-    log.close()
-    if log.droppedLines > 0 { console.err("\(log.droppedLines) log lines were dropped in all\n") }
   }
 
   /// The folders of `--watch`, kept in line on a thread of their own by a watcher with an
