@@ -17,8 +17,23 @@ public struct GeotagEngine {
   public struct Report: Sendable {
     public var considered = 0
     public var placed: [(photo: Photo, coordinate: Coordinate)] = []
-    /// Counts by reason, worded for people.
-    public var skipped: [String: Int] = [:]
+    /// How many photos were left unplaced, by reason.
+    public var skipped: [SkipReason: Int] = [:]
+  }
+
+  /// Why a photo was left where it was.
+  public enum SkipReason: CaseIterable, Sendable, CustomStringConvertible {
+    case noTime, noZone, beforeTrack, afterTrack, gapTooLong
+
+    public var description: String {
+      switch self {
+      case .noTime: "no capture time"
+      case .noZone: "no time zone (use --tz)"
+      case .beforeTrack: "taken before the track starts"
+      case .afterTrack: "taken after the track ends"
+      case .gapTooLong: "in a gap longer than --max-gap"
+      }
+    }
   }
 
   /// Locates the photos without a recorded location under `root` (everywhere when nil) on
@@ -30,11 +45,11 @@ public struct GeotagEngine {
     for photo in photos {
       switch correlator.locate(photo.takenAt) {
       case .located(let c, _): report.placed.append((photo, c))
-      case .noTime: report.skipped["no capture time", default: 0] += 1
-      case .noZone: report.skipped["no time zone (use --tz)", default: 0] += 1
-      case .beforeTrack: report.skipped["taken before the track starts", default: 0] += 1
-      case .afterTrack: report.skipped["taken after the track ends", default: 0] += 1
-      case .gapTooLong: report.skipped["in a gap longer than --max-gap", default: 0] += 1
+      case .noTime: report.skipped[.noTime, default: 0] += 1
+      case .noZone: report.skipped[.noZone, default: 0] += 1
+      case .beforeTrack: report.skipped[.beforeTrack, default: 0] += 1
+      case .afterTrack: report.skipped[.afterTrack, default: 0] += 1
+      case .gapTooLong: report.skipped[.gapTooLong, default: 0] += 1
       }
     }
     guard !dryRun, !report.placed.isEmpty else { return report }

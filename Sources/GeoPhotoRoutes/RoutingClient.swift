@@ -80,10 +80,12 @@ public struct RoutingClient: Sendable {
         "\(endpoint)/route/v1/\(QueryString.escape(profile))/\(list)",
         [("steps", "true"), ("overview", "full"), ("geometries", "polyline6")])
     case .valhalla:
-      let locations = points.map { String(format: "{\"lat\":%.6f,\"lon\":%.6f}", $0.latitude, $0.longitude) }
-      let json =
-        "{\"locations\":[\(locations.joined(separator: ","))],\"costing\":\"\(valhallaCosting)\","
-        + "\"format\":\"osrm\",\"shape_format\":\"polyline6\",\"units\":\"kilometers\"}"
+      let request = ValhallaRequest(
+        locations: points.map { .init(lat: Self.sixDecimals($0.latitude), lon: Self.sixDecimals($0.longitude)) },
+        costing: valhallaCosting)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      let json = (try? encoder.encode(request)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
       return QueryString.url("\(endpoint)/route", [("json", json)])
     }
   }
@@ -97,11 +99,11 @@ public struct RoutingClient: Sendable {
     } catch {
       throw Self.transportError(error, endpoint: endpoint)
     }
-    guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
+    guard let answer = try? JSONDecoder().decode(RoutingAnswer.self, from: Data(response.body)) else {
       throw RoutingError(.badAnswer, "the routing server at \(endpoint) answered HTTP \(response.status) without JSON")
     }
-    if let failure = Self.error(in: object, status: response.status) { throw failure }
-    return try Self.parse(object)
+    if let failure = Self.error(in: answer, status: response.status) { throw failure }
+    return try Self.directions(answer)
   }
 
   static func transportError(_ error: HTTPError, endpoint: String) -> RoutingError {
@@ -111,10 +113,13 @@ public struct RoutingClient: Sendable {
     return RoutingError(.unreachable, "cannot reach the routing server at \(endpoint): \(error.message)")
   }
 
+  /// A coordinate to 1e-6 degrees (about 10 cm), as the request carries it.
+  static func sixDecimals(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
+
   /// OSRM's `{"code": …}` (also Valhalla with format=osrm) and Valhalla's native errors.
-  static func error(in object: [String: Any], status: Int) -> RoutingError? {
-    if let code = object["code"] as? String, code != "Ok" {
-      let message = object["message"] as? String ?? ""
+  static func error(in answer: RoutingAnswer, status: Int) -> RoutingError? {
+    if let code = answer.code, code != "Ok" {
+      let message = answer.message ?? ""
       switch code {
       case "NoRoute": return RoutingError(.noRoute, "no route connects these points (NoRoute)")
       case "NoSegment":
@@ -125,8 +130,8 @@ public struct RoutingClient: Sendable {
           .invalidQuery, "the routing server refused the query (\(code))\(message.isEmpty ? "" : ": \(message)")")
       }
     }
-    if let number = object["error_code"] as? Int {
-      let message = object["error"] as? String ?? ""
+    if let number = answer.errorCode {
+      let message = answer.error ?? ""
       switch number {
       case 442: return RoutingError(.noRoute, "no route connects these points (NoRoute)")
       case 171: return RoutingError(.noSegment, "a point is too far from any street (NoSegment)")
@@ -137,44 +142,115 @@ public struct RoutingClient: Sendable {
     return nil
   }
 
-  static func parse(_ object: [String: Any]) throws(RoutingError) -> Directions {
-    guard let route = (object["routes"] as? [[String: Any]])?.first else {
+  static func directions(_ answer: RoutingAnswer) throws(RoutingError) -> Directions {
+    guard let route = answer.routes?.first else {
       throw RoutingError(.noRoute, "no route connects these points (NoRoute)")
     }
-    func number(_ v: Any?) -> Double { (v as? Double) ?? (v as? Int).map(Double.init) ?? 0 }
-    func coordinate(_ v: Any?) -> Coordinate? {
-      guard let pair = v as? [Double], pair.count == 2 else { return nil }
-      return Coordinate(latitude: pair[1], longitude: pair[0])
-    }
     var geometry: [Coordinate] = []
-    if let encoded = route["geometry"] as? String {
+    if let encoded = route.geometry {
       do {
         geometry = try Polyline.decode(encoded, precision: 6)
       } catch {
         throw RoutingError(.badAnswer, "the route geometry could not be decoded: \(error.description)")
       }
     }
-    var legs: [RouteLeg] = []
-    for leg in route["legs"] as? [[String: Any]] ?? [] {
-      var steps: [RouteStep] = []
-      for step in leg["steps"] as? [[String: Any]] ?? [] {
-        let maneuver = step["maneuver"] as? [String: Any] ?? [:]
-        steps.append(
+    let legs = (route.legs ?? []).map { leg in
+      RouteLeg(
+        distance: leg.distance ?? 0, duration: leg.duration ?? 0,
+        steps: (leg.steps ?? []).map { step in
           RouteStep(
-            distance: number(step["distance"]), duration: number(step["duration"]), name: step["name"] as? String ?? "",
-            type: maneuver["type"] as? String ?? "turn", modifier: maneuver["modifier"] as? String,
-            exit: maneuver["exit"] as? Int,
-            bearingAfter: (maneuver["bearing_after"] as? Double)
-              ?? (maneuver["bearing_after"] as? Int).map(Double.init),
-            location: coordinate(maneuver["location"]) ?? Coordinate(latitude: 0, longitude: 0)))
-      }
-      legs.append(RouteLeg(distance: number(leg["distance"]), duration: number(leg["duration"]), steps: steps))
+            distance: step.distance ?? 0, duration: step.duration ?? 0, name: step.name ?? "",
+            type: step.maneuver?.type ?? "turn", modifier: step.maneuver?.modifier, exit: step.maneuver?.exit,
+            bearingAfter: step.maneuver?.bearingAfter,
+            location: step.maneuver?.location?.coordinate ?? Coordinate(latitude: 0, longitude: 0))
+        })
     }
-    let waypoints = (object["waypoints"] as? [[String: Any]] ?? []).compactMap { w -> (String, Coordinate)? in
-      coordinate(w["location"]).map { (w["name"] as? String ?? "", $0) }
+    let waypoints = (answer.waypoints ?? []).compactMap { w in
+      w.location?.coordinate.map { (name: w.name ?? "", location: $0) }
     }
     return Directions(
-      distance: number(route["distance"]), duration: number(route["duration"]), legs: legs, geometry: geometry,
-      waypoints: waypoints.map { (name: $0.0, location: $0.1) })
+      distance: route.distance ?? 0, duration: route.duration ?? 0, legs: legs, geometry: geometry,
+      waypoints: waypoints)
+  }
+}
+
+/// Valhalla's route request, in OSRM's answer format with polyline6 shapes.
+struct ValhallaRequest: Encodable {
+  struct Location: Encodable {
+    var lat: Double
+    var lon: Double
+  }
+  var locations: [Location]
+  var costing: String
+  var format = "osrm"
+  var shapeFormat = "polyline6"
+  var units = "kilometers"
+
+  enum CodingKeys: String, CodingKey {
+    case locations, costing, format, units
+    case shapeFormat = "shape_format"
+  }
+}
+
+/// An OSRM v5 route answer (Valhalla's with format=osrm), or either's error: only what
+/// directions use, each member optional (a missing one is a zero or an empty list).
+struct RoutingAnswer: Decodable {
+  var code: String?
+  var message: String?
+  var errorCode: Int?
+  var error: String?
+  var routes: [Route]?
+  var waypoints: [Waypoint]?
+
+  enum CodingKeys: String, CodingKey {
+    case code, message, error, routes, waypoints
+    case errorCode = "error_code"
+  }
+
+  struct Route: Decodable {
+    var distance: Double?
+    var duration: Double?
+    var geometry: String?
+    var legs: [Leg]?
+  }
+
+  struct Leg: Decodable {
+    var distance: Double?
+    var duration: Double?
+    var steps: [Step]?
+  }
+
+  struct Step: Decodable {
+    var distance: Double?
+    var duration: Double?
+    var name: String?
+    var maneuver: Maneuver?
+  }
+
+  struct Maneuver: Decodable {
+    var type: String?
+    var modifier: String?
+    var exit: Int?
+    var bearingAfter: Double?
+    var location: Position?
+
+    enum CodingKeys: String, CodingKey {
+      case type, modifier, exit, location
+      case bearingAfter = "bearing_after"
+    }
+  }
+
+  struct Waypoint: Decodable {
+    var name: String?
+    var location: Position?
+  }
+
+  /// `[longitude, latitude]`.
+  struct Position: Decodable {
+    var coordinate: Coordinate?
+    init(from decoder: any Decoder) throws {
+      let pair = try decoder.singleValueContainer().decode([Double].self)
+      coordinate = pair.count == 2 ? Coordinate(latitude: pair[1], longitude: pair[0]) : nil
+    }
   }
 }

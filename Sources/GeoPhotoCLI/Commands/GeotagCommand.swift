@@ -80,7 +80,8 @@ enum GeotagCommand: Subcommand {
     if !report.skipped.isEmpty {
       summary +=
         "; not placed: "
-        + report.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        + GeotagEngine.SkipReason.allCases.compactMap { reason in report.skipped[reason].map { "\($0) \(reason)" } }
+        .joined(separator: ", ")
     }
     context.console.out(lines + summary + "\n")
   }
