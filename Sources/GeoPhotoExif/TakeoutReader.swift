@@ -24,39 +24,89 @@ public enum TakeoutReader {
 
   /// The sidecar's metadata, or `nil` when the bytes are not a JSON object.
   public static func read(_ bytes: [UInt8]) -> TakeoutMetadata? {
-    guard bytes.count <= maximumSize,
-      let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-    else { return nil }
+    guard bytes.count <= maximumSize, let sidecar = try? JSONDecoder().decode(Sidecar.self, from: Data(bytes)) else {
+      return nil
+    }
     var t = TakeoutMetadata()
-    for key in ["geoData", "geoDataExif"] {
-      guard t.coordinate == nil, let geo = object[key] as? [String: Any],
-        let lat = number(geo["latitude"]), let lon = number(geo["longitude"]),
+    for geo in [sidecar.geoData, sidecar.geoDataExif] {
+      guard t.coordinate == nil, let geo, let lat = geo.latitude?.value, let lon = geo.longitude?.value,
         let c = Coordinate(validatingLatitude: lat, longitude: lon), c.isPlausiblePhotoLocation
       else { continue }
       t.coordinate = c
       // Google writes 0.0 for "no altitude" as well as for sea level; only a non-zero one says something.
-      t.altitude = number(geo["altitude"]).flatMap { $0 != 0 && abs($0) <= 100_000 ? $0 : nil }
+      t.altitude = geo.altitude?.value.flatMap { $0 != 0 && abs($0) <= 100_000 ? $0 : nil }
     }
-    if let taken = object["photoTakenTime"] as? [String: Any], let seconds = number(taken["timestamp"]),
-      seconds > 0, seconds < 7_258_118_400  // before 2200
-    {
+    if let seconds = sidecar.photoTakenTime?.timestamp?.value, seconds > 0, seconds < 7_258_118_400 {  // before 2200
       t.takenAt = CaptureDate(secondsSinceEpoch: Int(seconds), utcOffsetMinutes: 0)
     }
-    t.originalName = text(object["title"])
-    t.description = text(object["description"])
+    t.originalName = sidecar.title?.trimmed
+    t.description = sidecar.description?.trimmed
     return t
   }
 
-  /// A number, or a number written as a string (Takeout writes timestamps as strings).
-  static func number(_ value: Any?) -> Double? {
-    if let n = value as? Double { return n.finite }
-    if let s = value as? String { return Double(s.trimmingCharacters(in: .whitespaces))?.finite }
-    return nil
-  }
+  /// The members of a sidecar geophoto reads. Each is taken when it has its shape and left
+  /// out otherwise: one odd member does not cost the others.
+  struct Sidecar: Decodable {
+    var title: Text?
+    var description: Text?
+    var photoTakenTime: Time?
+    var geoData: Geo?
+    var geoDataExif: Geo?
 
-  static func text(_ value: Any?) -> String? {
-    guard let s = (value as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !s.isEmpty else { return nil }
-    return s
+    enum CodingKeys: String, CodingKey { case title, description, photoTakenTime, geoData, geoDataExif }
+
+    init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      title = try? c.decodeIfPresent(Text.self, forKey: .title)
+      description = try? c.decodeIfPresent(Text.self, forKey: .description)
+      photoTakenTime = try? c.decodeIfPresent(Time.self, forKey: .photoTakenTime)
+      geoData = try? c.decodeIfPresent(Geo.self, forKey: .geoData)
+      geoDataExif = try? c.decodeIfPresent(Geo.self, forKey: .geoDataExif)
+    }
+
+    struct Time: Decodable {
+      var timestamp: Number?
+      enum CodingKeys: String, CodingKey { case timestamp }
+      init(from decoder: any Decoder) throws {
+        timestamp = try? decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Number.self, forKey: .timestamp)
+      }
+    }
+
+    struct Geo: Decodable {
+      var latitude: Number?
+      var longitude: Number?
+      var altitude: Number?
+      enum CodingKeys: String, CodingKey { case latitude, longitude, altitude }
+      init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        latitude = try? c.decodeIfPresent(Number.self, forKey: .latitude)
+        longitude = try? c.decodeIfPresent(Number.self, forKey: .longitude)
+        altitude = try? c.decodeIfPresent(Number.self, forKey: .altitude)
+      }
+    }
+
+    /// A number, or a number written as a string (Takeout writes timestamps as strings);
+    /// nil when not finite.
+    struct Number: Decodable {
+      var value: Double?
+      init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let n = try? c.decode(Double.self) {
+          value = n.finite
+        } else {
+          value = Double(try c.decode(String.self).trimmingCharacters(in: .whitespaces))?.finite
+        }
+      }
+    }
+
+    /// Text with its surrounding spaces taken off; nil when nothing is left.
+    struct Text: Decodable {
+      var trimmed: String?
+      init(from decoder: any Decoder) throws {
+        let s = try decoder.singleValueContainer().decode(String.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        trimmed = s.isEmpty ? nil : s
+      }
+    }
   }
 }
 

@@ -72,29 +72,16 @@ public enum RouteFile {
   }
 
   static func parseGeoJSON(_ data: Data, name: String) throws(RouteFileError) -> [RoutePoint] {
-    guard let object = try? JSONSerialization.jsonObject(with: data) else {
+    guard let object = try? JSONDecoder().decode(GeoJSONObject.self, from: data) else {
       throw RouteFileError("\(name): not valid JSON")
     }
-    func lineString(_ value: Any?) -> [Any]? {
-      guard let o = value as? [String: Any], let type = o["type"] as? String else { return nil }
-      switch type {
-      case "LineString": return o["coordinates"] as? [Any]
-      case "Feature": return lineString(o["geometry"])
-      case "FeatureCollection":
-        for feature in o["features"] as? [Any] ?? [] {
-          if let found = lineString(feature) { return found }
-        }
-        return nil
-      default: return nil
-      }
-    }
-    guard let positions = lineString(object) else {
+    guard let positions = object.firstLineString else {
       throw RouteFileError("\(name): no GeoJSON LineString (alone, in a Feature or in a FeatureCollection)")
     }
     var points: [RoutePoint] = []
     for (i, position) in positions.enumerated() {
       // RFC 7946: [longitude, latitude, (elevation)].
-      guard let numbers = position as? [Double], numbers.count >= 2,
+      guard let numbers = position.numbers, numbers.count >= 2,
         let c = Coordinate(validatingLatitude: numbers[1], longitude: numbers[0])
       else {
         throw RouteFileError("\(name): position \(i + 1) is not [longitude, latitude] in range")
@@ -102,6 +89,52 @@ public enum RouteFile {
       points.append(RoutePoint(c, elevation: numbers.count > 2 ? numbers[2] : nil))
     }
     return points
+  }
+}
+
+/// The GeoJSON a route file holds, as far as a route needs it: a LineString, alone, in a
+/// Feature, or the first one in a FeatureCollection. Members of other shapes are left out.
+struct GeoJSONObject: Decodable {
+  var type: String?
+  var coordinates: [Position]?
+  var geometry: Box<GeoJSONObject>?
+  var features: [GeoJSONObject]?
+
+  enum CodingKeys: String, CodingKey { case type, coordinates, geometry, features }
+
+  init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    type = try? c.decodeIfPresent(String.self, forKey: .type)
+    coordinates = try? c.decodeIfPresent([Position].self, forKey: .coordinates)
+    geometry = try? c.decodeIfPresent(Box<GeoJSONObject>.self, forKey: .geometry)
+    features = (try? c.decodeIfPresent([Lenient<GeoJSONObject>].self, forKey: .features))?.compactMap(\.value)
+  }
+
+  var firstLineString: [Position]? {
+    switch type {
+    case "LineString": coordinates
+    case "Feature": geometry?.value.firstLineString
+    case "FeatureCollection": features?.lazy.compactMap(\.firstLineString).first
+    default: nil
+    }
+  }
+
+  /// One position: its numbers, or nil when it is not an array of numbers.
+  struct Position: Decodable {
+    var numbers: [Double]?
+    init(from decoder: any Decoder) throws { numbers = try? decoder.singleValueContainer().decode([Double].self) }
+  }
+
+  /// A member of the same type, boxed (a struct cannot hold itself).
+  final class Box<T: Decodable>: Decodable {
+    let value: T
+    init(from decoder: any Decoder) throws { value = try T(from: decoder) }
+  }
+
+  /// A value that is left out when it does not decode.
+  struct Lenient<T: Decodable>: Decodable {
+    var value: T?
+    init(from decoder: any Decoder) throws { value = try? T(from: decoder) }
   }
 }
 
