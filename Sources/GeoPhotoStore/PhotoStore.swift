@@ -8,16 +8,22 @@ public import GeoPhotoCore
 /// *generation* that advances whenever photo rows change (readers compare it to know when
 /// their in-memory index is stale), and writes that land whole or not at all.
 ///
+/// What a store does is four roles, each its own protocol, so code that needs one asks for
+/// that one: `PhotoReading` (the rows and the queries over them), `PhotoWriting` (rows
+/// changed in transactions), `DerivedIndexes` (the spatial index file built from the rows,
+/// and the check of both) and `IndexBookkeeping` (what sync and fetch remember between runs).
+///
 /// A store is used by one thread at a time; open one per thread.
-public protocol PhotoStore: AnyObject {
+public protocol PhotoStore: PhotoReading, PhotoWriting, DerivedIndexes, IndexBookkeeping {
   /// Where the index is, for messages: a path, or a URL without its password.
   var location: String { get }
   /// Another store on the same index with a connection of its own, as another thread (or the
   /// server's reload check) opens it.
   func reopened() throws -> any PhotoStore
+}
 
-  // MARK: Reading
-
+/// The rows of an index and the queries over them.
+public protocol PhotoReading: AnyObject {
   /// Advances whenever the set of photos or their data changes.
   func generation() throws -> Int64
   func counts() throws -> PhotoCounts
@@ -31,12 +37,6 @@ public protocol PhotoStore: AnyObject {
   func photos(ids: [Int64]) throws -> [Photo]
   /// Every located photo by ascending id, with the generation they belong to (read together).
   func locatedPhotos() throws -> (generation: Int64, photos: [Photo])
-  /// What a server searches, without holding the photos: the kd-tree of every located photo
-  /// and the generation it belongs to, read together, with the cluster hierarchy over it and
-  /// the photos changed since it was built. A store that keeps it in a file maps the file
-  /// (`reusing` the mapping of an earlier answer when the file is the same), and builds and
-  /// writes it when it is missing, damaged, or of other rows.
-  func locatedIndex(reusing earlier: LocatedIndexFile.Contents?) throws -> LocatedIndex
   /// Up to `limit` rows (located or not) with ids above `id`, by ascending id: a whole index
   /// read page by page, file state included.
   func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)]
@@ -52,20 +52,11 @@ public protocol PhotoStore: AnyObject {
     passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>,
     _ body: (inout Photo) throws -> Void
   ) throws
-  /// Every local file the index knows under `root` (an absolute, normalised directory path):
-  /// photos' primary files and their other files, sidecars left out.
-  func knownFiles(under root: String) throws -> [KnownFile]
   /// The files of the photos `ids` besides their primary ones (all photos' when `nil`), by
   /// photo id; photos with one file are absent.
   func memberFiles(of ids: [Int64]?) throws -> [Int64: [MemberFile]]
-  /// Roots synced before, with the time of their last sync.
-  func syncRoots() throws -> [(path: String, lastSynced: String)]
   /// Local photos with no location or an estimated one, under `root` or everywhere.
   func photosToGeotag(under root: String?) throws -> [Photo]
-  /// Whether an earlier search of `provider`, at `since` or later, covered the whole circle
-  /// around `center` with `radius` metres.
-  func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool
-
   /// The `query.limit` located photos nearest to `query.center` that pass `query.filter`,
   /// nearest first, ties by id, only within `query.radius` metres when given. Distances are
   /// great-circle metres on the mean-radius sphere, so every store gives the same answer on
@@ -76,9 +67,10 @@ public protocol PhotoStore: AnyObject {
   /// index (the caller filters); ids are photo ids.
   func spatialIndex(along route: [Coordinate], within distance: Double, filter: PhotoFilter) throws
     -> any RadiusSearch
+}
 
-  // MARK: Writing
-
+/// Rows changed, in write transactions that land whole or not at all.
+public protocol PhotoWriting: AnyObject {
   /// Runs `body` in one write transaction; advances the generation when photos changed.
   /// A failure anywhere rolls the whole transaction back. Transactions do not nest.
   @discardableResult func write<T>(_ body: () throws -> T) throws -> T
@@ -106,10 +98,6 @@ public protocol PhotoStore: AnyObject {
   /// Places a photo without a recorded location at an estimated one (kept, marked as
   /// estimated, until the file itself gains GPS).
   func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws
-  func recordSyncRoot(_ path: String, now: String) throws
-  /// Remembers that `provider` was searched around `center` out to `radius` metres.
-  func recordFetchedArea(provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int) throws
-
   /// Whether some located photo has not been named by the gazetteer `identity` yet.
   func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool
   /// Names the place of every located photo not yet named by `namer`'s gazetteer (estimated
@@ -117,7 +105,16 @@ public protocol PhotoStore: AnyObject {
   /// the write in progress; returns how many. Places are not positions: the spatial index
   /// stays as it is.
   func assignPlaces(with namer: any PlaceNamer) throws -> Int
+}
 
+/// What is derived from the rows (the spatial index file), and the check of rows and file.
+public protocol DerivedIndexes: AnyObject {
+  /// What a server searches, without holding the photos: the kd-tree of every located photo
+  /// and the generation it belongs to, read together, with the cluster hierarchy over it and
+  /// the photos changed since it was built. A store that keeps it in a file maps the file
+  /// (`reusing` the mapping of an earlier answer when the file is the same), and builds and
+  /// writes it when it is missing, damaged, or of other rows.
+  func locatedIndex(reusing earlier: LocatedIndexFile.Contents?) throws -> LocatedIndex
   /// Brings derived data up to date after writes (the spatial index file): built again from
   /// the rows, unless so few photos changed since it was built that readers merge them
   /// (`DeltaPolicy`).
@@ -126,13 +123,29 @@ public protocol PhotoStore: AnyObject {
   /// server catching up after small syncs, or replacing a damaged file): when photos changed
   /// since it was built, or `always`; returns whether it did.
   func rebuildSpatialFile(always: Bool) throws -> Bool
-
   /// What is wrong with the index's own storage, one line each (none when it is sound): the
   /// database's consistency check (`thorough`: every page and index, else the quick one), and
   /// derived files against the rows (counts and a sample of positions).
   func check(thorough: Bool) throws -> [String]
   /// Rebuilds every derived file from the rows, whatever state it is in.
   func rebuildDerivedIndexes() throws
+}
+
+/// What syncs and fetches remember between runs: the files known under a root, the roots
+/// synced, and the areas fetched.
+public protocol IndexBookkeeping: AnyObject {
+  /// Remembers that `path` was synced, at `now`.
+  func recordSyncRoot(_ path: String, now: String) throws
+  /// Every local file the index knows under `root` (an absolute, normalised directory path):
+  /// photos' primary files and their other files, sidecars left out.
+  func knownFiles(under root: String) throws -> [KnownFile]
+  /// Roots synced before, with the time of their last sync.
+  func syncRoots() throws -> [(path: String, lastSynced: String)]
+  /// Whether an earlier search of `provider`, at `since` or later, covered the whole circle
+  /// around `center` with `radius` metres.
+  func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool
+  /// Remembers that `provider` was searched around `center` out to `radius` metres.
+  func recordFetchedArea(provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int) throws
 }
 
 extension PhotoStore {

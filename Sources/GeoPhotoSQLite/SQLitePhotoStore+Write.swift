@@ -1,0 +1,226 @@
+import Foundation
+public import GeoPhotoCore
+public import GeoPhotoStore
+
+/// Writing: transactions, upserts and copies, members, places, estimates and bookkeeping.
+extension SQLitePhotoStore {
+  @discardableResult public func write<T>(_ body: () throws -> T) throws -> T {
+    precondition(!inWrite, "write transactions do not nest")
+    inWrite = true
+    photosChanged = false
+    defer { inWrite = false }
+    return try database.transaction {
+      let result = try body()
+      if photosChanged {
+        try database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'", [])
+      }
+      // The triggers marked the rows they saw move with the next positions generation: it
+      // is this write's when there are any.
+      if try database.queryInt64(
+        """
+        WITH next AS (SELECT value + 1 AS g FROM index_state WHERE key = 'positions')
+        SELECT EXISTS (SELECT 1 FROM photos WHERE moved = (SELECT g FROM next))
+          OR EXISTS (SELECT 1 FROM removed_photos WHERE generation = (SELECT g FROM next))
+        """) == 1
+      {
+        try database.execute("UPDATE index_state SET value = value + 1 WHERE key = 'positions'", [])
+      }
+      return result
+    }
+  }
+
+  /// Notes that the last statement changed photo rows (the triggers note which moved).
+  func noteChange() {
+    precondition(inWrite, "photo rows change only inside write(_:)")
+    if database.changes > 0 { photosChanged = true }
+  }
+
+  /// A photo's files changed: answers list them, so the generation advances (positions stay).
+  func noteMembersChanged() {
+    precondition(inWrite, "photo rows change only inside write(_:)")
+    photosChanged = true
+  }
+
+  /// A record's values in `PhotoWrite.columns` order (`?1`…`?21`), then the time (`?22`).
+  private static func values(_ record: PhotoRecord, now: String) -> [StoreValue] {
+    PhotoWrite.values(record) + [.text(now)]
+  }
+
+  /// `?n` for column `c` of `PhotoWrite.columns`.
+  private static func parameter(_ c: PhotoColumn) -> String {
+    "?\((PhotoWrite.columns.firstIndex(of: c) ?? 0) + 1)"
+  }
+
+  private static let timeParameter = "?\(PhotoWrite.columns.count + 1)"
+
+  private static let upsertSQL = """
+    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen)
+    VALUES (\(PhotoWrite.columns.map(parameter).joined(separator: ", ")), \(timeParameter), \(timeParameter))
+    ON CONFLICT (source, source_id) DO UPDATE SET
+      \(PhotoWrite.assignments(new: { "excluded.\($0.name)" }, old: \.name).joined(separator: ",\n  ")),
+      updated = excluded.updated
+    """
+
+  private static let updateSQL = """
+    UPDATE photos SET
+      \(PhotoWrite.assignments(new: parameter, old: \.name).joined(separator: ",\n  ")),
+      updated = \(timeParameter)
+    WHERE id = ?\(PhotoWrite.columns.count + 2)
+    """
+
+  @discardableResult
+  public func upsert(_ record: PhotoRecord, now: String) throws -> Upserted {
+    let key: [StoreValue] = [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]
+    let existing = try database.queryInt64("SELECT id FROM photos WHERE source = ? AND source_id = ?", key)
+    try database.execute(Self.upsertSQL, Self.values(record, now: now))
+    noteChange()
+    if let existing { return Upserted(id: existing, inserted: false) }
+    return Upserted(id: database.lastInsertRowID, inserted: true)
+  }
+
+  public func update(id: Int64, with record: PhotoRecord, now: String) throws {
+    try database.execute(Self.updateSQL, Self.values(record, now: now) + [.integer(id)])
+    noteChange()
+  }
+
+  private static let copySQL = """
+    INSERT INTO photos (\(PhotoWrite.everyColumn.map(\.name).joined(separator: ", ")), updated, first_seen)
+    VALUES (\(PhotoWrite.everyColumn.indices.map { "?\($0 + 1)" }.joined(separator: ", ")), ?\(PhotoWrite.everyColumn.count + 1),
+      ?\(PhotoWrite.everyColumn.count + 1))
+    ON CONFLICT (source, source_id) DO UPDATE SET
+      \(PhotoWrite.everyColumn.map { "\($0.name) = excluded.\($0.name)" }.joined(separator: ", ")),
+      updated = excluded.updated
+    """
+
+  @discardableResult
+  public func copy(_ records: [PhotoRecord]) throws -> [Int64] {
+    let now = indexTimestamp()
+    return try write {
+      try records.map { record in
+        try database.execute(Self.copySQL, PhotoWrite.everyValue(record) + [.text(now)])
+        noteChange()
+        return try database.queryInt64(
+          "SELECT id FROM photos WHERE source = ? AND source_id = ?",
+          [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]) ?? 0
+      }
+    }
+  }
+
+  public func forgetLocalPhotos(under root: String) throws -> Int {
+    let prefix = directoryPrefix(root)
+    try database.execute(
+      """
+      DELETE FROM photo_members WHERE photo_id IN (
+        SELECT id FROM photos WHERE source = 'local' AND source_id >= ? AND source_id < ?)
+      """, [.text(prefix), .text(pathRangeEnd(prefix))])
+    try database.execute(
+      "DELETE FROM photos WHERE source = 'local' AND source_id >= ? AND source_id < ?",
+      [.text(prefix), .text(pathRangeEnd(prefix))])
+    let removed = database.changes
+    noteChange()
+    try database.execute(
+      "DELETE FROM sync_roots WHERE path = ? OR (path >= ? AND path < ?)",
+      [.text(root), .text(prefix), .text(pathRangeEnd(prefix))])
+    return removed
+  }
+
+  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws {
+    try database.execute(
+      """
+      UPDATE photos SET latitude = ?, longitude = ?, location_estimated = 1, place_gazetteer = NULL, updated = ?
+      WHERE id = ? AND (latitude IS NULL OR location_estimated = 1)
+      """,
+      [.real(c.latitude), .real(c.longitude), .text(now), .integer(id)])
+    noteChange()
+  }
+
+  public func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool {
+    try database.queryInt64(
+      "SELECT EXISTS (SELECT 1 FROM photos WHERE \(PlaceRenaming.unnamed(by: "?1")))", [.integer(identity)]) == 1
+  }
+
+  public func assignPlaces(with namer: any PlaceNamer) throws -> Int {
+    precondition(inWrite, "places are named inside write(_:)")
+    let identity = StoreValue.integer(namer.identity)
+    let batch = try database.cachedStatement(
+      """
+      SELECT \(PlaceRenaming.list) FROM photos WHERE \(PlaceRenaming.unnamed(by: "?1")) AND id > ?2
+      ORDER BY id LIMIT \(PlaceRenaming.batchSize)
+      """)
+    let sets = PhotoWrite.renamedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
+    let update = try database.cachedStatement("UPDATE photos SET \(sets), place_gazetteer = ? WHERE id = ?")
+    let mark = try database.cachedStatement("UPDATE photos SET place_gazetteer = ? WHERE id = ?")
+    var after: Int64 = 0
+    var keptStamps: Set<Int64> = []
+    let named = try PlaceRenaming.run(
+      with: namer,
+      read: {
+        var candidates: [PlaceRenaming.Candidate] = []
+        try batch.bind([identity, .integer(after)])
+        while try batch.step() { candidates.append(PlaceRenaming.Candidate(row: batch)) }
+        batch.reset()
+        after = candidates.last?.photo.id ?? after
+        return candidates
+      },
+      write: { outcome in
+        for (id, values) in outcome.changed { try update.execute(values + [identity, .integer(id)]) }
+        for id in outcome.unmarked { try mark.execute([identity, .integer(id)]) }
+        keptStamps.formUnion(outcome.keptStamps)
+        if !outcome.changed.isEmpty { photosChanged = true }
+      })
+    let keep = try database.cachedStatement("INSERT OR IGNORE INTO place_stamps (gazetteer, stamp) VALUES (?, ?)")
+    for stamp in keptStamps where stamp != namer.identity { try keep.execute([identity, .integer(stamp)]) }
+    return named
+  }
+
+  public func photosToGeotag(under root: String?) throws -> [Photo] {
+    var photos: [Photo] = []
+    var sql =
+      "SELECT \(PhotoColumn.photoList) FROM photos WHERE source = 'local' AND (latitude IS NULL OR location_estimated = 1) AND problem IS NULL"
+    var values: [StoreValue] = []
+    if let root {
+      let prefix = directoryPrefix(root)
+      sql += " AND source_id >= ? AND source_id < ?"
+      values = [.text(prefix), .text(pathRangeEnd(prefix))]
+    }
+    try database.forEachRow(sql + " ORDER BY taken_at, id", values) { photos.append(Photo(row: $0)) }
+    return photos
+  }
+
+  public func delete(id: Int64) throws {
+    try database.execute("DELETE FROM photo_members WHERE photo_id = ?", [.integer(id)])
+    try database.execute("DELETE FROM photos WHERE id = ?", [.integer(id)])
+    noteChange()
+  }
+
+  public func recordFetchedArea(
+    provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int
+  ) throws {
+    try database.execute(
+      "INSERT INTO fetched_areas (provider, latitude, longitude, radius, fetched_at, photos) VALUES (?, ?, ?, ?, ?, ?)",
+      [
+        .text(provider.rawValue), .real(center.latitude), .real(center.longitude), .real(radius), .integer(Int64(time)),
+        .integer(Int64(photos)),
+      ])
+  }
+
+  public func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool {
+    var covered = false
+    try database.forEachRow(
+      "SELECT latitude, longitude, radius FROM fetched_areas WHERE provider = ? AND fetched_at >= ?",
+      [.text(provider.rawValue), .integer(Int64(since))]
+    ) { row in
+      let searched = Coordinate(latitude: row.double(0), longitude: row.double(1))
+      if circle(searched, radius: row.double(2), covers: center, radius: radius) { covered = true }
+    }
+    return covered
+  }
+
+  public func recordSyncRoot(_ path: String, now: String) throws {
+    try database.execute(
+      """
+      INSERT INTO sync_roots (path, last_synced) VALUES (?, ?)
+      ON CONFLICT (path) DO UPDATE SET last_synced = excluded.last_synced
+      """, [.text(path), .text(now)])
+  }
+}
