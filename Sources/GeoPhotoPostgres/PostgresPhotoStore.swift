@@ -196,9 +196,9 @@ public final class PostgresPhotoStore: PhotoStore {
   }
 
   /// The positions generation and identity the spatial index is stamped with.
-  public func stamp() throws -> LocatedIndexFile.Stamp {
+  public func stamp() throws -> SpatialIndexFile.Stamp {
     try query("SELECT key, value FROM index_state WHERE key IN ('positions', 'identity')") { rows in
-      var stamp = LocatedIndexFile.Stamp(generation: 0, identity: 0)
+      var stamp = SpatialIndexFile.Stamp(generation: 0, identity: 0)
       for row in rows {
         if row.text(at: 0) == "positions" { stamp.generation = row.int64(at: 1) ?? 0 }
         if row.text(at: 0) == "identity" { stamp.identity = row.int64(at: 1) ?? 0 }
@@ -249,7 +249,7 @@ public final class PostgresPhotoStore: PhotoStore {
   /// the same file), with the rows changed since it was built; built from the rows and written
   /// there first when it is missing, damaged or of other rows. Where the cache folder cannot
   /// be written, the tree is built in memory and the server builds the clusters.
-  public func locatedIndex(reusing earlier: LocatedIndexFile.Contents?) throws -> LocatedIndex {
+  public func locatedIndex(reusing earlier: SpatialIndexFile.Contents?) throws -> LocatedIndex {
     let url = try spatialFileURL()
     return try LocatedIndex.kept(
       in: url, reusing: earlier,
@@ -264,13 +264,13 @@ public final class PostgresPhotoStore: PhotoStore {
 
   public func rebuildSpatialFile(always: Bool) throws -> Bool {
     let url = try spatialFileURL()
-    guard try always || LocatedIndexFile.stamp(at: url) != stamp() else { return false }
+    guard try always || SpatialIndexFile.stamp(at: url) != stamp() else { return false }
     if let failure = try buildSpatialFile(at: url).failure { throw failure }
     return true
   }
 
-  private func stamp(on connection: PostgresConnection) throws -> LocatedIndexFile.Stamp {
-    var stamp = LocatedIndexFile.Stamp(generation: 0, identity: 0)
+  private func stamp(on connection: PostgresConnection) throws -> SpatialIndexFile.Stamp {
+    var stamp = SpatialIndexFile.Stamp(generation: 0, identity: 0)
     for row in try connection.execute("SELECT key, value FROM index_state WHERE key IN ('positions', 'identity')") {
       if row.text(at: 0) == "positions" { stamp.generation = row.int64(at: 1) ?? 0 }
       if row.text(at: 0) == "identity" { stamp.identity = row.int64(at: 1) ?? 0 }
@@ -280,8 +280,8 @@ public final class PostgresPhotoStore: PhotoStore {
 
   /// The kd-tree's columns read page by page inside one repeatable-read transaction, like
   /// `locatedPhotos()`, built, and written to `url` with the hierarchy over it.
-  private func buildSpatialFile(at url: URL) throws -> LocatedIndexFile.Built {
-    let lock = LocatedIndexFile.buildLock(beside: url)
+  private func buildSpatialFile(at url: URL) throws -> SpatialIndexFile.Built {
+    let lock = SpatialIndexFile.buildLock(beside: url)
     defer { withExtendedLifetime(lock) {} }
     let (generation, stamp, rows) = try readingAtOneGeneration { connection, generation in
       var rows = LocatedRows()
@@ -302,7 +302,7 @@ public final class PostgresPhotoStore: PhotoStore {
       }
       return (generation, try self.stamp(on: connection), rows)
     }
-    return LocatedIndexFile.Built(rows.tree(), generation: generation, stamp: stamp, writingTo: url)
+    return SpatialIndexFile.Built(rows.tree(), generation: generation, stamp: stamp, writingTo: url)
   }
 
   public func records(after id: Int64, limit: Int) throws -> [(id: Int64, record: PhotoRecord)] {
@@ -481,8 +481,8 @@ public final class PostgresPhotoStore: PhotoStore {
     let url = try spatialFileURL()
     guard FileManager.default.fileExists(atPath: url.path) else { return problems }
     do {
-      let contents = try LocatedIndexFile.open(url)
-      if !LocatedIndexFile.verify(contents) {
+      let contents = try SpatialIndexFile.open(url)
+      if !SpatialIndexFile.verify(contents) {
         problems.append(
           "\(url.path) is damaged: its checksum does not match its contents (check --repair builds it again)")
       }

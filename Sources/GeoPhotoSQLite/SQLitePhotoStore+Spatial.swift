@@ -150,7 +150,7 @@ extension SQLitePhotoStore {
   /// changes are few enough for readers to merge (`deltaPolicy`).
   public func refreshDerivedIndexes() throws {
     let current = try stamp()
-    let kept = LocatedIndexFile.header(at: spatialFileURL)
+    let kept = SpatialIndexFile.header(at: spatialFileURL)
     if kept?.stamp == current { return }
     // The file's photos stand for the located ones (counting the rows would read them all).
     if let (stamp, photos) = kept, stamp.identity == current.identity, stamp.generation < current.generation,
@@ -176,7 +176,7 @@ extension SQLitePhotoStore {
   }
 
   public func rebuildSpatialFile(always: Bool) throws -> Bool {
-    guard try always || LocatedIndexFile.stamp(at: spatialFileURL) != stamp() else { return false }
+    guard try always || SpatialIndexFile.stamp(at: spatialFileURL) != stamp() else { return false }
     let built = try buildSpatialFile()
     if let failure = built.failure { throw failure }
     return true
@@ -205,13 +205,13 @@ extension SQLitePhotoStore {
       if try counts().located > 0 { problems.append("\(file) is missing (check --repair builds it)") }
       return problems
     }
-    let contents: LocatedIndexFile.Contents
+    let contents: SpatialIndexFile.Contents
     do {
-      contents = try LocatedIndexFile.open(spatialFileURL)
+      contents = try SpatialIndexFile.open(spatialFileURL)
     } catch {
       return problems + ["\(error) (check --repair builds it again)"]
     }
-    guard LocatedIndexFile.verify(contents) else {
+    guard SpatialIndexFile.verify(contents) else {
       return problems + [
         "\(file) is damaged: its checksum does not match its contents (check --repair builds it again)"
       ]
@@ -252,7 +252,7 @@ extension SQLitePhotoStore {
   /// file) with the rows changed since it was built; the file built first when it is missing,
   /// damaged or of other rows. Where it cannot be written (a read-only folder), the tree is
   /// built in memory and the reader builds the clusters.
-  public func locatedIndex(reusing earlier: LocatedIndexFile.Contents?) throws -> LocatedIndex {
+  public func locatedIndex(reusing earlier: SpatialIndexFile.Contents?) throws -> LocatedIndex {
     try LocatedIndex.kept(
       in: spatialFileURL, reusing: earlier,
       merge: { contents in
@@ -267,8 +267,8 @@ extension SQLitePhotoStore {
   /// Builds the tree from the located photos and writes the spatial index file (the points,
   /// the generation and the stamp are read in one transaction, so the file always matches its
   /// stamp).
-  private func buildSpatialFile() throws -> LocatedIndexFile.Built {
-    let lock = LocatedIndexFile.buildLock(beside: spatialFileURL)
+  private func buildSpatialFile() throws -> SpatialIndexFile.Built {
+    let lock = SpatialIndexFile.buildLock(beside: spatialFileURL)
     defer { withExtendedLifetime(lock) {} }
     var rows = LocatedRows()
     let (generation, current) = try database.transaction(immediate: false) {
@@ -282,7 +282,7 @@ extension SQLitePhotoStore {
       }
       return read
     }
-    let built = LocatedIndexFile.Built(rows.tree(), generation: generation, stamp: current, writingTo: spatialFileURL)
+    let built = SpatialIndexFile.Built(rows.tree(), generation: generation, stamp: current, writingTo: spatialFileURL)
     if built.written != nil {
       for former in formerFiles { try? FileManager.default.removeItem(at: former) }
     }

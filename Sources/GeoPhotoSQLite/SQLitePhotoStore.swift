@@ -108,8 +108,8 @@ public final class SQLitePhotoStore: PhotoStore {
 
   /// The positions generation and identity of this database, as the spatial index file records
   /// them: it is stale only when positions changed, not when places were renamed.
-  public func stamp() throws -> LocatedIndexFile.Stamp {
-    LocatedIndexFile.Stamp(
+  public func stamp() throws -> SpatialIndexFile.Stamp {
+    SpatialIndexFile.Stamp(
       generation: try database.queryInt64("SELECT value FROM index_state WHERE key = 'positions'") ?? 0,
       identity: try database.queryInt64("SELECT value FROM index_state WHERE key = 'identity'") ?? 0)
   }

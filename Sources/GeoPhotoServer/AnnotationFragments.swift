@@ -87,7 +87,7 @@ final class AnnotationFragments: Sendable {
   }
 }
 
-extension IndexSnapshot {
+extension LoadedIndex {
   /// Writes the photos of `neighbors` as the API's annotations show them (their files, no
   /// paths), each with its distance, from their fragments (encoded once per snapshot); the
   /// photos without one are read from the store together. A photo removed from the index

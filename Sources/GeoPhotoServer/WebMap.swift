@@ -60,7 +60,7 @@ public enum MapBasemap: Sendable, Equatable {
 /// The web map: its page, its script and style, and Debian's Leaflet when it is installed.
 enum WebMapEndpoints {
   static let pageRoutes = ["/", "/index.html"].map { path in
-    Route(
+    Endpoint(
       path: path, operationID: "webMap", summary: "The web map", access: .open,
       // The page's own URL keeps its date range, search and place, so a view can be shared.
       parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text, place, photo],
@@ -71,22 +71,22 @@ enum WebMapEndpoints {
   }
 
   /// The place the page goes to (`PlaceEndpoints.query`'s names), read by its script.
-  static let place = RouteParameter.query("place", .text, "A place name the map opens at")
+  static let place = EndpointParameter.query("place", .text, "A place name the map opens at")
   /// A photo whose viewer the page opens.
-  static let photo = RouteParameter.query(
+  static let photo = EndpointParameter.query(
     "photo", .identifier("photo id", 1...Int64.max), "A photo the map opens its viewer on")
-  static let assetName = RouteParameter.path("name", .fileName, "geophoto.js or geophoto.css")
-  static let leafletFile = RouteParameter.path("file", .fileName, "A file of Leaflet's distribution")
+  static let assetName = EndpointParameter.path("name", .fileName, "geophoto.js or geophoto.css")
+  static let leafletFile = EndpointParameter.path("file", .fileName, "A file of Leaflet's distribution")
 
   static let assetRoutes = [
-    Route(
+    Endpoint(
       path: "/assets/{name}", operationID: "asset", summary: "The web map's script and style", access: .open,
       parameters: [assetName], responses: [], cached: false, documented: false, respond: asset),
-    Route(
+    Endpoint(
       path: "/assets/leaflet/{file}", operationID: "leaflet", summary: "Leaflet", access: .open,
       parameters: [leafletFile],
       responses: [], cached: false, documented: false, respond: { try leaflet($0.parameters.word(leafletFile), $0) }),
-    Route(
+    Endpoint(
       path: "/assets/leaflet/images/{file}", operationID: "leafletImage", summary: "Leaflet's images", access: .open,
       parameters: [leafletFile], responses: [], cached: false, documented: false,
       respond: { try leaflet($0.parameters.word(leafletFile).map { "images/" + $0 }, $0) }),
@@ -97,7 +97,7 @@ enum WebMapEndpoints {
   /// that, with the token when the server has one.
   static func page(_ c: EndpointContext) throws -> ServerResponse {
     let map = c.configuration.map
-    let endpoints: [(String, Route)] = [
+    let endpoints: [(String, Endpoint)] = [
       ("status", ServiceEndpoints.statusRoute), ("places", PlaceEndpoints.route), ("near", NearEndpoint.route),
       ("annotations", AnnotationsEndpoints.annotationsRoute), ("photo", PhotoEndpoints.detailRoute),
       ("thumbnail", PhotoEndpoints.thumbnailRoute),

@@ -13,7 +13,7 @@ public struct LocatedIndex: Sendable {
   /// The generation of the rows these answer for (every change, renamings included).
   public var generation: Int64
   /// The rows the tree was built from; nil for a tree of photos held in memory.
-  public let stamp: LocatedIndexFile.Stamp?
+  public let stamp: SpatialIndexFile.Stamp?
   /// The tree: ids are photo ids, tags their `PhotoSource.code`s, with capture times.
   public let spatial: SpatialIndex
   /// The tree's positions by ascending photo id.
@@ -24,11 +24,11 @@ public struct LocatedIndex: Sendable {
   /// What changed since the tree was built.
   public let changes: LocatedChanges
   /// The file the columns are views of, when they are.
-  public let file: LocatedIndexFile.Contents?
+  public let file: SpatialIndexFile.Contents?
 
   public init(
     generation: Int64, spatial: SpatialIndex, positionsByID: Column<Int32>? = nil, clusters: ClusterIndex? = nil,
-    stamp: LocatedIndexFile.Stamp? = nil, changes: LocatedChanges = .none, file: LocatedIndexFile.Contents? = nil
+    stamp: SpatialIndexFile.Stamp? = nil, changes: LocatedChanges = .none, file: SpatialIndexFile.Contents? = nil
   ) {
     self.generation = generation
     self.spatial = spatial
@@ -40,7 +40,7 @@ public struct LocatedIndex: Sendable {
   }
 
   /// A mapped file's contents at `generation`, with the rows changed since it was built.
-  public init(file: LocatedIndexFile.Contents, generation: Int64, changed: LocatedChanges.Rows = .init()) {
+  public init(file: SpatialIndexFile.Contents, generation: Int64, changed: LocatedChanges.Rows = .init()) {
     self.init(
       generation: generation, spatial: file.tree, positionsByID: file.positionsByID, clusters: file.clusters,
       stamp: file.stamp, changes: LocatedChanges(changed, over: file.tree, positionsByID: file.positionsByID),
@@ -283,7 +283,7 @@ extension LocatedIndex {
   /// another database's file, one newer than the rows, or changes that are no longer known or
   /// too many to merge.
   public init?(
-    merging contents: LocatedIndexFile.Contents, generation: Int64, current: LocatedIndexFile.Stamp,
+    merging contents: SpatialIndexFile.Contents, generation: Int64, current: SpatialIndexFile.Stamp,
     changes: (Int64) throws -> LocatedChanges.Rows?
   ) rethrows {
     guard contents.stamp.identity == current.identity, contents.stamp.generation <= current.generation,
@@ -297,16 +297,16 @@ extension LocatedIndex {
   /// it cannot serve), else built from the rows and written (`build`) and mapped; a tree that
   /// could not be written (a read-only folder) is used from memory.
   public static func kept(
-    in url: URL, reusing earlier: LocatedIndexFile.Contents?,
-    merge: (LocatedIndexFile.Contents) throws -> LocatedIndex?, build: () throws -> LocatedIndexFile.Built
+    in url: URL, reusing earlier: SpatialIndexFile.Contents?,
+    merge: (SpatialIndexFile.Contents) throws -> LocatedIndex?, build: () throws -> SpatialIndexFile.Built
   ) throws -> LocatedIndex {
     for _ in 0..<3 {
-      let kept = LocatedIndexFile.stamp(at: url)
+      let kept = SpatialIndexFile.stamp(at: url)
       // The earlier mapping serves while it is still the file there: one written again for
       // the same stamp (`check --repair`, or a build racing another) replaces it, and a
       // mapping kept of a replaced file would hold its pages and disk space.
       let reused = earlier.flatMap { kept == $0.stamp && $0.isMapped(from: url) ? $0 : nil }
-      let contents = reused ?? (try? LocatedIndexFile.open(url))
+      let contents = reused ?? (try? SpatialIndexFile.open(url))
       if let contents, let merged = try merge(contents) { return merged }
       let built = try build()
       if built.written == nil { return built.index }
@@ -315,7 +315,7 @@ extension LocatedIndex {
   }
 }
 
-extension LocatedIndexFile {
+extension SpatialIndexFile {
   /// A tree built from the rows at `generation` and `stamp`, and whether it was written.
   public struct Built {
     /// The tree from memory, without clusters.
@@ -329,7 +329,7 @@ extension LocatedIndexFile {
       index = LocatedIndex(generation: generation, spatial: tree, stamp: stamp)
       do {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try LocatedIndexFile.write(tree, stamp: stamp, to: url)
+        try SpatialIndexFile.write(tree, stamp: stamp, to: url)
         written = stamp
       } catch {
         failure = error

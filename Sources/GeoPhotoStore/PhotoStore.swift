@@ -114,7 +114,7 @@ public protocol DerivedIndexes: AnyObject {
   /// the photos changed since it was built. A store that keeps it in a file maps the file
   /// (`reusing` the mapping of an earlier answer when the file is the same), and builds and
   /// writes it when it is missing, damaged, or of other rows.
-  func locatedIndex(reusing earlier: LocatedIndexFile.Contents?) throws -> LocatedIndex
+  func locatedIndex(reusing earlier: SpatialIndexFile.Contents?) throws -> LocatedIndex
   /// Brings derived data up to date after writes (the spatial index file): built again from
   /// the rows, unless so few photos changed since it was built that readers merge them
   /// (`DeltaPolicy`).

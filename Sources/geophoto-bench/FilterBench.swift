@@ -80,7 +80,7 @@ func benchFilters(points: [Coordinate]) throws {
       }()
     return Photo(id: ids[i], source: .local, sourceID: "\(i)", coordinate: p, takenAt: taken, title: "")
   }
-  let snapshot = IndexSnapshot(generation: 1, photos: photos)
+  let snapshot = LoadedIndex(generation: 1, photos: photos)
   let query = { (q: Coordinate) in NearQuery(center: q, limit: k, filter: PhotoFilter(time: range)) }
   let (_, firstQuery) = try timed { try snapshot.nearest(query(qs[0])) }
   var served: [UInt64] = []

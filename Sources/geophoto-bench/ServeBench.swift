@@ -296,8 +296,8 @@ func benchRouter(points: [Coordinate]) throws {
       id: Int64(i + 1), source: .local, sourceID: "/p/\(i).jpg", path: "/p/\(i).jpg", coordinate: c,
       takenAt: CaptureDate(year: 2024, month: 5, day: 3, hour: 10), title: "Photo \(i)")
   }
-  let (snapshot, built) = timed { IndexSnapshot(generation: 1, photos: photos) }
-  let holder = SnapshotHolder(initial: snapshot) { nil }
+  let (snapshot, built) = timed { LoadedIndex(generation: 1, photos: photos) }
+  let holder = LoadedIndexHolder(initial: snapshot) { nil }
   let router = APIRouter(holder: holder)
   let qs = queries(points, count: 2_000)
   var near: [UInt64] = []

@@ -14,7 +14,7 @@ import Testing
 final class ServedIndex: Sendable {
   let directory: URL
   let server: HTTPServer
-  let holder: SnapshotHolder
+  let holder: LoadedIndexHolder
   let log = StatusLog()
   var base: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
 
@@ -44,7 +44,7 @@ final class ServedIndex: Sendable {
       try store.upsert(PhotoRecord(photo: remote), now: indexTimestamp())
       try more(store)
     }
-    holder = SnapshotHolder(open: reopener(for: store))
+    holder = LoadedIndexHolder(open: reopener(for: store))
     try holder.refresh()
     var configuration = APIConfiguration()
     configuration.token = token

@@ -125,7 +125,7 @@ struct PostgresRestartTests {
     }
     for i in 0..<5 { try add("\(i).jpg", Double(i)) }
     let pool = PostgresPool(url: cluster.url)
-    let holder = SnapshotHolder { try PostgresPhotoStore(pool: pool) }
+    let holder = LoadedIndexHolder { try PostgresPhotoStore(pool: pool) }
     try holder.refresh()
     let before = holder.snapshot
     #expect(before.count == 5)

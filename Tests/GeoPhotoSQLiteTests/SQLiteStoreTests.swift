@@ -98,16 +98,16 @@ import Testing
       try store.upsert(record("/p/b.jpg", nil, nil), now: "n")
     }
     try store.refreshDerivedIndexes()
-    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
-    #expect(try LocatedIndexFile.open(store.spatialFileURL).tree.count == 1)
+    #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
+    #expect(try SpatialIndexFile.open(store.spatialFileURL).tree.count == 1)
     // A photo written since is merged by readers until a sync builds the file again (a small
     // index is built again at once).
     try store.write { try store.upsert(record("/p/c.jpg", 35.7, 139.8), now: "n") }
-    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) != (try store.stamp()))
+    #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) != (try store.stamp()))
     let merged = try store.locatedIndex()
     #expect(merged.count == 2 && merged.changes.added.count == 1 && merged.spatial.count == 1)
     try store.refreshDerivedIndexes()
-    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
+    #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
     #expect(try store.locatedIndex().changes.isEmpty)
     // A file cut short is built again, not trusted.
     let bytes = try Data(contentsOf: store.spatialFileURL)
@@ -138,7 +138,7 @@ import Testing
     #expect(try store.write { try store.assignPlaces(with: Everywhere()) } == 2)
     #expect(try store.generation() == generation + 1)
     #expect(try store.stamp() == stamp)
-    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == stamp)
+    #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) == stamp)
     #expect(try store.locatedIndex().changes.isEmpty)
     // A moved photo does make it stale.
     try store.write { try store.upsert(record("/p/a.jpg", 5, 6), now: "n") }
@@ -416,7 +416,7 @@ import Testing
       }
     }
     try store.refreshDerivedIndexes()
-    let built = try #require(LocatedIndexFile.stamp(at: store.spatialFileURL))
+    let built = try #require(SpatialIndexFile.stamp(at: store.spatialFileURL))
     // Moved, deleted, added, and one that loses its position.
     try store.write {
       for i in [3, 700, 1_999] { try store.upsert(record("/p/\(i).jpg", points[i].latitude + 1, 10), now: "n") }
@@ -425,7 +425,7 @@ import Testing
       try store.upsert(record("/p/9.jpg", nil, nil), now: "n")
     }
     try store.refreshDerivedIndexes()
-    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == built)  // left as it was
+    #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) == built)  // left as it was
     let located = try store.locatedIndex()
     let rows = try store.locatedPhotos().photos
     let expectedCount = 2_000 - 3 + 4
@@ -494,7 +494,7 @@ import Testing
     #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
     // The file in place is of the newest rows (the last build read them after the last write),
     // and whole.
-    #expect(LocatedIndexFile.header(at: writer.spatialFileURL)?.stamp == (try writer.stamp()))
+    #expect(SpatialIndexFile.header(at: writer.spatialFileURL)?.stamp == (try writer.stamp()))
     #expect(try writer.check(thorough: true).isEmpty)
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") }
     #expect(left.isEmpty, "\(left)")
@@ -510,7 +510,7 @@ import Testing
       return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0
     }
     do {
-      let held = LocatedIndexFile.buildLock(beside: file)
+      let held = SpatialIndexFile.buildLock(beside: file)
       #expect(held != nil)
       // Another open of the file (another thread's or process's) cannot take it meanwhile.
       #expect(!free())

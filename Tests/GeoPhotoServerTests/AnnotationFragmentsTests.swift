@@ -22,7 +22,7 @@ import Testing
 
   /// The writer's own answer for `photo`.
   static func reference(
-    _ snapshot: IndexSnapshot, _ photo: Photo, distance: Double, form: EncodedAnnotation.Form
+    _ snapshot: LoadedIndex, _ photo: Photo, distance: Double, form: EncodedAnnotation.Form
   ) throws -> String {
     var annotation = try #require(Annotation(photo: photo, distance: distance))
     annotation.files = snapshot.files(of: PhotoDetail(photo: photo, members: []))
@@ -37,7 +37,7 @@ import Testing
 
   @Test func answersFromAFullCacheAreTheWritersAnswers() throws {
     let photos = Self.photos().filter { $0.coordinate != nil }
-    let snapshot = IndexSnapshot(generation: 1, photos: photos)
+    let snapshot = LoadedIndex(generation: 1, photos: photos)
     // The smallest cache: 16 shards of 4 KiB, so a few dozen fragments fill it and it starts over.
     let cache = AnnotationFragments(capacity: 0)
     var made = 0

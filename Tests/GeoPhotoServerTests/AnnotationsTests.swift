@@ -75,7 +75,7 @@ import Testing
 
   /// A request for `route` that should succeed: path ids filled in, required parameters from
   /// their examples.
-  func example(_ route: Route) throws -> String {
+  func example(_ route: Endpoint) throws -> String {
     var path = route.path
     if path.hasPrefix("/v1/clusters/") { path = path.replacing("{id}", with: String(try firstClusterID())) }
     path = path.replacing("/v1/photos/{id}/thumbnail", with: "/v1/photos/5/thumbnail").replacing("{id}", with: "1")
@@ -141,7 +141,7 @@ import Testing
 
   /// Every route answers, and accepts every parameter it declares (and no other).
   @Test func everyRouteAnswersWithTheParametersItDeclares() throws {
-    for route in Routes.all {
+    for route in EndpointTable.all {
       let target = try example(route)
       let status = get(api, target).status
       #expect(status == 200 || status == 302 || (route.path.hasPrefix("/assets/") && status == 404), "\(target)")

@@ -36,8 +36,8 @@ import Testing
   static let subjects = ["temple", "shrine", "gate", "bridge"]
 
   static let api: APIRouter = {
-    let snapshot = IndexSnapshot(generation: 3, photos: photos)
-    return APIRouter(holder: SnapshotHolder(initial: snapshot) { nil }, configuration: APIConfiguration())
+    let snapshot = LoadedIndex(generation: 3, photos: photos)
+    return APIRouter(holder: LoadedIndexHolder(initial: snapshot) { nil }, configuration: APIConfiguration())
   }()
 
   /// Kept by the oracle: taken in May 2024 by the photo's own wall clock.

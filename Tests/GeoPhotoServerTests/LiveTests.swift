@@ -14,7 +14,7 @@ import Testing
 final class LiveServer {
   let directory: URL
   let store: any PhotoStore
-  let holder: SnapshotHolder
+  let holder: LoadedIndexHolder
   let server: HTTPServer
   let log = AccessLines()
   var base: String { "http://127.0.0.1:\(server.port)" }
@@ -25,7 +25,7 @@ final class LiveServer {
     try ExamplePhotos.write(to: photos)
     store = try makeScratchStore(kind, in: directory)
     try Self.index(photos, into: store)
-    holder = SnapshotHolder(open: reopener(for: store))
+    holder = LoadedIndexHolder(open: reopener(for: store))
     try holder.refresh()
     var configuration = APIConfiguration()
     configure(&configuration)

@@ -16,7 +16,7 @@ import Testing
 
   /// A concrete target for every route (path parameters filled in, required parameters from
   /// their examples).
-  static func target(for route: Route) -> String {
+  static func target(for route: Endpoint) -> String {
     var path = route.path
     let values = ["{id}": "1", "{z}": "1", "{x}": "0", "{y}": "0.png", "{name}": "geophoto.js", "{file}": "leaflet.js"]
     for (pattern, value) in values { path = path.replacingOccurrences(of: pattern, with: value) }
@@ -53,7 +53,7 @@ import Testing
   @Test func everyRouteThroughEveryTargetFormWithAndWithoutTheToken() throws {
     let live = try LiveServer { $0.token = Self.token }
     let port = live.server.port
-    for route in Routes.all {
+    for route in EndpointTable.all {
       let target = Self.target(for: route)
       let absolute = "http://127.0.0.1:\(port)" + target
       for form in [target, absolute] {
@@ -230,7 +230,7 @@ import Testing
     #expect(r.json["truncated"] as? Bool == true)
     let located = samplePhotos().filter { $0.coordinate != nil }.count
     #expect(r.json["total"] as? Int == located)
-    let snapshot = IndexSnapshot(generation: 1, photos: samplePhotos())
+    let snapshot = LoadedIndex(generation: 1, photos: samplePhotos())
     let (kept, total) = try snapshot.clusters(for: PhotoFilter()).items(
       in: BoundingBox(west: -180, south: -85, east: 180, north: 85), zoom: 20, limit: 5)
     #expect(kept.count == 5 && total == located)

@@ -175,7 +175,7 @@ import Testing
       id: 1, source: .local, sourceID: "/p/1.jpg", path: "/p/1.jpg",
       coordinate: Coordinate(latitude: 35.681239999999995, longitude: -139.76712000000001), title: "noisy")
     #expect("\(noisy.coordinate?.latitude ?? 0)" == "35.681239999999995")  // the noise is there
-    let holder = SnapshotHolder(initial: IndexSnapshot(generation: 1, photos: [noisy])) { nil }
+    let holder = LoadedIndexHolder(initial: LoadedIndex(generation: 1, photos: [noisy])) { nil }
     let api = APIRouter(holder: holder)
     for target in [
       "/v1/photos/1", "/v1/near?lat=35.68&lon=-139.76", "/v1/near?lat=35.68&lon=-139.76&format=geojson",

@@ -62,10 +62,10 @@ import Testing
     let directory = try TemporaryDirectory()
     let store = try Self.store(kind, in: directory.url)
     let (generation, rows) = try store.locatedPhotos()
-    let fromStore = SnapshotHolder(open: reopener(for: store))
+    let fromStore = LoadedIndexHolder(open: reopener(for: store))
     try fromStore.refresh()
-    let inMemory = SnapshotHolder(
-      initial: IndexSnapshot(generation: generation, photos: rows, members: try store.memberFiles(of: nil))
+    let inMemory = LoadedIndexHolder(
+      initial: LoadedIndex(generation: generation, photos: rows, members: try store.memberFiles(of: nil))
     ) { nil }
     #expect(fromStore.snapshot.generation == generation && fromStore.snapshot.count == rows.count)
     var configuration = APIConfiguration()
@@ -96,7 +96,7 @@ import Testing
   @Test func onlyThePhotosAnswersShowAreRead() throws {
     let directory = try TemporaryDirectory()
     let store = try Self.store(.sqlite, in: directory.url)
-    let holder = SnapshotHolder(open: reopener(for: store))
+    let holder = LoadedIndexHolder(open: reopener(for: store))
     try holder.refresh()
     let snapshot = holder.snapshot
     #expect(snapshot.details.cached == 0)
@@ -108,7 +108,7 @@ import Testing
   @Test func aPhotoRemovedSinceTheSnapshotIsLeftOut() throws {
     let directory = try TemporaryDirectory()
     let store = try Self.store(.sqlite, in: directory.url)
-    let holder = SnapshotHolder(open: reopener(for: store))
+    let holder = LoadedIndexHolder(open: reopener(for: store))
     try holder.refresh()
     let api = APIRouter(holder: holder, configuration: APIConfiguration())
     let london = try #require(try store.locatedPhotos().photos.first { $0.title == "London" })
@@ -129,7 +129,7 @@ import Testing
     let directory = try TemporaryDirectory()
     let store = try Self.store(.sqlite, in: directory.url)
     try store.refreshDerivedIndexes()
-    let holder = SnapshotHolder(open: reopener(for: store))
+    let holder = LoadedIndexHolder(open: reopener(for: store))
     try holder.refresh()
     #expect(holder.snapshot.generation == (try store.generation()))
     #expect(try holder.refresh() == nil)
@@ -158,7 +158,7 @@ import Testing
       }
     }
     try store.refreshDerivedIndexes()
-    let holder = SnapshotHolder(open: reopener(for: store))
+    let holder = LoadedIndexHolder(open: reopener(for: store))
     try holder.refresh()
     // Moved (one beside a photo far from it, one far away), removed, added (beside existing
     // photos and alone).
@@ -176,14 +176,14 @@ import Testing
     }
     try store.refreshDerivedIndexes()
     if let sqlite = store as? SQLitePhotoStore {
-      #expect(LocatedIndexFile.stamp(at: sqlite.spatialFileURL) != (try sqlite.stamp()))
+      #expect(SpatialIndexFile.stamp(at: sqlite.spatialFileURL) != (try sqlite.stamp()))
     }
     #expect(try holder.refresh() != nil)
     // Two moved and three removed taken out; two moved and six new added.
     #expect(holder.snapshot.changeCount == 5 + 8)
     let (generation, rows) = try store.locatedPhotos()
     let inMemory = APIRouter(
-      holder: SnapshotHolder(initial: IndexSnapshot(generation: generation, photos: rows)) { nil })
+      holder: LoadedIndexHolder(initial: LoadedIndex(generation: generation, photos: rows)) { nil })
     let served = APIRouter(holder: holder)
     #expect(holder.snapshot.count == rows.count)
     let near: [String] = [
@@ -242,7 +242,7 @@ import Testing
       }
     }
     try store.refreshDerivedIndexes()
-    let holder = SnapshotHolder(rebuildDelay: 0.3, open: reopener(for: store))
+    let holder = LoadedIndexHolder(rebuildDelay: 0.3, open: reopener(for: store))
     try holder.refresh()
     let lines = Mutex<[String]>([])
     holder.watch(interval: 0.05) { line in lines.withLock { $0.append(line) } }
@@ -257,7 +257,7 @@ import Testing
     #expect(log.contains { $0.contains("1 changed since the spatial index was built, merged") }, "\(log)")
     #expect(log.contains { $0.contains("spatial index built again") }, "\(log)")
     #expect(holder.snapshot.changeCount == 0 && holder.snapshot.count == 501)
-    #expect(LocatedIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
+    #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
   }
 
   /// A spatial index file damaged where only its checksum can tell (the header and layout
@@ -275,7 +275,7 @@ import Testing
     let times = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 64 + 4 * 16, as: UInt64.self)) }
     bytes[times + 17] ^= 0x40  // a capture time: nothing a reader checks
     try bytes.write(to: store.spatialFileURL)
-    let holder = SnapshotHolder(open: reopener(for: store))
+    let holder = LoadedIndexHolder(open: reopener(for: store))
     let lines = Mutex<[String]>([])
     holder.watch(interval: 0.05) { line in lines.withLock { $0.append(line) } }
     defer { holder.stopWatching() }
@@ -287,7 +287,7 @@ import Testing
     let log = lines.withLock { $0 }
     #expect(log.contains { $0.contains("the spatial index is damaged") }, "\(log)")
     #expect(log.contains { $0.contains("spatial index built again") }, "\(log)")
-    #expect(LocatedIndexFile.verify(try LocatedIndexFile.open(store.spatialFileURL)))
+    #expect(SpatialIndexFile.verify(try SpatialIndexFile.open(store.spatialFileURL)))
     #expect(holder.snapshot.count == 400)
   }
 }

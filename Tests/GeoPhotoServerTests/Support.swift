@@ -46,8 +46,8 @@ func router(_ configure: (inout APIConfiguration) -> Void = { _ in }, zones: [Pr
     BuiltInTiles(cacheDirectory: nil) { try Basemap(contentsOf: url) }
   }
   configure(&configuration)
-  let snapshot = IndexSnapshot(generation: generation, photos: samplePhotos(), privacyZones: zones)
-  let holder = SnapshotHolder(initial: snapshot) { nil }
+  let snapshot = LoadedIndex(generation: generation, photos: samplePhotos(), privacyZones: zones)
+  let holder = LoadedIndexHolder(initial: snapshot) { nil }
   return APIRouter(holder: holder, configuration: configuration)
 }
 

@@ -38,8 +38,8 @@ import Testing
     var configuration = APIConfiguration()
     configuration.thumbnailCache = ThumbnailCache(directory: folder.appendingPathComponent("thumbnails"))
     configuration.warnings = { line in warnings.lines.withLock { $0.append(line) } }
-    let snapshot = IndexSnapshot(generation: 1, photos: photos, privacyZones: [])
-    return APIRouter(holder: SnapshotHolder(initial: snapshot) { nil }, configuration: configuration)
+    let snapshot = LoadedIndex(generation: 1, photos: photos, privacyZones: [])
+    return APIRouter(holder: LoadedIndexHolder(initial: snapshot) { nil }, configuration: configuration)
   }
 
   @Test func everyKindOfFileGetsItsAnswer() throws {

@@ -89,10 +89,10 @@ enum ServeCommand: Subcommand {
   /// The index, opened read-only (a read-only file, role or replica serves as well), sharing
   /// one connection pool between reloads where it can; an index not there yet is picked up
   /// when it appears.
-  static func openIndex(_ context: CommandContext) throws -> SnapshotHolder {
+  static func openIndex(_ context: CommandContext) throws -> LoadedIndexHolder {
     let config = context.configuration
     let open = try CommandContext.stores.opener(config.databasePath, mode: .readOnly)
-    let holder = SnapshotHolder(
+    let holder = LoadedIndexHolder(
       privacyZones: config.serve.privacyZones, builds: BuildSlots(limit: config.serve.maximumBuilds)
     ) {
       do {
@@ -150,7 +150,7 @@ enum ServeCommand: Subcommand {
   }
 
   /// The line that says where the server is, and warnings when other machines can reach it.
-  static func announce(_ server: HTTPServer, holder: SnapshotHolder, hasToken: Bool, _ context: CommandContext) {
+  static func announce(_ server: HTTPServer, holder: LoadedIndexHolder, hasToken: Bool, _ context: CommandContext) {
     let config = context.configuration
     let console = context.console
     if !server.isLoopbackOnly {

@@ -5,7 +5,7 @@
 public enum APIReference {
   public static var markdownTable: String {
     var lines = ["| request | token | parameters | answers |", "|---|---|---|---|"]
-    for route in Routes.documented {
+    for route in EndpointTable.documented {
       let answers = route.responses.map { response in
         let types = response.content.map { "`\($0.mediaType)`" }.joined(separator: ", ")
         return "\(response.status)" + (types.isEmpty ? "" : " \(types)") + ": \(escaped(response.description))"
@@ -18,7 +18,7 @@ public enum APIReference {
   }
 
   /// The query parameters, each with what it takes; the shared filters as one word.
-  static func parameters(of route: Route) -> String {
+  static func parameters(of route: Endpoint) -> String {
     let filterNames = FilterParameters.all.map(\.name)
     let query = route.parameters.filter { $0.location == .query }
     let hasFilters = filterNames.allSatisfy { name in query.contains { $0.name == name } }
@@ -27,7 +27,7 @@ public enum APIReference {
     return parts.isEmpty ? "" : parts.joined(separator: ", ")
   }
 
-  static func described(_ p: RouteParameter) -> String {
+  static func described(_ p: EndpointParameter) -> String {
     let takes: String
     switch p.kind {
     case .number(let range): takes = "\(number(range.lowerBound))…\(number(range.upperBound))"

@@ -39,13 +39,13 @@ public struct APIConfiguration: Sendable {
 /// every bad input is tested in-process; `HTTPServer` carries it over the network.
 ///
 /// A request passes the middleware (access log, CORS, error answers, the host check, request
-/// limits, preflight) and is dispatched on `Routes.all`: the route whose path matches asks for
+/// limits, preflight) and is dispatched on `EndpointTable.all`: the route whose path matches asks for
 /// the token when it says so, checks the parameters and answers from the current index
 /// snapshot. Before that, from the headers alone, `admit` refuses a body the route does not
 /// take, and `answersSlowly` sends requests that may wait for a build off the transport's
 /// threads.
 public struct APIRouter: Responder {
-  public let holder: SnapshotHolder
+  public let holder: LoadedIndexHolder
   public let configuration: APIConfiguration
   private let middleware: [any Middleware]
   private let handler: APIHandler
@@ -55,7 +55,7 @@ public struct APIRouter: Responder {
   /// version answering and the feature cap.
   let answerVariant: UInt64
 
-  public init(holder: SnapshotHolder, configuration: APIConfiguration = APIConfiguration()) {
+  public init(holder: LoadedIndexHolder, configuration: APIConfiguration = APIConfiguration()) {
     self.holder = holder
     self.configuration = configuration
     let variant = Checksum.of(GeoPhotoVersion.current + "|" + String(configuration.maximumFeatures))
@@ -143,9 +143,9 @@ public struct APIRouter: Responder {
   static let filterNames = Set(FilterParameters.all.map(\.name))
 
   /// The route whose path pattern `path` has, with its path parameters' values.
-  static func route(for path: String) -> (route: Route, pathValues: [String: String])? {
+  static func route(for path: String) -> (route: Endpoint, pathValues: [String: String])? {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
-    for (route, pattern) in Routes.table {
+    for (route, pattern) in EndpointTable.table {
       if let values = route.match(segments, pattern: pattern) { return (route, values) }
     }
     return nil
@@ -154,7 +154,7 @@ public struct APIRouter: Responder {
   /// The request's route answering from `snapshot`: the token checked when the route asks for
   /// it, then the parameters.
   static func dispatch(
-    _ request: ServerRequest, snapshot: IndexSnapshot, configuration: APIConfiguration, token: BearerToken?,
+    _ request: ServerRequest, snapshot: LoadedIndex, configuration: APIConfiguration, token: BearerToken?,
     answerVariant: UInt64
   ) throws -> ServerResponse {
     guard let (route, pathValues) = route(for: request.path) else {

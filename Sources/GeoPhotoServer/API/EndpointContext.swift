@@ -4,7 +4,7 @@ import GeoPhotoHTTPD
 /// What an endpoint answers from: one index snapshot (the same from start to end of the
 /// request), the API's settings, the request and its checked parameters.
 struct EndpointContext {
-  let snapshot: IndexSnapshot
+  let snapshot: LoadedIndex
   let configuration: APIConfiguration
   let request: ServerRequest
   let parameters: ParameterValues

@@ -1,7 +1,7 @@
 import GeoPhotoCore
 import GeoPhotoEncoding
 
-/// The OpenAPI 3 document served at `/openapi.json`, made from `Routes.all`: every documented
+/// The OpenAPI 3 document served at `/openapi.json`, made from `EndpointTable.all`: every documented
 /// route with its parameters (types, ranges, defaults, examples) and answers, and the schemas
 /// of the answers' bodies. Nothing here repeats what a route says.
 enum OpenAPI {
@@ -27,7 +27,7 @@ enum OpenAPI {
         ])
       ),
       ("servers", .array([.object([("url", .string("/"))])])),
-      ("paths", .object(Routes.documented.map { ($0.path, .object([("get", operation($0))])) })),
+      ("paths", .object(EndpointTable.documented.map { ($0.path, .object([("get", operation($0))])) })),
       (
         "components",
         .object([
@@ -64,7 +64,7 @@ enum OpenAPI {
   /// A route's operation: summary, parameters and answers. Besides its own answers, a cached
   /// route may answer 304, every route 400 (an unknown or bad parameter), a route under /v1
   /// 401 when the server has a token, and a route with an id in its path 404.
-  static func operation(_ route: Route) -> JSONValue {
+  static func operation(_ route: Endpoint) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("summary", .string(route.summary)), ("operationId", .string(route.operationID)),
     ]
@@ -94,7 +94,7 @@ enum OpenAPI {
     return .object(members)
   }
 
-  static func parameter(_ p: RouteParameter) -> JSONValue {
+  static func parameter(_ p: EndpointParameter) -> JSONValue {
     var schema: [(String, JSONValue)]
     switch p.kind {
     case .number(let range):

@@ -18,7 +18,7 @@ struct ParameterValues {
     case identifier(Int64)
   }
 
-  init(_ request: ServerRequest, route: Route, pathValues: [String: String]) throws {
+  init(_ request: ServerRequest, route: Endpoint, pathValues: [String: String]) throws {
     for (name, value) in request.query {
       guard let parameter = route.parameters.first(where: { $0.location == .query && $0.name == name }) else {
         let known = route.parameters.filter { $0.location == .query }.map(\.name).sorted()
@@ -45,7 +45,7 @@ struct ParameterValues {
     }
   }
 
-  static func parse(_ text: String, as parameter: RouteParameter) throws -> Value {
+  static func parse(_ text: String, as parameter: EndpointParameter) throws -> Value {
     let name = parameter.name
     switch parameter.kind {
     case .number(let range):
@@ -105,27 +105,27 @@ struct ParameterValues {
 
   // MARK: Typed values (the route's validation guarantees required ones are there)
 
-  func number(_ p: RouteParameter) -> Double? {
+  func number(_ p: EndpointParameter) -> Double? {
     if case .number(let v)? = values[p.name] { return v }
     return nil
   }
 
-  func integer(_ p: RouteParameter) -> Int {
+  func integer(_ p: EndpointParameter) -> Int {
     if case .integer(let v)? = values[p.name] { return v }
     preconditionFailure("\(p.name) is not an integer parameter with a default")
   }
 
-  func word(_ p: RouteParameter) -> String? {
+  func word(_ p: EndpointParameter) -> String? {
     if case .word(let v)? = values[p.name] { return v }
     return nil
   }
 
-  func box(_ p: RouteParameter) -> BoundingBox? {
+  func box(_ p: EndpointParameter) -> BoundingBox? {
     if case .box(let v)? = values[p.name] { return v }
     return nil
   }
 
-  func identifier(_ p: RouteParameter) -> Int64? {
+  func identifier(_ p: EndpointParameter) -> Int64? {
     if case .identifier(let v)? = values[p.name] { return v }
     return nil
   }

@@ -5,13 +5,13 @@ import GeoPhotoHTTPD
 /// `/v1/annotations` (pins and clusters for a map viewport) and `/v1/clusters/{id}/leaves`
 /// (the photos inside a cluster).
 enum AnnotationsEndpoints {
-  static let bbox = RouteParameter.query(
+  static let bbox = EndpointParameter.query(
     "bbox", .boundingBox, required: true, example: "139.6,35.6,139.9,35.8",
     "west,south,east,north in degrees; west > east crosses the antimeridian")
-  static let zoom = RouteParameter.query(
+  static let zoom = EndpointParameter.query(
     "zoom", .number(0...30), required: true, example: "10", "Map zoom; fractions are rounded down")
 
-  static let annotationsRoute = Route(
+  static let annotationsRoute = Endpoint(
     path: "/v1/annotations", operationID: "annotations",
     summary:
       "Pins and clusters for a map viewport (supercluster's algorithm: radius 40 px at extent 512, zoom 0-16 clustered)",
@@ -99,12 +99,12 @@ enum AnnotationsEndpoints {
     .photo(photo, subtitle: c.subtitle(photo), thumbnailURL: c.thumbnailLink(photo))
   }
 
-  static let clusterID = RouteParameter.path(
+  static let clusterID = EndpointParameter.path(
     "id", .identifier("cluster id", 0...ClusterIndex.largestClusterID), "cluster_id from /v1/annotations")
-  static let limit = RouteParameter.query("limit", .integer(1...1_000, default: 10), "Page size")
-  static let offset = RouteParameter.query("offset", .integer(0...Int(Int32.max), default: 0), "Photos to skip")
+  static let limit = EndpointParameter.query("limit", .integer(1...1_000, default: 10), "Page size")
+  static let offset = EndpointParameter.query("offset", .integer(0...Int(Int32.max), default: 0), "Photos to skip")
 
-  static let leavesRoute = Route(
+  static let leavesRoute = Endpoint(
     path: "/v1/clusters/{id}/leaves", operationID: "clusterLeaves", summary: "The photos inside a cluster, paged",
     access: .token, parameters: [clusterID, limit, offset] + FilterParameters.all,
     responses: [

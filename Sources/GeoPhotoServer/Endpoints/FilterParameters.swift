@@ -13,8 +13,8 @@ enum FilterParameters {
 
   static let all = FilterField.allCases.map(parameter)
 
-  static func parameter(_ field: FilterField) -> RouteParameter {
-    RouteParameter.query(field.rawValue, .filter(field), example: field.example, field.help)
+  static func parameter(_ field: FilterField) -> EndpointParameter {
+    EndpointParameter.query(field.rawValue, .filter(field), example: field.example, field.help)
   }
 
   /// The filter a request's values name; contradictions are 400s.

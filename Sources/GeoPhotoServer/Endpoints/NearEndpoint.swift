@@ -4,21 +4,21 @@ import GeoPhotoHTTPD
 
 /// `/v1/near`: the photos nearest to a point, as `geophoto near` lists them (without paths).
 enum NearEndpoint {
-  static let latitude = RouteParameter.query(
+  static let latitude = EndpointParameter.query(
     "lat", .number(-90...90), required: true, example: "35.68", "Latitude in degrees")
-  static let longitude = RouteParameter.query(
+  static let longitude = EndpointParameter.query(
     "lon", .number(-180...180), required: true, example: "139.76", "Longitude in degrees")
-  static let limit = RouteParameter.query("limit", .integer(1...1_000, default: 20), "Most photos to return")
-  static let radius = RouteParameter.query(
+  static let limit = EndpointParameter.query("limit", .integer(1...1_000, default: 20), "Most photos to return")
+  static let radius = EndpointParameter.query(
     "radius", .distance, example: "2km", "Only photos within this distance: metres, or with a unit (500m, 2km, 1mi)")
-  static let sort = RouteParameter.query(
+  static let sort = EndpointParameter.query(
     "sort", .oneOf(AnswerOrder.allCases.map(\.rawValue)),
     "distance (nearest first, the default) or time (by capture time)")
-  static let format = RouteParameter.query(
+  static let format = EndpointParameter.query(
     "format", .oneOf(["json", "geojson"]),
     "json (default) or geojson; 'Accept: application/geo+json' also selects GeoJSON")
 
-  static let route = Route(
+  static let route = Endpoint(
     path: "/v1/near", operationID: "near",
     summary: "Photos nearest to a point, nearest first (exact great-circle order, ties by id)", access: .token,
     parameters: [latitude, longitude, limit, radius] + FilterParameters.all + [sort, format],

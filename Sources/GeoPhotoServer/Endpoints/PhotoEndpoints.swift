@@ -7,9 +7,9 @@ import GeoPhotoThumbnails
 
 /// `/v1/photos/{id}` (one photo's details) and `/v1/photos/{id}/thumbnail`.
 enum PhotoEndpoints {
-  static let photoID = RouteParameter.path("id", .identifier("photo id", 1...Int64.max), "Photo id")
+  static let photoID = EndpointParameter.path("id", .identifier("photo id", 1...Int64.max), "Photo id")
 
-  static let detailRoute = Route(
+  static let detailRoute = Endpoint(
     path: "/v1/photos/{id}", operationID: "photo", summary: "One photo's details", access: .token,
     parameters: [photoID],
     responses: [
@@ -34,10 +34,10 @@ enum PhotoEndpoints {
     }
   }
 
-  static let thumbnailSize = RouteParameter.query(
+  static let thumbnailSize = EndpointParameter.query(
     "size", .oneOf(ThumbnailMaker.sizes.map(String.init)), "The longest side in pixels: 256 (the default) or 1024")
 
-  static let thumbnailRoute = Route(
+  static let thumbnailRoute = Endpoint(
     path: "/v1/photos/{id}/thumbnail", operationID: "thumbnail",
     summary:
       "A local photo's thumbnail (JPEG, decoded from the photo, upright), or a redirect to a remote photo's thumbnail",

@@ -27,13 +27,13 @@ public final class PlaceDirectory: Sendable {
 /// `/v1/places`: places by name, as `geophoto near PLACE` reads a place name (the map's place
 /// search box asks it).
 enum PlaceEndpoints {
-  static let query = RouteParameter.query(
+  static let query = EndpointParameter.query(
     "q", .text, required: true, example: "Kyoto, JP",
     "A place name, optionally narrowed by a country code, country, region or district after commas "
       + "(Kyoto, JP; Paris, Texas); any case and accents (reykjavik finds Reykjavík)")
-  static let limit = RouteParameter.query("limit", .integer(1...50, default: 10), "Most places to return")
+  static let limit = EndpointParameter.query("limit", .integer(1...50, default: 10), "Most places to return")
 
-  static let route = Route(
+  static let route = Endpoint(
     path: "/v1/places", operationID: "places",
     summary: "Places by name, the most populous first, or spellings it may mean when none has the name",
     access: .token,

@@ -5,7 +5,7 @@ import GeoPhotoHTTPD
 /// `/healthz` (liveness, saying nothing else), `/v1/status` (the index: generation, photo count,
 /// extent) and `/openapi.json`.
 enum ServiceEndpoints {
-  static let healthRoute = Route(
+  static let healthRoute = Endpoint(
     path: "/healthz", operationID: "health",
     summary: "Liveness: the server is up (it says nothing about the photos; /v1/status does)", access: .open,
     responses: [APIResponse(status: 200, description: "Up", content: [("application/json", Health.reference)])],
@@ -22,7 +22,7 @@ enum ServiceEndpoints {
     static let schema = JSONSchema.object(properties: [("status", .word(["ok"]))], required: ["status"])
   }
 
-  static let statusRoute = Route(
+  static let statusRoute = Endpoint(
     path: "/v1/status", operationID: "status",
     summary: "The index served: its generation, how many photos it shows and the box around them", access: .token,
     responses: [APIResponse(status: 200, description: "The index", content: [("application/json", Status.reference)])],
@@ -70,7 +70,7 @@ enum ServiceEndpoints {
       ], required: ["status", "generation", "photos", "bounds"])
   }
 
-  static let openAPIRoute = Route(
+  static let openAPIRoute = Endpoint(
     path: "/openapi.json", operationID: "openapi", summary: "This document", access: .open,
     responses: [
       APIResponse(

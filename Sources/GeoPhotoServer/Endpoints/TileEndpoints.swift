@@ -5,18 +5,18 @@ import GeoPhotoHTTPD
 /// `/tiles/{z}/{x}/{y}.png`: geophoto's own basemap (Natural Earth, labels from the
 /// gazetteer) as Web Mercator tiles, the web map's default and private basemap.
 enum TileEndpoints {
-  static let zoom = RouteParameter.path(
+  static let zoom = EndpointParameter.path(
     "z", .identifier("zoom", 0...Int64(BasemapRenderer.maximumZoom)),
     "Zoom, 0…19 (above 10, zoom 10's shapes drawn larger)")
-  static let column = RouteParameter.path(
+  static let column = EndpointParameter.path(
     "x", .identifier("tile column", 0...(Int64(1) << BasemapRenderer.maximumZoom) - 1),
     "Column, 0…2^z − 1, west to east")
-  static let row = RouteParameter.path(
+  static let row = EndpointParameter.path(
     "y", .fileName, "Row, 0…2^z − 1, north to south, then .png (256 pixels) or @2x.png (512, for HiDPI screens)")
-  static let style = RouteParameter.query(
+  static let style = EndpointParameter.query(
     "style", .oneOf(BasemapStyle.allCases.map(\.rawValue)), "light (the default) or dark")
 
-  static let route = Route(
+  static let route = Endpoint(
     path: "/tiles/{z}/{x}/{y}", operationID: "tile",
     summary: "A basemap tile drawn by geophoto (PNG); 404 outside the world or when the server has no basemap",
     access: .open,

@@ -30,9 +30,9 @@ struct Preflight: Middleware {
     return ServerResponse(
       status: 204,
       headers: [
-        ("Access-Control-Allow-Methods", Routes.allowedMethods),
+        ("Access-Control-Allow-Methods", EndpointTable.allowedMethods),
         ("Access-Control-Allow-Headers", "Authorization, If-None-Match, Content-Type"),
-        ("Access-Control-Max-Age", "86400"), ("Allow", Routes.allowedMethods),
+        ("Access-Control-Max-Age", "86400"), ("Allow", EndpointTable.allowedMethods),
       ])
   }
 }

@@ -14,7 +14,7 @@ struct RequestLimits: Middleware {
     guard request.path.hasPrefix("/") else {
       throw APIError.badRequest("the request target must start with '/' (or be an absolute http:// URL)")
     }
-    guard Routes.methods.contains(request.method) else {
+    guard EndpointTable.methods.contains(request.method) else {
       throw APIError(405, "method_not_allowed", "\(request.method) is not allowed; use GET")
     }
     return try next(request)

@@ -25,7 +25,7 @@ public struct PrivacyZone: Equatable, Sendable {
 /// hierarchy over the same points. Titles, places and files come from the store by id when an
 /// answer shows them (`PhotoDetails`, a bounded cache), and whole annotations from
 /// `AnnotationFragments`.
-public final class IndexSnapshot: Sendable {
+public final class LoadedIndex: Sendable {
   public let generation: Int64
   /// The located photos: ids are photo ids, tags their source codes.
   let located: LocatedIndex
@@ -126,14 +126,14 @@ public final class IndexSnapshot: Sendable {
   /// or `earlier`'s mapping of it when it is the same file), with details read through `pool`
   /// as answers need them.
   public convenience init(
-    store: any PhotoStore, pool: StorePool, privacyZones: [PrivacyZone] = [], reusing earlier: IndexSnapshot? = nil,
+    store: any PhotoStore, pool: StorePool, privacyZones: [PrivacyZone] = [], reusing earlier: LoadedIndex? = nil,
     builds: BuildSlots = BuildSlots()
   ) throws {
     let located = try store.locatedIndex(reusing: earlier?.located.file)
     self.init(located: located, details: PhotoDetails(.store(pool)), privacyZones: privacyZones, builds: builds)
   }
 
-  public static let empty = IndexSnapshot(generation: 0, photos: [])
+  public static let empty = LoadedIndex(generation: 0, photos: [])
 
   /// Photos changed since the spatial index file was built, merged at query time.
   public var changeCount: Int { located.changes.count }
@@ -245,7 +245,7 @@ public final class IndexSnapshot: Sendable {
   }
 }
 
-extension IndexSnapshot {
+extension LoadedIndex {
   /// The positions of the photos shown that `filter` takes, ascending: sources and times from
   /// the tree, a camera or text part from the store's own indexes.
   func positions(passing filter: PhotoFilter) throws -> [Int] {
@@ -274,11 +274,11 @@ extension IndexSnapshot {
 /// sync of a large index) is exact, but pays a little for every change; once the index has
 /// been quiet for `rebuildDelay` seconds, another thread builds the file again and the next
 /// snapshot maps it.
-public final class SnapshotHolder: Sendable {
+public final class LoadedIndexHolder: Sendable {
   /// Opens the index for one check; nil when there is none yet.
   public typealias Opener = @Sendable () throws -> (any PhotoStore)?
 
-  private let current: Mutex<IndexSnapshot>
+  private let current: Mutex<LoadedIndex>
   private let running = Mutex(true)
   let open: Opener
   let privacyZones: [PrivacyZone]
@@ -292,7 +292,7 @@ public final class SnapshotHolder: Sendable {
   private let rebuild = Mutex<(running: Bool, failedAt: Int64?)>((false, nil))
 
   public init(
-    privacyZones: [PrivacyZone] = [], initial: IndexSnapshot = .empty, rebuildDelay: Double = 10,
+    privacyZones: [PrivacyZone] = [], initial: LoadedIndex = .empty, rebuildDelay: Double = 10,
     builds: BuildSlots = BuildSlots(), open: @escaping Opener
   ) {
     ProcessMemory.keepLargeBlocksApart()
@@ -304,7 +304,7 @@ public final class SnapshotHolder: Sendable {
     current = Mutex(initial)
   }
 
-  public var snapshot: IndexSnapshot { current.withLock { $0 } }
+  public var snapshot: LoadedIndex { current.withLock { $0 } }
 
   /// Loads the index now if it changed (or, with `force`, in any case); returns the new
   /// snapshot's generation when it did.
@@ -314,7 +314,7 @@ public final class SnapshotHolder: Sendable {
     let generation = try store.generation()
     let earlier = snapshot
     guard force || generation != earlier.generation else { return nil }
-    let fresh = try IndexSnapshot(
+    let fresh = try LoadedIndex(
       store: store, pool: stores, privacyZones: privacyZones, reusing: earlier, builds: builds)
     current.withLock { $0 = fresh }
     if let file = fresh.located.file, file.bytes !== earlier.located.file?.bytes { verify(file) }
@@ -327,9 +327,9 @@ public final class SnapshotHolder: Sendable {
   /// Reads a newly mapped spatial index file through on a thread of its own (a checksum of
   /// every byte: opening it checked only its layout). A damaged file is built again from the
   /// rows and the next snapshot maps that.
-  private func verify(_ file: LocatedIndexFile.Contents) {
+  private func verify(_ file: SpatialIndexFile.Contents) {
     let thread = Thread { [self] in
-      guard !LocatedIndexFile.verify(file) else { return }
+      guard !SpatialIndexFile.verify(file) else { return }
       let silent: @Sendable (String) -> Void = { _ in }
       let report = reporter.withLock { $0 } ?? silent
       report("the spatial index is damaged (its checksum does not match); building it again from the rows")

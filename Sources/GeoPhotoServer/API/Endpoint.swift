@@ -5,15 +5,15 @@ import GeoPhotoHTTPD
 /// One endpoint of the HTTP API, described once: its path pattern, who may call it, the body
 /// it takes, its parameters with their types, ranges and defaults, what it answers, and the
 /// responder. The router, the token check, parameter validation and the OpenAPI document are
-/// all made from `Routes.all`.
-struct Route: Sendable {
+/// all made from `EndpointTable.all`.
+struct Endpoint: Sendable {
   /// `/v1/photos/{id}`: literal segments and `{name}` path parameters.
   var path: String
   var operationID: String
   var summary: String
   /// Whether the route needs the server's token (when it has one): each route says.
   var access: Access
-  var parameters: [RouteParameter] = []
+  var parameters: [EndpointParameter] = []
   /// What a successful request answers, for the OpenAPI document.
   var responses: [APIResponse]
   /// Whether answers carry an ETag and revalidate with If-None-Match (304).
@@ -77,7 +77,7 @@ struct Route: Sendable {
 }
 
 /// A query or path parameter: its name, where it goes, what values it takes and what it means.
-struct RouteParameter: Sendable {
+struct EndpointParameter: Sendable {
   enum Location: String, Sendable {
     case query, path
   }
@@ -120,12 +120,12 @@ struct RouteParameter: Sendable {
 
   static func query(
     _ name: String, _ kind: Kind, required: Bool = false, example: String? = nil, _ description: String
-  ) -> RouteParameter {
-    RouteParameter(name: name, kind: kind, required: required, description: description, example: example)
+  ) -> EndpointParameter {
+    EndpointParameter(name: name, kind: kind, required: required, description: description, example: example)
   }
 
-  static func path(_ name: String, _ kind: Kind, _ description: String) -> RouteParameter {
-    RouteParameter(name: name, location: .path, kind: kind, required: true, description: description)
+  static func path(_ name: String, _ kind: Kind, _ description: String) -> EndpointParameter {
+    EndpointParameter(name: name, location: .path, kind: kind, required: true, description: description)
   }
 }
 

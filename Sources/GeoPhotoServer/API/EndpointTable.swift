@@ -1,7 +1,7 @@
 /// Every route of the HTTP API and the web map: the one list the router dispatches on and
-/// the OpenAPI document is made from. A new endpoint is a `Route` here and its responder.
-enum Routes {
-  static let all: [Route] =
+/// the OpenAPI document is made from. A new endpoint is a `Endpoint` here and its responder.
+enum EndpointTable {
+  static let all: [Endpoint] =
     [
       NearEndpoint.route, AnnotationsEndpoints.annotationsRoute, AnnotationsEndpoints.leavesRoute,
       PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route, TileEndpoints.route,
@@ -10,7 +10,7 @@ enum Routes {
 
   /// Every route with its path pattern split into segments, once: what a request is matched
   /// against.
-  static let table: [(route: Route, pattern: [Substring])] = all.map { ($0, $0.segments) }
+  static let table: [(route: Endpoint, pattern: [Substring])] = all.map { ($0, $0.segments) }
 
   /// The methods the server answers: every route's GET, HEAD as GET without the body, and
   /// OPTIONS for a browser's preflight. Anything else is 405 with these in `Allow`.
@@ -20,5 +20,5 @@ enum Routes {
   static let allowedMethods = methods.joined(separator: ", ")
 
   /// The routes the OpenAPI document describes.
-  static var documented: [Route] { all.filter(\.documented) }
+  static var documented: [Endpoint] { all.filter(\.documented) }
 }

@@ -7,7 +7,7 @@ import Testing
 /// The spatial index file: what is read back (mapped) answers as what was built; a file cut
 /// short or overwritten is refused or read into indexes whose every query stays inside the
 /// file and ends, and its checksum tells it apart from an intact one.
-@Suite struct LocatedIndexFileTests {
+@Suite struct SpatialIndexFileTests {
   static let points: [Coordinate] =
     SyntheticLibrary.points(count: 600, seed: 77)
     + (0..<30).map { _ in Coordinate(latitude: 35.68, longitude: 139.76) }  // a whole folder at one spot
@@ -20,11 +20,11 @@ import Testing
     }, tags: points.indices.map { UInt8($0 % 3) }, instants: points.indices.map { 1_700_000_000 + Int64($0) * 60 },
     locals: points.indices.map { $0 % 5 == 0 ? PointTimes.none : 1_700_000_000 + Int64($0) * 60 + 3_600 })
 
-  static let stamp = LocatedIndexFile.Stamp(generation: 12, identity: -77)
+  static let stamp = SpatialIndexFile.Stamp(generation: 12, identity: -77)
 
   static func written(in dir: TemporaryDirectory) throws -> URL {
     let url = dir.url.appendingPathComponent("i.sqlite.spatial")
-    try LocatedIndexFile.write(tree, stamp: stamp, to: url)
+    try SpatialIndexFile.write(tree, stamp: stamp, to: url)
     return url
   }
 
@@ -59,10 +59,10 @@ import Testing
   @Test func whatIsReadBackAnswersAsWhatWasBuilt() throws {
     let dir = try TemporaryDirectory()
     let url = try Self.written(in: dir)
-    #expect(LocatedIndexFile.stamp(at: url) == Self.stamp)
-    let contents = try LocatedIndexFile.open(url)
+    #expect(SpatialIndexFile.stamp(at: url) == Self.stamp)
+    let contents = try SpatialIndexFile.open(url)
     #expect(contents.stamp == Self.stamp)
-    #expect(LocatedIndexFile.verify(contents))
+    #expect(SpatialIndexFile.verify(contents))
     #expect(Array(contents.tree.ids) == Array(Self.tree.ids))
     #expect(Array(contents.tree.vectors) == Array(Self.tree.vectors))
     #expect(Array(contents.tree.times?.locals ?? []) == Array(Self.tree.times?.locals ?? []))
@@ -81,11 +81,11 @@ import Testing
     let cut = dir.url.appendingPathComponent("cut.spatial")
     for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 997)) {
       try bytes.prefix(length).write(to: cut)
-      #expect(throws: LocatedIndexFile.FormatError.self) { _ = try LocatedIndexFile.open(cut) }
+      #expect(throws: SpatialIndexFile.FormatError.self) { _ = try SpatialIndexFile.open(cut) }
     }
     try Data("junk".utf8).write(to: cut)
-    #expect(throws: LocatedIndexFile.FormatError.self) { _ = try LocatedIndexFile.open(cut) }
-    #expect(LocatedIndexFile.stamp(at: cut) == nil)
+    #expect(throws: SpatialIndexFile.FormatError.self) { _ = try SpatialIndexFile.open(cut) }
+    #expect(SpatialIndexFile.stamp(at: cut) == nil)
   }
 
   /// Bytes overwritten anywhere: refused, or mapped into indexes whose every query ends
@@ -105,10 +105,10 @@ import Testing
         damaged[at] = damaged[at] == value ? ~value : value
       }
       try damaged.write(to: damagedURL)
-      if let contents = try? LocatedIndexFile.open(damagedURL) {
+      if let contents = try? SpatialIndexFile.open(damagedURL) {
         _ = Self.answers(contents.clusters, contents.tree)
         // Bytes in the header's padding are not covered; every other change is.
-        if !LocatedIndexFile.verify(contents) { caught += 1 }
+        if !SpatialIndexFile.verify(contents) { caught += 1 }
       } else {
         refused += 1
       }
@@ -121,10 +121,10 @@ import Testing
   @Test func anEmptyIndexIsWrittenAndRead() throws {
     let dir = try TemporaryDirectory()
     let url = dir.url.appendingPathComponent("empty.spatial")
-    try LocatedIndexFile.write(SpatialIndex(points: []), stamp: Self.stamp, to: url)
-    let contents = try LocatedIndexFile.open(url)
+    try SpatialIndexFile.write(SpatialIndex(points: []), stamp: Self.stamp, to: url)
+    let contents = try SpatialIndexFile.open(url)
     #expect(contents.tree.count == 0 && contents.clusters.pointCount == 0)
-    #expect(LocatedIndexFile.verify(contents))
+    #expect(SpatialIndexFile.verify(contents))
     #expect(contents.clusters.items(in: BoundingBox(west: -180, south: -85, east: 180, north: 85), zoom: 3).isEmpty)
   }
 }

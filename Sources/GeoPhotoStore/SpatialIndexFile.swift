@@ -25,7 +25,7 @@ public import GeoPhotoCore
 /// is all a query needs to stay inside the file; the values are checked where they are used.
 /// The checksum covers the rest: `verify` reads every byte (`geophoto check`, and a server
 /// after it starts).
-public enum LocatedIndexFile {
+public enum SpatialIndexFile {
   /// Which rows a file was built from: the positions generation (it advances when a photo is
   /// added, moved or removed, not when places are renamed) and the database's identity.
   public struct Stamp: Equatable, Sendable, CustomStringConvertible {
