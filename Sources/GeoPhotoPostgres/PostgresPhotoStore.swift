@@ -468,7 +468,6 @@ public final class PostgresPhotoStore: PhotoStore {
   /// readable (a count over the table); the database checks its own pages. This machine's
   /// spatial index of it, when there is one, must be intact.
   public func check(thorough: Bool) throws -> [String] {
-    var problems: [String] = []
     do {
       try pool.withConnection { connection in
         try PostgresSchema.check(connection)
@@ -476,20 +475,13 @@ public final class PostgresPhotoStore: PhotoStore {
           thorough ? "SELECT count(*), count(position) FROM photos" : "SELECT 1 FROM photos LIMIT 1")
       }
     } catch {
-      return problems + ["\(location): \(error)"]
+      return ["\(location): \(error)"]
     }
-    let url = try spatialFileURL()
-    guard FileManager.default.fileExists(atPath: url.path) else { return problems }
-    do {
-      let contents = try SpatialIndexFile.open(url)
-      if !SpatialIndexFile.verify(contents) {
-        problems.append(
-          "\(url.path) is damaged: its checksum does not match its contents (check --repair builds it again)")
-      }
-    } catch {
-      problems.append("\(url.deletingLastPathComponent().path)/\(error) (check --repair builds it again)")
-    }
-    return problems
+    // The spatial file is this machine's cache of a shared index: missing, it is built when
+    // a server needs it.
+    return try SpatialIndexFile.problems(
+      at: try spatialFileURL(), rows: self, generation: try generation(), stamp: try stamp(), changes: changes(since:),
+      required: false)
   }
 }
 

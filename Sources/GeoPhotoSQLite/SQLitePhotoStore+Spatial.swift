@@ -198,54 +198,8 @@ extension SQLitePhotoStore {
       return problems + ["\(url.lastPathComponent): \(error)"]
     }
     guard problems.isEmpty else { return problems }
-    // The spatial index: readable, intact, of these rows, and with the photos where the rows
-    // put them.
-    let file = spatialFileURL.lastPathComponent
-    guard FileManager.default.fileExists(atPath: spatialFileURL.path) else {
-      if try counts().located > 0 { problems.append("\(file) is missing (check --repair builds it)") }
-      return problems
-    }
-    let contents: SpatialIndexFile.Contents
-    do {
-      contents = try SpatialIndexFile.open(spatialFileURL)
-    } catch {
-      return problems + ["\(error) (check --repair builds it again)"]
-    }
-    guard SpatialIndexFile.verify(contents) else {
-      return problems + [
-        "\(file) is damaged: its checksum does not match its contents (check --repair builds it again)"
-      ]
-    }
-    guard
-      let index = try LocatedIndex(
-        merging: contents, generation: try generation(), current: try stamp(), changes: changes(since:))
-    else {
-      return problems + ["\(file) is of other rows than the index's (check --repair builds it again)"]
-    }
-    let located = try counts().located
-    if index.count != located {
-      problems.append("\(file) holds \(index.count) photos, the index \(located) with a location")
-    }
-    // A sample of the file's points against the rows: the same photos, at the same places.
-    let live = index.positions
-    let step = max(1, live.count / 500)
-    let sample = stride(from: 0, to: live.count, by: step).map { (live[$0], index.id(at: live[$0])) }
-    let rows = Dictionary(
-      try photos(ids: sample.map(\.1)).map { ($0.id, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
-    var moved = 0
-    for (position, id) in sample {
-      guard let coordinate = rows[id] ?? nil else {
-        moved += 1
-        continue
-      }
-      let v = GreatCircle.unitVector(coordinate)
-      let w = GreatCircle.unitVector(index.coordinate(at: position))
-      if abs(v.x - w.x) > 1e-9 || abs(v.y - w.y) > 1e-9 || abs(v.z - w.z) > 1e-9 { moved += 1 }
-    }
-    if moved > 0 {
-      problems.append("\(file): \(moved) of \(sample.count) sampled photos are not where the index has them")
-    }
-    return problems
+    return try SpatialIndexFile.problems(
+      at: spatialFileURL, rows: self, generation: try generation(), stamp: try stamp(), changes: changes(since:))
   }
 
   /// The located index: the spatial index file mapped (or `earlier`'s mapping, when it is that

@@ -269,3 +269,59 @@ public enum SpatialIndexFile {
     return checksum == raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
   }
 }
+
+extension SpatialIndexFile {
+  /// What is wrong with the spatial index file at `url` against the rows it is derived from,
+  /// one line each (none when it is sound), for every store's `check`: it is there when
+  /// photos are located, it opens, its checksum matches, it is of these rows (its stamp and
+  /// the changes since), it holds as many photos as the rows, and a sample of its points are
+  /// the rows' photos at the rows' positions. A file that is only a cache on this machine (a
+  /// shared index's) may be missing: `required` says whether that is a problem.
+  public static func problems(
+    at url: URL, rows: any PhotoReading, generation: Int64, stamp: Stamp,
+    changes: (Int64) throws -> LocatedChanges.Rows?, required: Bool = true
+  ) throws -> [String] {
+    let file = url.lastPathComponent
+    let located = try rows.counts().located
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      return required && located > 0 ? ["\(file) is missing (check --repair builds it)"] : []
+    }
+    let contents: Contents
+    do {
+      contents = try open(url)
+    } catch {
+      return ["\(error) (check --repair builds it again)"]
+    }
+    guard verify(contents) else {
+      return ["\(file) is damaged: its checksum does not match its contents (check --repair builds it again)"]
+    }
+    guard let index = try LocatedIndex(merging: contents, generation: generation, current: stamp, changes: changes)
+    else {
+      return ["\(file) is of other rows than the index's (check --repair builds it again)"]
+    }
+    var problems: [String] = []
+    if index.count != located {
+      problems.append("\(file) holds \(index.count) photos, the index \(located) with a location")
+    }
+    // A sample of the file's points against the rows: the same photos, at the same places.
+    let live = index.positions
+    let step = max(1, live.count / 500)
+    let sample = stride(from: 0, to: live.count, by: step).map { (live[$0], index.id(at: live[$0])) }
+    let found = Dictionary(
+      try rows.photos(ids: sample.map(\.1)).map { ($0.id, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
+    var moved = 0
+    for (position, id) in sample {
+      guard let coordinate = found[id] ?? nil else {
+        moved += 1
+        continue
+      }
+      let v = GreatCircle.unitVector(coordinate)
+      let w = GreatCircle.unitVector(index.coordinate(at: position))
+      if abs(v.x - w.x) > 1e-9 || abs(v.y - w.y) > 1e-9 || abs(v.z - w.z) > 1e-9 { moved += 1 }
+    }
+    if moved > 0 {
+      problems.append("\(file): \(moved) of \(sample.count) sampled photos are not where the index has them")
+    }
+    return problems
+  }
+}
