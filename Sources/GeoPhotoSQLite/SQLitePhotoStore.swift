@@ -313,9 +313,17 @@ public final class SQLitePhotoStore: PhotoStore {
 
   private static let timeParameter = "?\(PhotoWrite.columns.count + 1)"
 
+  /// The mark of a row inserted with a position (`moved`): the positions generation this
+  /// write commits as, as the insert trigger would set it (written with the row, the trigger
+  /// leaves it).
+  private static func insertedMark(latitude: String) -> String {
+    "CASE WHEN \(latitude) IS NOT NULL THEN (SELECT value + 1 FROM index_state WHERE key = 'positions') END"
+  }
+
   private static let upsertSQL = """
-    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen)
-    VALUES (\(PhotoWrite.columns.map(parameter).joined(separator: ", ")), \(timeParameter), \(timeParameter))
+    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen, moved)
+    VALUES (\(PhotoWrite.columns.map(parameter).joined(separator: ", ")), \(timeParameter), \(timeParameter),
+      \(insertedMark(latitude: parameter(.latitude))))
     ON CONFLICT (source, source_id) DO UPDATE SET
       \(PhotoWrite.assignments(new: { "excluded.\($0.name)" }, old: \.name).joined(separator: ",\n  ")),
       updated = excluded.updated
@@ -407,8 +415,8 @@ public final class SQLitePhotoStore: PhotoStore {
   /// The staged records in their order (new rows take ids in it), with the upsert's rules.
   /// (`WHERE true` tells SQLite that `ON CONFLICT` is the upsert's, not a join's.)
   private static let mergeStagedSQL = """
-    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen)
-    SELECT \(PhotoWrite.columns.map(\.name).joined(separator: ", ")), ?1, ?1
+    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen, moved)
+    SELECT \(PhotoWrite.columns.map(\.name).joined(separator: ", ")), ?1, ?1, \(insertedMark(latitude: "latitude"))
     FROM temp.staged_photos WHERE true ORDER BY n
     ON CONFLICT (source, source_id) DO UPDATE SET
       \(PhotoWrite.assignments(new: { "excluded.\($0.name)" }, old: \.name).joined(separator: ",\n  ")),
