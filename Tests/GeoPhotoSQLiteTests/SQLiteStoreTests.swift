@@ -316,6 +316,29 @@ import Testing
     #expect(found == Dictionary(uniqueKeysWithValues: OlderIndexPhoto.words.map { ($0, 1) }), "\(found)")
   }
 
+  /// A new index is made by every migration in one transaction; an index made one
+  /// migration at a time by older geophotos ends with the same schema.
+  @Test func aNewIndexHasTheSchemaOfOneMigratedStepByStep() throws {
+    func schema(_ database: Database) throws -> [String] {
+      var rows: [String] = []
+      try database.forEachRow("SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master ORDER BY 1") {
+        rows.append($0.text(0))
+      }
+      return rows
+    }
+    let dir = try TemporaryDirectory()
+    let new = try SQLitePhotoStore(url: dir.url.appendingPathComponent("new.sqlite"), mode: .create)
+    for first in [1, 9, Schema.migrator.migrations.count - 1] {
+      let older = try TemporaryDirectory()
+      let url = try Self.olderIndex(migrations: first, in: older)
+      let migrated = try SQLitePhotoStore(url: url, mode: .readWrite)
+      #expect(try schema(migrated.database) == schema(new.database), "from migration \(first)")
+      #expect(try Migrator.version(of: migrated.database) == Migrator.version(of: new.database))
+    }
+    #expect(try Migrator.version(of: new.database) == Schema.migrator.migrations.count)
+    #expect(try schema(new.database).contains { $0.hasPrefix("trigger photos_moved_insert") })
+  }
+
   /// Photos written many at once (a sync's batches go in as one statement) are in the word
   /// index and carry the positions generation of their write, as those written one by one
   /// and rows inserted by other statements (the trigger marks those).
