@@ -7,7 +7,7 @@
 #                                    exiftool as the reference the format tests compare with, and ffmpeg,
 #                                    heif-enc and cjxl, which make their video, AVIF and JPEG XL samples, and
 #                                    GDAL, which reads the exports back)
-#   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool, wrk, PostgreSQL with PostGIS) and the
+#   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool, exiv2, wrk, PostgreSQL with PostGIS) and the
 #                                    tools that make the mixed library's samples (ffmpeg, heif-enc, cjxl) and GNU
 #                                    time for peak memory, sqlite3 as the export's anchor and djpeg as the
 #                                    thumbnails' (the decoder's floor)
@@ -19,7 +19,7 @@ case "${1:-}" in
   test) packages+=(chromium postgresql postgresql-15-postgis-3 zsh fish groff-base man-db dpkg-dev lintian systemd
     libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools gdal-bin nodejs python3-jsonschema) ;;
   bench) packages+=(libimage-exiftool-perl wrk postgresql postgresql-15-postgis-3 ffmpeg libheif-examples
-    libjxl-tools time sqlite3 libjpeg-turbo-progs) ;;
+    libjxl-tools time sqlite3 libjpeg-turbo-progs exiv2) ;;
   "") ;;
   *) echo "usage: Scripts/install-deps.sh [test|bench]" >&2; exit 64 ;;
 esac

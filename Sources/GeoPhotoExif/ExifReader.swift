@@ -111,10 +111,13 @@ private struct Block {
       let raw = bytes(e, format: [EXIF_FORMAT_ASCII, EXIF_FORMAT_UNDEFINED])
     else { return nil }
     let content = raw.prefix { $0 != 0 }
-    let text =
-      String(validating: content, as: UTF8.self)
-      ?? String(content.map { Character(Unicode.Scalar($0)) })
-    let trimmed = text.trimmingCharacters(in: " \t\r\n")
+    guard let first = content.first, let last = content.last else { return nil }
+    let text = String(validating: content, as: UTF8.self) ?? String(content.map { Character(Unicode.Scalar($0)) })
+    // Only text that starts or ends with a byte of " ", "\t" or "\r\n" can lose characters
+    // to the trimming (which walks characters, so is left to the text that needs it).
+    let trimmed =
+      [0x20, 0x09, 0x0D].contains(first) || [0x20, 0x09, 0x0A].contains(last)
+      ? text.trimmingCharacters(in: " \t\r\n") : text
     return trimmed.isEmpty ? nil : trimmed
   }
 

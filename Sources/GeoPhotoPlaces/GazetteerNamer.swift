@@ -46,6 +46,9 @@ public final class GazetteerFileNamer: PlaceNamer {
     try namer()?.timeZone(for: coordinate, named: place)
   }
 
+  /// Loads the gazetteer now (once): a sync asks for it ahead, on another thread.
+  public func prepare() throws { _ = try namer() }
+
   /// The loaded gazetteer's namer: loaded under the lock, once; used outside it, so threads
   /// name places side by side.
   private func namer() throws -> LoadedNamer? {

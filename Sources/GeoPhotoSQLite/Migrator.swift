@@ -27,25 +27,38 @@ public struct Migrator: Sendable {
 
   /// Applies every migration the database has not seen yet.
   public func migrate(_ database: Database) throws {
-    let current = try Migrator.version(of: database)
+    var current = try Migrator.version(of: database)
     guard current <= migrations.count else {
       throw SQLiteError(
         code: .error,
         message: "schema version \(current) is newer than this geophoto knows (\(migrations.count)); upgrade geophoto")
     }
+    // A new file is made in one transaction: no one can see it half made, and one commit
+    // instead of one a migration (a sync's first moments).
+    if current == 0, !migrations.isEmpty {
+      try database.transaction {
+        guard try Migrator.version(of: database) == 0 else { return }
+        for migration in migrations { try apply(migration, to: database) }
+        try database.execute("PRAGMA user_version = \(migrations.count)")
+      }
+      current = try Migrator.version(of: database)
+    }
     for (offset, migration) in migrations.enumerated().dropFirst(current) {
       try database.transaction {
         // Re-check inside the write lock: another process may have migrated meanwhile.
         guard try Migrator.version(of: database) == offset else { return }
-        do {
-          try database.execute(migration.sql)
-          try migration.fill?(database)
-        } catch let error as SQLiteError {
-          throw SQLiteError(
-            code: error.code, message: "migration '\(migration.name)': \(error.message)")
-        }
+        try apply(migration, to: database)
         try database.execute("PRAGMA user_version = \(offset + 1)")
       }
+    }
+  }
+
+  private func apply(_ migration: Migration, to database: Database) throws {
+    do {
+      try database.execute(migration.sql)
+      try migration.fill?(database)
+    } catch let error as SQLiteError {
+      throw SQLiteError(code: error.code, message: "migration '\(migration.name)': \(error.message)")
     }
   }
 }

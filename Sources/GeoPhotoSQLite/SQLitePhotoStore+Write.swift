@@ -53,9 +53,17 @@ extension SQLitePhotoStore {
 
   private static let timeParameter = "?\(PhotoWrite.columns.count + 1)"
 
+  /// The mark of a row inserted with a position (`moved`): the positions generation this
+  /// write commits as, as the insert trigger would set it (written with the row, the trigger
+  /// leaves it).
+  private static func insertedMark(latitude: String) -> String {
+    "CASE WHEN \(latitude) IS NOT NULL THEN (SELECT value + 1 FROM index_state WHERE key = 'positions') END"
+  }
+
   private static let upsertSQL = """
-    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen)
-    VALUES (\(PhotoWrite.columns.map(parameter).joined(separator: ", ")), \(timeParameter), \(timeParameter))
+    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen, moved)
+    VALUES (\(PhotoWrite.columns.map(parameter).joined(separator: ", ")), \(timeParameter), \(timeParameter),
+      \(insertedMark(latitude: parameter(.latitude))))
     ON CONFLICT (source, source_id) DO UPDATE SET
       \(PhotoWrite.assignments(new: { "excluded.\($0.name)" }, old: \.name).joined(separator: ",\n  ")),
       updated = excluded.updated
@@ -77,6 +85,83 @@ extension SQLitePhotoStore {
     if let existing { return Upserted(id: existing, inserted: false) }
     return Upserted(id: database.lastInsertRowID, inserted: true)
   }
+
+  /// Many photos in one statement: the records are staged in a temporary table, row by row,
+  /// and go into `photos` together. The word index is kept by triggers, and FTS5 writes what
+  /// it holds to disk at every statement that can be rolled back on its own, so a statement
+  /// per photo made a segment of the word index per photo (and merged them): a third of a
+  /// first sync. One statement makes one for the batch.
+  @discardableResult
+  public func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted] {
+    guard records.count > 1 else { return try records.map { try upsert($0, now: now) } }
+    try database.execute(Self.stagingTableSQL)
+    try database.execute("DELETE FROM temp.staged_photos", [])
+    defer { try? database.execute("DELETE FROM temp.staged_photos", []) }
+    let stage = try database.cachedStatement(Self.stageSQL)
+    for row in Self.stagedRows(records) { try stage.execute(row) }
+    var existing: [Int64: Int64] = [:]
+    try database.forEachRow(Self.stagedIDsSQL) { existing[$0.int64(0)] = $0.int64(1) }
+    try database.execute(Self.mergeStagedSQL, [.text(now)])
+    noteChange()
+    var ids: [Int64: Int64] = [:]
+    try database.forEachRow(Self.stagedIDsSQL) { ids[$0.int64(0)] = $0.int64(1) }
+    // A photo twice in the batch was inserted by its first record and updated by the next.
+    var seen = Set<Int64>()
+    return try records.indices.map { n in
+      guard let id = ids[Int64(n)] else {
+        throw SQLiteError(code: .error, message: "the upsert of \(records[n].photo.sourceID) left no row")
+      }
+      defer { seen.insert(id) }
+      return Upserted(id: id, inserted: existing[Int64(n)] == nil && !seen.contains(id))
+    }
+  }
+
+  /// Each record's row for the staging table, its position first; made on every core (the
+  /// values fold the searched text and write out the times: most of what a row costs outside
+  /// SQLite, and the connection's thread is the one that writes).
+  static func stagedRows(_ records: [PhotoRecord]) -> [[StoreValue]] {
+    var rows = [[StoreValue]](repeating: [], count: records.count)
+    rows.withUnsafeMutableBufferPointer { buffer in
+      nonisolated(unsafe) let out = buffer
+      let workers = records.count < 64 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        var n = worker
+        while n < records.count {
+          out[n] = [.integer(Int64(n))] + PhotoWrite.values(records[n])
+          n += workers
+        }
+      }
+    }
+    return rows
+  }
+
+  /// The staging table of `upsert(_:now:)`: the batch's position `n`, then the columns of
+  /// `PhotoWrite.columns`, without types (the values go into `photos` as they were bound).
+  private static let stagingTableSQL = """
+    CREATE TEMP TABLE IF NOT EXISTS staged_photos (n INTEGER PRIMARY KEY, \
+    \(PhotoWrite.columns.map(\.name).joined(separator: ", ")))
+    """
+
+  private static let stageSQL = """
+    INSERT INTO temp.staged_photos (n, \(PhotoWrite.columns.map(\.name).joined(separator: ", ")))
+    VALUES (\((0...PhotoWrite.columns.count).map { "?\($0 + 1)" }.joined(separator: ", ")))
+    """
+
+  /// Each staged record's position and the id of its row (when there is one).
+  private static let stagedIDsSQL = """
+    SELECT s.n, p.id FROM temp.staged_photos s JOIN photos p ON p.source = s.source AND p.source_id = s.source_id
+    """
+
+  /// The staged records in their order (new rows take ids in it), with the upsert's rules.
+  /// (`WHERE true` tells SQLite that `ON CONFLICT` is the upsert's, not a join's.)
+  private static let mergeStagedSQL = """
+    INSERT INTO photos (\(PhotoWrite.columns.map(\.name).joined(separator: ", ")), updated, first_seen, moved)
+    SELECT \(PhotoWrite.columns.map(\.name).joined(separator: ", ")), ?1, ?1, \(insertedMark(latitude: "latitude"))
+    FROM temp.staged_photos WHERE true ORDER BY n
+    ON CONFLICT (source, source_id) DO UPDATE SET
+      \(PhotoWrite.assignments(new: { "excluded.\($0.name)" }, old: \.name).joined(separator: ",\n  ")),
+      updated = excluded.updated
+    """
 
   public func update(id: Int64, with record: PhotoRecord, now: String) throws {
     try database.execute(Self.updateSQL, Self.values(record, now: now) + [.integer(id)])

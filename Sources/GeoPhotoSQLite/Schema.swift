@@ -255,6 +255,18 @@ enum Schema {
           VALUES (old.id, (SELECT value + 1 FROM index_state WHERE key = 'positions'));
         END;
         """),
+    .init(
+      "located rows stamped as inserted",
+      sql: """
+        -- A row inserted with its mark already (the store's upserts write it with the row) is
+        -- not written a second time; other inserts are marked as before.
+        DROP TRIGGER photos_moved_insert;
+        CREATE TRIGGER photos_moved_insert AFTER INSERT ON photos
+        WHEN new.latitude IS NOT NULL AND new.moved IS NOT (SELECT value + 1 FROM index_state WHERE key = 'positions')
+        BEGIN
+          UPDATE photos SET moved = (SELECT value + 1 FROM index_state WHERE key = 'positions') WHERE id = new.id;
+        END;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

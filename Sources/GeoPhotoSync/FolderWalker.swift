@@ -68,7 +68,7 @@ public struct FolderWalker {
         continue
       }
       defer { closedir(dir) }
-      var photos: [FoundFile] = []
+      var photos: [(name: String, file: FoundFile)] = []
       var sidecars: [String: (path: String, modified: Int64)] = [:]
       var takeout: [(name: String, sidecar: TakeoutNames.Sidecar)] = []
       while let entry = readdir(dir) {
@@ -78,7 +78,8 @@ public struct FolderWalker {
         if name.hasPrefix(".") { continue }
         let path = directory == "/" ? "/" + name : directory + "/" + name
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        // Relative to the open folder: the kernel does not walk the whole path again.
+        guard fstatat(dirfd(dir), name, &info, 0) == 0 else {
           let code = errno
           var linkInfo = stat()
           let isLink = lstat(path, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
@@ -118,15 +119,14 @@ public struct FolderWalker {
           // file systems that do not say counts as a link, so nothing that works is refused.
           let isLink = entry.pointee.d_type != UInt8(DT_REG)
           photos.append(
-            FoundFile(path: path, size: Int64(info.st_size), modifiedNanoseconds: mtime, isLink: isLink))
+            (lower, FoundFile(path: path, size: Int64(info.st_size), modifiedNanoseconds: mtime, isLink: isLink)))
         default:
           continue
         }
       }
       // Pair sidecars: "IMG_1.JPG.xmp" first, then "IMG_1.xmp"; Takeout's by its rules.
       let takeoutNames = TakeoutNames(takeout)
-      for photo in photos {
-        let name = String(photo.path.split(separator: "/").last ?? "").lowercased()
+      for (name, photo) in photos {
         let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
         let xmp = sidecars[name] ?? sidecars[stem]
         let json = takeoutNames.sidecar(for: name)

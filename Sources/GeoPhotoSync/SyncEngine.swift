@@ -85,6 +85,7 @@ public final class SyncEngine {
   public var progress: ((SyncProgress) -> Void)?
   /// Names photos' places as they are written; nil leaves places as they are.
   public var namer: (any PlaceNamer)?
+  private var placesPrepared = false
 
   public init(store: any PhotoStore, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.store = store
@@ -110,6 +111,8 @@ public final class SyncEngine {
     var plans: [(root: String, walk: FolderWalker.Result, known: [KnownFile])] = []
     for root in canonical {
       let known = try store.knownFiles(under: root)
+      // Nothing known under the root: whatever the walk finds is new, and will be named.
+      if known.isEmpty { preparePlaces() }
       var isDirectory: ObjCBool = false
       let exists = FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory)
       let photos = Set(known.map(\.id)).count
@@ -176,16 +179,19 @@ public final class SyncEngine {
       run.shots += ShotGrouping.groups(plan.walk.files)
     }
     let total = run.shots.reduce(0) { $0 + $1.filter { !run.isUnchanged($0) }.count }
+    if total > 0 { preparePlaces() }
 
     // 3. Folder by folder, in batches of about `batchSize` files to read: read what changed,
-    // join Live Photos, decide each changed shot's photo and write the batch in one
-    // transaction. A still or video whose Live Photo partner is not in its batch waits for
-    // the end of its folder, where the folder's waiting shots are joined and written.
+    // join Live Photos and decide each changed shot's photo; the photos of about `batchSize`
+    // files are written in one transaction. A still or video whose Live Photo partner is not
+    // in its batch waits for the end of its folder, where the folder's waiting shots are
+    // joined and decided. Each batch's files are read on the other cores while the batch
+    // before it is decided and written.
     let now = indexTimestamp()
     var done = 0
-    func read(_ files: [FoundFile]) {
+    func absorb(_ results: [PhotoFileReader.Read], of files: [FoundFile]) {
       guard !files.isEmpty else { return }
-      for result in readInParallel(files) {
+      for result in results {
         let path = result.record.photo.sourceID
         if let problem = result.record.problem { report(path, problem, &summary) }
         if let warning = result.warning { report(path, warning, &summary) }
@@ -195,6 +201,16 @@ public final class SyncEngine {
     }
     func reportProgress() {
       progress?(SyncProgress(done: done, total: max(total, done), elapsed: seconds(since: started)))
+    }
+    // What was decided and not written yet: written in transactions of about `batchSize`
+    // files, whatever the folders (a transaction a folder made a sync of small folders pay a
+    // commit, and the word index a segment, for each).
+    var unwritten: (decisions: [SyncRun.Decision], absorbed: [Int64], files: Int) = ([], [], 0)
+    func flush() throws {
+      guard !unwritten.decisions.isEmpty || !unwritten.absorbed.isEmpty else { return }
+      try write(
+        unwritten.decisions, absorbed: unwritten.absorbed, primaryOf: run.primaryOf, now: now, summary: &summary)
+      unwritten = ([], [], 0)
     }
     func settle(_ shots: [[FoundFile]]) throws {
       var changed: [[FoundFile]] = []
@@ -207,38 +223,37 @@ public final class SyncEngine {
         }
       }
       // A changed shot is decided from all its files.
-      read(changed.flatMap { $0.filter { run.records[$0.path] == nil } })
-      var decisions = run.decide(changed)
-      for i in decisions.indices { try decisions[i].record.name(with: namer) }
-      if !decisions.isEmpty { try write(decisions, now: now, run: &run, summary: &summary) }
+      let unread = changed.flatMap { $0.filter { run.records[$0.path] == nil } }
+      absorb(try Self.readInParallel(unread, jobs: jobs, naming: namer), of: unread)
+      let decisions = run.decide(changed)
+      unwritten.absorbed += run.absorbed(by: decisions)
+      unwritten.decisions += decisions
+      unwritten.files += changed.reduce(0) { $0 + $1.count }
+      if unwritten.files >= batchSize { try flush() }
       for shot in shots { for file in shot { run.records[file.path] = nil } }
     }
-    var next = 0
-    while next < run.shots.count {
-      let folder = ShotGrouping.folder(of: run.shots[next][0].path)
-      var waiting: [[FoundFile]] = []
-      while next < run.shots.count, ShotGrouping.folder(of: run.shots[next][0].path) == folder {
-        var batch: [[FoundFile]] = []
-        var toRead = 0
-        while next < run.shots.count, ShotGrouping.folder(of: run.shots[next][0].path) == folder, toRead < batchSize {
-          toRead += run.shots[next].filter { !run.isUnchanged($0) }.count
-          batch.append(run.shots[next])
-          next += 1
-        }
-        read(batch.flatMap { $0.filter { !run.isUnchanged($0) } })
-        var ready: [[FoundFile]] = []
-        for shot in ShotGrouping.joiningLivePhotos(batch, identifier: run.contentID(of:)) {
-          if run.awaitsLivePartner(shot) { waiting.append(shot) } else { ready.append(shot) }
-        }
-        try settle(ready)
-        reportProgress()
+    let batches = Self.batches(run.shots, size: batchSize, isUnchanged: run.isUnchanged)
+    var reading = ReadAhead(batches.first?.toRead ?? [], jobs: jobs, naming: namer)
+    var waiting: [[FoundFile]] = []
+    for (i, batch) in batches.enumerated() {
+      let read = try reading.wait()
+      if i + 1 < batches.count { reading = ReadAhead(batches[i + 1].toRead, jobs: jobs, naming: namer) }
+      absorb(read, of: batch.toRead)
+      var ready: [[FoundFile]] = []
+      for shot in ShotGrouping.joiningLivePhotos(batch.shots, identifier: run.contentID(of:)) {
+        if run.awaitsLivePartner(shot) { waiting.append(shot) } else { ready.append(shot) }
       }
+      try settle(ready)
+      reportProgress()
+      guard batch.endsFolder else { continue }
       let joined = ShotGrouping.joiningLivePhotos(waiting, identifier: run.contentID(of:))
+      waiting = []
       for start in stride(from: 0, to: joined.count, by: batchSize) {
         try settle(Array(joined[start..<min(joined.count, start + batchSize)]))
         reportProgress()
       }
     }
+    try flush()
 
     // 4. Remove photos with no file left, record the roots, name what is left to name,
     // refresh the spatial index.
@@ -254,12 +269,20 @@ public final class SyncEngine {
     return summary
   }
 
-  /// Writes the decided shots of one batch in one transaction.
-  private func write(_ decisions: [SyncRun.Decision], now: String, run: inout SyncRun, summary: inout SyncSummary)
-    throws
-  {
-    let absorbed = run.absorbed(by: decisions)
-    let primaryOf = run.primaryOf
+  /// Has the namer make its gazetteer ready on another thread, once, when photos to name may
+  /// come: it loads while the folders are walked and the first files read. (A failure is
+  /// reported when a place is first named.)
+  private func preparePlaces() {
+    guard let namer, !placesPrepared else { return }
+    placesPrepared = true
+    DispatchQueue.global().async { try? namer.prepare() }
+  }
+
+  /// Writes decided shots (and deletes the photos they `absorbed`) in one transaction.
+  private func write(
+    _ decisions: [SyncRun.Decision], absorbed: [Int64], primaryOf: [Int64: String], now: String,
+    summary: inout SyncSummary
+  ) throws {
     try store.write {
       // Photos whose files all joined another shot are merged away, freeing their paths.
       for id in absorbed { try store.delete(id: id) }
@@ -302,22 +325,90 @@ public final class SyncEngine {
     warn(LogText.escaped(path), LogText.escaped(reason))
   }
 
-  private func readInParallel(_ files: [FoundFile]) -> [PhotoFileReader.Read] {
+  /// A batch of shots of one folder, the files of them to read, and whether it is its
+  /// folder's last.
+  struct Batch {
+    var shots: [[FoundFile]] = []
+    var toRead: [FoundFile] = []
+    var endsFolder = false
+  }
+
+  /// `shots` (folder by folder) in batches of about `size` files to read, never across folders.
+  static func batches(_ shots: [[FoundFile]], size: Int, isUnchanged: (FoundFile) -> Bool) -> [Batch] {
+    var batches: [Batch] = []
+    var next = 0
+    while next < shots.count {
+      let folder = ShotGrouping.folder(of: shots[next][0].path)
+      while next < shots.count, ShotGrouping.folder(of: shots[next][0].path) == folder {
+        var batch = Batch()
+        while next < shots.count, ShotGrouping.folder(of: shots[next][0].path) == folder, batch.toRead.count < size {
+          batch.toRead += shots[next].filter { !isUnchanged($0) }
+          batch.shots.append(shots[next])
+          next += 1
+        }
+        batches.append(batch)
+      }
+      batches[batches.count - 1].endsFolder = true
+    }
+    return batches
+  }
+
+  /// Files being read on every core (`jobs` at once) while the engine goes on: `wait()`
+  /// gives what was read, in the files' order.
+  final class ReadAhead: @unchecked Sendable {
+    private var results: Result<[PhotoFileReader.Read], any Error> = .success([])
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ files: [FoundFile], jobs: Int, naming namer: (any PlaceNamer)?) {
+      guard !files.isEmpty else {
+        finished.signal()
+        return
+      }
+      DispatchQueue.global().async {
+        self.results = Result { try SyncEngine.readInParallel(files, jobs: jobs, naming: namer) }
+        self.finished.signal()
+      }
+    }
+
+    /// What was read; waits for it. Called once.
+    func wait() throws -> [PhotoFileReader.Read] {
+      finished.wait()
+      return try results.get()
+    }
+  }
+
+  /// `files` read on `jobs` threads, in their order, each located photo's place named with
+  /// `namer` as it is read (naming is most of what a photo costs besides its file, and the
+  /// threads that write the index are one); the first naming failure is thrown.
+  static func readInParallel(_ files: [FoundFile], jobs: Int, naming namer: (any PlaceNamer)?) throws
+    -> [PhotoFileReader.Read]
+  {
+    guard !files.isEmpty else { return [] }
     let placeholder = PhotoFileReader.Read(
       record: PhotoRecord(photo: Photo(id: 0, source: .local, sourceID: "", title: "")))
     var records = [PhotoFileReader.Read](repeating: placeholder, count: files.count)
+    var failures = [(any Error)?](repeating: nil, count: files.count)
     records.withUnsafeMutableBufferPointer { buffer in
-      nonisolated(unsafe) let out = buffer
-      let workers = min(jobs, files.count)
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        // Interleaved assignment: each worker takes every `workers`-th file.
-        var i = worker
-        while i < files.count {
-          out[i] = PhotoFileReader.read(files[i])
-          i += workers
+      failures.withUnsafeMutableBufferPointer { failed in
+        nonisolated(unsafe) let out = buffer
+        nonisolated(unsafe) let errors = failed
+        let workers = min(jobs, files.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+          // Interleaved assignment: each worker takes every `workers`-th file.
+          var i = worker
+          while i < files.count {
+            out[i] = PhotoFileReader.read(files[i])
+            do {
+              try out[i].record.name(with: namer)
+            } catch {
+              errors[i] = error
+            }
+            i += workers
+          }
         }
       }
     }
+    if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
     return records
   }
 

@@ -73,6 +73,29 @@ import Testing
     #expect(try TextQuery("kyoto temple") != TextQuery("\"kyoto temple\""))
   }
 
+  /// Fields as the index stores them, written out by hand: ASCII text (read in one pass) and
+  /// text with other characters (folded) cut the same way.
+  @Test func fieldsAreFoldedWordsEachAfterASpace() {
+    #expect(SearchText.field("Kiyomizu-dera, 1633!") == " kiyomizu dera 1633")
+    #expect(SearchText.field("Kiyōmizu-dera, 1633!") == " kiyomizu dera 1633")
+    #expect(SearchText.field("IMG_0042.JPG") == " img 0042 jpg")
+    #expect(SearchText.field("  A  ") == " a")
+    #expect(SearchText.field("--- ... ---") == "" && SearchText.field("") == "")
+    #expect(SearchText.field("浅草寺 Gate") == " 浅 草 寺 gate")
+    #expect(SearchText.document(["Opera House", nil, "", "Canon", "EOS R5"]) == " opera house\n canon\n eos r5")
+  }
+
+  /// A local photo's file name is searched: the last component of its path.
+  @Test func aLocalPhotosFileNameIsSearched() {
+    var photo = Photo(id: 1, source: .local, sourceID: "/photos/2024/IMG_0042.JPG", title: "Harbour")
+    photo.path = "/photos/2024/IMG_0042.JPG"
+    #expect(SearchText.photoText(of: photo) == " harbour\n img 0042 jpg")
+    photo.path = "IMG_7.HEIC"
+    #expect(SearchText.photoText(of: photo) == " harbour\n img 7 heic")
+    photo.path = "/photos/trip/"
+    #expect(SearchText.photoText(of: photo) == " harbour\n trip")
+  }
+
   /// The flat scan finds exactly the documents one-by-one matching finds.
   @Test func documentsScanAgreesWithMatching() throws {
     let words = ["temple", "Kyōto", "shrine", "浅草寺", "gate", "Tokyo", "tem", "bridge", "Brücke", "x", "寺"]

@@ -50,6 +50,25 @@ import Testing
     #expect(try read(SampleJPEG.plain).title == nil)
   }
 
+  /// Text fields lose the spaces, tabs and CR LF pairs at their ends (and only those), and
+  /// stop at their first NUL; one that is nothing else is no value.
+  @Test func textFieldsAreTrimmedAtTheirEnds() throws {
+    let cases: [(written: String, read: String?)] = [
+      ("Opera House", "Opera House"), ("  Opera House \t", "Opera House"), ("\tHarbour  Bridge", "Harbour  Bridge"),
+      ("\r\nCircular Quay\r\n", "Circular Quay"), ("Manly\u{0}ferry", "Manly"), (" \t ", nil),
+      ("Bondi ☀︎ ", "Bondi ☀︎"),
+    ]
+    for (written, expected) in cases {
+      let m = try read(
+        SampleJPEG.make { b in
+          b.imageDescription = written
+          b.make = written
+        })
+      #expect(m.title == expected, "\(written.debugDescription)")
+      #expect(m.cameraMake == expected, "\(written.debugDescription)")
+    }
+  }
+
   @Test func offsetIsInferredFromGPSTime() throws {
     // Shutter at 22:53:51 local, GPS fix at 20:52:10 UTC → +02:00 (Google.jpg's case).
     let local = CaptureDate(year: 2023, month: 10, day: 6, hour: 22, minute: 53, second: 51)

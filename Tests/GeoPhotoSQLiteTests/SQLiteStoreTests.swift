@@ -316,6 +316,74 @@ import Testing
     #expect(found == Dictionary(uniqueKeysWithValues: OlderIndexPhoto.words.map { ($0, 1) }), "\(found)")
   }
 
+  /// A new index is made by every migration in one transaction; an index made one
+  /// migration at a time by older geophotos ends with the same schema.
+  @Test func aNewIndexHasTheSchemaOfOneMigratedStepByStep() throws {
+    func schema(_ database: Database) throws -> [String] {
+      var rows: [String] = []
+      try database.forEachRow("SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master ORDER BY 1") {
+        rows.append($0.text(0))
+      }
+      return rows
+    }
+    let dir = try TemporaryDirectory()
+    let new = try SQLitePhotoStore(url: dir.url.appendingPathComponent("new.sqlite"), mode: .create)
+    for first in [1, 9, Schema.migrator.migrations.count - 1] {
+      let older = try TemporaryDirectory()
+      let url = try Self.olderIndex(migrations: first, in: older)
+      let migrated = try SQLitePhotoStore(url: url, mode: .readWrite)
+      #expect(try schema(migrated.database) == schema(new.database), "from migration \(first)")
+      #expect(try Migrator.version(of: migrated.database) == Migrator.version(of: new.database))
+    }
+    #expect(try Migrator.version(of: new.database) == Schema.migrator.migrations.count)
+    #expect(try schema(new.database).contains { $0.hasPrefix("trigger photos_moved_insert") })
+  }
+
+  /// Photos written many at once (a sync's batches go in as one statement) are in the word
+  /// index and carry the positions generation of their write, as those written one by one
+  /// and rows inserted by other statements (the trigger marks those).
+  @Test func photosWrittenTogetherAreSearchedAndMarked() throws {
+    let dir = try TemporaryDirectory()
+    let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("b.sqlite"), mode: .create)
+    let base = try store.stamp().generation
+    let batch =
+      (0..<300).map { record("/p/\($0).jpg", 35 + Double($0) / 1_000, 135, title: "Kiyomizu \($0)", hash: "h\($0)") }
+      + [record("/p/none.jpg", nil, nil, title: "Kiyomizu without a place")]
+    let ids = try store.write { try store.upsert(batch, now: "n") }.map(\.id)
+    try store.write {
+      try store.upsert(record("/q/one.jpg", 35, 135.5, title: "Kiyomizu alone"), now: "n")
+      try store.database.execute(
+        """
+        INSERT INTO photos (source, source_id, path, title, latitude, longitude, first_seen, updated)
+        VALUES ('local', '/q/raw.jpg', '/q/raw.jpg', 'Kiyomizu raw', 35, 134.5, 'n', 'n')
+        """, [])
+    }
+    #expect(try store.stamp().generation == base + 2)
+    let changes = try #require(try store.changes(since: base))
+    #expect(changes.located.count == 302)
+    #expect(Set(changes.ids).isSuperset(of: ids.prefix(300)) && !changes.ids.contains(ids[300]))
+    let afterFirst = try #require(try store.changes(since: base + 1))
+    #expect(Set(afterFirst.located.map(\.id)).count == 2)
+    #expect(Set(afterFirst.ids).isDisjoint(with: ids))
+    // Each written row once: a row marked with its generation is not written again.
+    var marks: [Int64: Int] = [:]
+    try store.database.forEachRow("SELECT moved, count(*) FROM photos GROUP BY moved") {
+      marks[$0.optionalInt64(0) ?? -1] = Int($0.int64(1))
+    }
+    #expect(marks == [base + 1: 300, base + 2: 2, -1: 1])
+    // The word index finds every photo written with its text, the one without a position too
+    // (the row inserted by hand has none).
+    var found: [Int64] = []
+    try store.database.forEachRow("SELECT rowid FROM photo_text WHERE photo_text MATCH 'kiyomizu' ORDER BY rowid") {
+      found.append($0.int64(0))
+    }
+    #expect(found.count == 302 && Array(found.prefix(301)) == ids)
+    let near = NearQuery(
+      center: Coordinate(latitude: 35.1, longitude: 135), limit: 3, filter: PhotoFilter(text: try TextQuery("kiyo 100"))
+    )
+    #expect(try store.nearest(near).map(\.id) == [ids[100]])
+  }
+
   @Test func errorsShownToUsersCarryNoSQL() throws {
     let dir = try TemporaryDirectory()
     let db = try Database(path: dir.url.appendingPathComponent("e.sqlite").path)

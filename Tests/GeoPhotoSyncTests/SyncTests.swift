@@ -248,6 +248,51 @@ struct TestNamer: PlaceNamer {
   }
 }
 
+/// A namer whose gazetteer cannot be read.
+struct FailingNamer: PlaceNamer {
+  struct Failure: Error {}
+  var identity: Int64 { 9 }
+  func place(for c: Coordinate) throws -> PlaceName? { throw Failure() }
+}
+
+@Suite struct BatchTests {
+  /// Small folders share transactions: the photos of about `batchSize` files are written
+  /// together, whatever their folders, each named, and every folder's photo is there.
+  @Test(arguments: StoreKind.available)
+  func smallFoldersShareTransactions(kind: StoreKind) throws {
+    let w = try Workspace(kind)
+    for folder in 0..<25 {
+      for i in 0..<3 { try w.photo("f\(folder)/p\(i).jpg", 30 + Double(folder), Double(i)) }
+    }
+    let before = try w.store.generation()
+    let s = try w.sync(namer: TestNamer(identity: 1), batchSize: 10)
+    #expect((s.scanned, s.added, s.withoutLocation) == (75, 75, 0), "\(s)")
+    // Written each time ten files were decided: after every fourth folder of three, then the rest.
+    #expect(try w.store.generation() == before + 7)
+    let photos = try w.all()
+    #expect(photos.count == 75)
+    for folder in 0..<25 {
+      for i in 0..<3 {
+        let photo = photos[w.canonical("f\(folder)/p\(i).jpg")]
+        #expect(photo?.coordinate == Coordinate(latitude: 30 + Double(folder), longitude: Double(i)))
+        #expect(photo?.place?.name == (folder > 10 ? nil : "Tokyo"), "f\(folder)/p\(i).jpg")
+      }
+    }
+    #expect(try !w.store.hasPhotosToPlace(gazetteer: 1))
+  }
+
+  /// A namer that fails (a gazetteer that cannot be read) stops the sync with its error,
+  /// before the photos it was to name are written.
+  @Test func aNamerThatFailsStopsTheSync() throws {
+    let w = try Workspace()
+    try w.photo("a.jpg", 35.68, 139.76)
+    try w.photo("b.jpg", nil, nil)
+    #expect(throws: FailingNamer.Failure.self) { try w.sync(namer: FailingNamer()) }
+    #expect(try w.all().isEmpty)
+    #expect(try w.sync(namer: TestNamer(identity: 1)).added == 2)
+  }
+}
+
 @Suite struct SidecarAndFormatTests {
   @Test func aFileThatIsNotWhatItsNameSaysIsNamedByItsFormat() throws {
     let w = try Workspace()

@@ -3,9 +3,11 @@
 public struct DataDamage: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String
 
+  @inlinable
   public init(_ description: String) { self.description = description }
 
   /// `what value` lies outside a structure of `count` bytes.
+  @inlinable
   public static func pastEnd(_ what: String, _ value: some BinaryInteger, count: Int) -> DataDamage {
     DataDamage("\(what) \(value) past the end (\(count) bytes)")
   }
@@ -18,6 +20,7 @@ public struct DataDamage: Error, Equatable, Sendable, CustomStringConvertible {
 /// `Int`), so a 2⁶³ − 1 offset is refused here rather than trapping on its way to an `Int`.
 public enum Bounds {
   /// `offset ..< offset + length` when all of it lies in `0 ..< count`.
+  @inlinable
   public static func range(offset: some BinaryInteger, length: some BinaryInteger, within count: Int) -> Range<Int>? {
     guard let start = Int(exactly: offset), let n = Int(exactly: length), start >= 0, n >= 0, start <= count,
       n <= count - start
@@ -26,6 +29,7 @@ public enum Bounds {
   }
 
   /// `a + b` as an `Int`, nil when either is negative or the sum does not fit.
+  @inlinable
   public static func sum(_ a: some BinaryInteger, _ b: some BinaryInteger) -> Int? {
     guard let x = Int(exactly: a), let y = Int(exactly: b), x >= 0, y >= 0 else { return nil }
     let (s, overflow) = x.addingReportingOverflow(y)
@@ -33,6 +37,7 @@ public enum Bounds {
   }
 
   /// `a × b` as an `Int`, nil when either is negative or the product does not fit.
+  @inlinable
   public static func product(_ a: some BinaryInteger, _ b: some BinaryInteger) -> Int? {
     guard let x = Int(exactly: a), let y = Int(exactly: b), x >= 0, y >= 0 else { return nil }
     let (p, overflow) = x.multipliedReportingOverflow(by: y)
@@ -40,6 +45,7 @@ public enum Bounds {
   }
 
   /// `range` when it lies in `0 ..< count`, else the damage naming `what`.
+  @inlinable
   public static func check(
     offset: some BinaryInteger, length: some BinaryInteger, within count: Int, _ what: String
   ) throws(DataDamage) -> Range<Int> {
@@ -185,15 +191,22 @@ public struct DamageLog: Sendable {
 extension ByteCursor {
   /// The unsigned number of `size` bytes (0 … 8) at `at` in `bytes`, without a cursor; nil
   /// when not all of it is there.
+  /// (Inlinable, so each reader's call is specialised for its collection: generic, it cost
+  /// every TIFF entry a walk of witness tables and an array for the reversed bytes.)
+  @inlinable
   public static func number(_ bytes: some Collection<UInt8>, at: Int, size: Int, bigEndian: Bool) -> UInt64? {
     guard at >= 0, (0...8).contains(size) else { return nil }
     let field = bytes.dropFirst(at).prefix(size)
     guard field.count == size else { return nil }
     var v: UInt64 = 0
-    if bigEndian {
-      for b in field { v = v << 8 | UInt64(b) }
-    } else {
-      for b in field.reversed() { v = v << 8 | UInt64(b) }
+    var shift: UInt64 = 0
+    for b in field {
+      if bigEndian {
+        v = v << 8 | UInt64(b)
+      } else {
+        v |= UInt64(b) << shift
+        shift += 8
+      }
     }
     return v
   }

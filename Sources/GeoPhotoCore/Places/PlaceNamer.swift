@@ -13,9 +13,15 @@ public protocol PlaceNamer: Sendable {
   func timeZone(for coordinate: Coordinate, named place: PlaceName?) throws -> (
     identifier: String, source: OffsetSource
   )?
+  /// Makes ready what naming needs (a gazetteer read from its file), so it can be done ahead,
+  /// on another thread, while the engine reads photos; naming makes it ready when it is not.
+  func prepare() throws
 }
 
 extension PlaceNamer {
+  /// Nothing to make ready.
+  public func prepare() throws {}
+
   /// The place's own zone, when it has one.
   public func timeZone(for coordinate: Coordinate, named place: PlaceName?) throws -> (
     identifier: String, source: OffsetSource

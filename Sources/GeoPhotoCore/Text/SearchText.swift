@@ -15,8 +15,31 @@ public enum SearchText {
   /// `text` folded and cut into words: ` kyoto temple` for `Kyōto — Temple!`, ` 浅 草 寺` for
   /// `浅草寺`; empty when it has no letters or digits.
   public static func field(_ text: String) -> String {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiField(text) }
     let words = self.words(text)
     return words.isEmpty ? "" : " " + words.joined(separator: " ")
+  }
+
+  /// `field` for ASCII text (`asciiWords`, each after a space), written in one pass: every
+  /// photo written to the index has a few of these.
+  static func asciiField(_ text: String) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count + 1)
+    var inWord = false
+    for byte in text.utf8 {
+      let folded: UInt8
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded = byte + 32
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): folded = byte
+      default:
+        inWord = false
+        continue
+      }
+      if !inWord { out.append(UInt8(ascii: " ")) }
+      inWord = true
+      out.append(folded)
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// Fields, each folded by `field(_:)`, one per line; empty fields are left out.
@@ -137,11 +160,19 @@ extension SearchText {
     fields += photo.keywords
     fields += [photo.cameraMake, photo.cameraModel]
     if photo.source == .local {
-      fields.append(photo.path.map { String($0.split(separator: "/").last ?? "") })
+      fields.append(photo.path.map(lastComponent))
     } else {
       fields.append(photo.attribution)
     }
     return document(fields)
+  }
+
+  /// The last component of a path that has one (`IMG_1.JPG` of `/photos/IMG_1.JPG/`), else "".
+  static func lastComponent(_ path: String) -> String {
+    var end = path.endIndex
+    while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
+    let start = path[..<end].lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    return String(path[start..<end])
   }
 
   /// A place's searched text: its name, region and country.
