@@ -1,4 +1,4 @@
-public import GeoPhotoExif
+import GeoPhotoCore
 
 /// Small photo files of every format geophoto reads, each well formed but for one size, offset
 /// or count field set to an extreme value: 2⁶³ − 1 and 2⁶⁴ − 1 in 64-bit fields, 2³² − 1 and
