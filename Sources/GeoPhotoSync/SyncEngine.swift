@@ -264,6 +264,8 @@ public final class SyncEngine {
       if let namer, try store.hasPhotosToPlace(gazetteer: namer.identity) { _ = try store.assignPlaces(with: namer) }
     }
     summary.removed += gone.count
+    // Every place is named: the gazetteer's pages are not held while the spatial index is built.
+    namer?.rest()
     try store.refreshDerivedIndexes()
     summary.elapsed = seconds(since: started)
     return summary
