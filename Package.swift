@@ -229,7 +229,7 @@ let package = Package(
       name: "GeoPhotoBasemapTests",
       dependencies: ["GeoPhotoBasemap", "GeoPhotoCore", "GeoPhotoPlaces", "GeoPhotoSnapshot", "GeoPhotoFixtures"]
     ),
-    .testTarget(name: "GeoPhotoPlacesTests", dependencies: ["GeoPhotoPlaces", "GeoPhotoCore"]),
+    .testTarget(name: "GeoPhotoPlacesTests", dependencies: ["GeoPhotoPlaces", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoPostgresTests",
       dependencies: [

@@ -39,10 +39,11 @@ public enum SampleVideo {
 
   /// Writes a movie to `url`, creating its directory.
   public static func write(
-    to url: URL, location: String?, contentID: String? = nil, duration: Double = 3, modified: Date? = nil
+    to url: URL, location: String?, contentID: String? = nil, duration: Double = 3, created: Int? = nil,
+    modified: Date? = nil
   ) throws {
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(make(location: location, contentID: contentID, duration: duration)).write(to: url)
+    try Data(make(location: location, contentID: contentID, duration: duration, created: created)).write(to: url)
     if let modified { try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: url.path) }
   }
 

@@ -18,20 +18,20 @@ struct CountryOutlines: Sendable {
 
   /// Per ring: its country's index, its first point (with one more for the end), its box
   /// (min lat, min lon, max lat, max lon) and its first band (with one more for the end).
-  let ringCountries: [UInt16]
-  let ringStarts: [UInt32]
-  let ringBoxes: [Int32]
-  let ringBandStarts: [UInt32]
+  let ringCountries: Column<UInt16>
+  let ringStarts: Column<UInt32>
+  let ringBoxes: Column<Int32>
+  let ringBandStarts: Column<UInt32>
   /// Latitude and longitude of every ring's points, in microdegrees.
-  let points: [Int32]
+  let points: Column<Int32>
   /// Per band: its first entry in `bandEdges` (with one more for the end); an entry is an
   /// edge (its first point's index within the ring).
-  let bandStarts: [UInt32]
-  let bandEdges: [UInt32]
+  let bandStarts: Column<UInt32>
+  let bandEdges: Column<UInt32>
   /// Per 1° cell (latitude row from −90, then longitude from −180): its first entry in
   /// `cellRings` (with one more for the end).
-  let cellStarts: [UInt32]
-  let cellRings: [UInt32]
+  let cellStarts: Column<UInt32>
+  let cellRings: Column<UInt32>
 
   var ringCount: Int { ringCountries.count }
 
@@ -188,8 +188,9 @@ extension CountryOutlines {
       cellStarts.append(UInt32(cellRings.count))
     }
     self.init(
-      bandHeight: bandHeight, ringCountries: countries, ringStarts: starts, ringBoxes: boxes, ringBandStarts: ringBands,
-      points: points, bandStarts: bandStarts, bandEdges: edges, cellStarts: cellStarts, cellRings: cellRings)
+      bandHeight: bandHeight, ringCountries: Column(countries), ringStarts: Column(starts), ringBoxes: Column(boxes),
+      ringBandStarts: Column(ringBands), points: Column(points), bandStarts: Column(bandStarts),
+      bandEdges: Column(edges), cellStarts: Column(cellStarts), cellRings: Column(cellRings))
   }
 
   /// Checks arrays read from a file, so a damaged one cannot cause an out-of-bounds read.

@@ -26,8 +26,10 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
   /// Each place's weight in the naming rule (`PlaceRule.weight(population:)`).
   let weights: UnsafeBufferPointer<Double>
   /// Per range of the place tree (at its split position): the largest weight in it, so the
-  /// naming rule passes over ranges that cannot outweigh the best candidate so far.
-  let heaviest: [Double]
+  /// naming rule passes over ranges that cannot outweigh the best candidate so far. Kept as
+  /// `Float`s rounded up (half the memory): still never below the weight, so a range is passed
+  /// over only when no place in it can win, as with the exact weights.
+  let heaviest: [Float]
   let adminNames: UnsafeBufferPointer<UInt32>
   let countryCodes: UnsafeBufferPointer<UInt8>
   let countryNames: UnsafeBufferPointer<UInt32>
@@ -41,6 +43,11 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
 
   // MARK: - Loading
 
+  /// Mapped without populating: the pages come in as they are read (see `init(storage:name:)`).
+  public convenience init(contentsOf url: URL) throws {
+    try self.init(storage: try MappedBytes(contentsOf: url, populate: false), name: url.path)
+  }
+
   public init(storage: MappedBytes, name: String) throws {
     func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
     let file: GazetteerFile.Layout.Reader
@@ -50,7 +57,8 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
       throw FormatError(description: error.description)
     }
     identity = file.identity
-    guard let vectors = file.array(.vectors, of: Double.self), let axes = file.array(.axes, of: UInt8.self),
+    guard let vectors = file.mappedColumn(.vectors, of: Double.self),
+      let axes = file.mappedColumn(.axes, of: UInt8.self),
       let latitudes = file.column(.latitudes, of: Int32.self),
       let longitudes = file.column(.longitudes, of: Int32.self),
       let names = file.column(.names, of: UInt32.self), let populations = file.column(.populations, of: UInt32.self),
@@ -72,9 +80,18 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
       countryCodes.count == 2 * countryNames.count, !countryNames.isEmpty, !timeZoneNames.isEmpty,
       strings.last == 0
     else { throw fail("damaged (its sections do not add up)") }
+    // The checks read whole columns once, and each column's pages are handed back after its
+    // check (`MappedBytes.release`): the gazetteer then holds only the pages lookups touch,
+    // not the whole file.
+    func released<T>(_ column: UnsafeBufferPointer<T>, _ result: Bool) -> Bool {
+      storage.release(column)
+      return result
+    }
+    func released<T>(_ column: Column<T>) { column.withUnsafeBufferPointer { storage.release($0) } }
     // Whole passes without early exits (largest values), which the compiler vectorises.
     func largest<T: FixedWidthInteger>(_ a: UnsafeBufferPointer<T>) -> T.Magnitude {
-      a.reduce(0) { Swift.max($0, $1.magnitude) }
+      defer { storage.release(a) }
+      return a.reduce(0) { Swift.max($0, $1.magnitude) }
     }
     let stringCount = UInt32(strings.count)
     let offsetsFit = [names, foldedNames, adminNames, countryNames, timeZoneNames].allSatisfy {
@@ -86,16 +103,18 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
           && largest(countries) < countryNames.count && largest(timeZones) < timeZoneNames.count)
       && largest(latitudes) <= 90_000_000 && largest(longitudes) <= 180_000_000
       // NaN fails both comparisons, so it is counted too.
-      && weights.reduce(0, { $0 + ($1 >= 0 && $1 < .infinity ? 0 : 1) }) == 0
+      && released(weights, weights.reduce(0, { $0 + ($1 >= 0 && $1 < .infinity ? 0 : 1) }) == 0)
     guard offsetsFit, indexesFit else { throw fail("damaged (a place points outside its tables)") }
-    guard let bandHeight = file.array(.bandHeight, of: Int32.self), bandHeight.count == 1,
-      let ringCountries = file.array(.ringCountries, of: UInt16.self),
-      let ringStarts = file.array(.ringStarts, of: UInt32.self), let ringBoxes = file.array(.ringBoxes, of: Int32.self),
-      let ringBandStarts = file.array(.ringBandStarts, of: UInt32.self),
-      let points = file.array(.ringPoints, of: Int32.self), let bandStarts = file.array(.bandStarts, of: UInt32.self),
-      let bandEdges = file.array(.bandEdges, of: UInt32.self),
-      let cellStarts = file.array(.cellStarts, of: UInt32.self),
-      let cellRings = file.array(.cellRings, of: UInt32.self)
+    guard let bandHeight = file.column(.bandHeight, of: Int32.self), bandHeight.count == 1,
+      let ringCountries = file.mappedColumn(.ringCountries, of: UInt16.self),
+      let ringStarts = file.mappedColumn(.ringStarts, of: UInt32.self),
+      let ringBoxes = file.mappedColumn(.ringBoxes, of: Int32.self),
+      let ringBandStarts = file.mappedColumn(.ringBandStarts, of: UInt32.self),
+      let points = file.mappedColumn(.ringPoints, of: Int32.self),
+      let bandStarts = file.mappedColumn(.bandStarts, of: UInt32.self),
+      let bandEdges = file.mappedColumn(.bandEdges, of: UInt32.self),
+      let cellStarts = file.mappedColumn(.cellStarts, of: UInt32.self),
+      let cellRings = file.mappedColumn(.cellRings, of: UInt32.self)
     else { throw fail("damaged (an outline section is cut short)") }
     let outlines = CountryOutlines(
       bandHeight: bandHeight[0], ringCountries: ringCountries, ringStarts: ringStarts, ringBoxes: ringBoxes,
@@ -104,13 +123,18 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
     guard outlines.validated(), ringCountries.allSatisfy({ Int($0) < countryNames.count }) else {
       throw fail("damaged (the country outlines do not add up)")
     }
+    for column in [ringStarts, ringBandStarts, bandStarts, bandEdges, cellStarts, cellRings] { released(column) }
+    released(ringCountries)
     do {
+      // The tree's columns are the file's; its ids are the places' positions.
       index = try SpatialIndex(
-        ids: (0..<Int64(n)).map { $0 }, vectors: vectors, axes: axes, tags: [UInt8](repeating: 0, count: n),
-        leafSize: Self.leafSize)
+        ids: Column(count: n) { ids in for i in 0..<n { ids[i] = Int64(i) } }, vectors: vectors, axes: axes,
+        tags: Column(count: n) { $0.initialize(repeating: 0) }, leafSize: Self.leafSize, checkingValues: true)
     } catch {
       throw fail("damaged (its place tree: \(error))")
     }
+    released(vectors)
+    released(axes)
     count = n
     self.storage = storage
     self.latitudes = latitudes
@@ -134,7 +158,8 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
         heaviest[split] = max(weights[split], left, right)
       }
     }
-    self.heaviest = heaviest
+    self.heaviest = heaviest.map(floatRoundedUp)
+    storage.release(weights)
     self.adminNames = adminNames
     self.countryCodes = countryCodes
     self.countryNames = countryNames
@@ -142,6 +167,10 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
     self.outlines = outlines
     self.strings = strings
   }
+
+  /// Hands the mapped file's pages back (`MappedBytes.release`); they come in again as they
+  /// are read.
+  public func releasePages() { storage.release(storage.bytes) }
 
   /// The leaf size of the place tree.
   static let leafSize = 16
@@ -323,6 +352,12 @@ public struct Place: Hashable, Sendable {
 
   /// `Chūō, Tokyo, JP`: name, first-level division and country, leaving out empty parts.
   public var label: String { [name, admin1, countryCode].filter { !$0.isEmpty }.joined(separator: ", ") }
+}
+
+/// `value` as a `Float` no smaller than it.
+func floatRoundedUp(_ value: Double) -> Float {
+  let nearest = Float(value)
+  return Double(nearest) < value ? nearest.nextUp : nearest
 }
 
 extension Gazetteer {

@@ -96,13 +96,15 @@ public enum GazetteerBuilder {
       .adminNames: GazetteerFile.bytes(adminNames), .countryCodes: countryCodes,
       .countryNames: GazetteerFile.bytes(countryNames), .timeZoneNames: GazetteerFile.bytes(zoneNames),
       .bandHeight: GazetteerFile.bytes([outlines.bandHeight]),
-      .ringCountries: GazetteerFile.bytes(outlines.ringCountries),
-      .ringStarts: GazetteerFile.bytes(outlines.ringStarts),
-      .ringBoxes: GazetteerFile.bytes(outlines.ringBoxes),
-      .ringBandStarts: GazetteerFile.bytes(outlines.ringBandStarts),
-      .ringPoints: GazetteerFile.bytes(outlines.points), .bandStarts: GazetteerFile.bytes(outlines.bandStarts),
-      .bandEdges: GazetteerFile.bytes(outlines.bandEdges), .cellStarts: GazetteerFile.bytes(outlines.cellStarts),
-      .cellRings: GazetteerFile.bytes(outlines.cellRings), .strings: strings,
+      .ringCountries: GazetteerFile.bytes(Array(outlines.ringCountries)),
+      .ringStarts: GazetteerFile.bytes(Array(outlines.ringStarts)),
+      .ringBoxes: GazetteerFile.bytes(Array(outlines.ringBoxes)),
+      .ringBandStarts: GazetteerFile.bytes(Array(outlines.ringBandStarts)),
+      .ringPoints: GazetteerFile.bytes(Array(outlines.points)),
+      .bandStarts: GazetteerFile.bytes(Array(outlines.bandStarts)),
+      .bandEdges: GazetteerFile.bytes(Array(outlines.bandEdges)),
+      .cellStarts: GazetteerFile.bytes(Array(outlines.cellStarts)),
+      .cellRings: GazetteerFile.bytes(Array(outlines.cellRings)), .strings: strings,
     ])
   }
 

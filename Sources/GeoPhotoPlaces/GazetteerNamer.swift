@@ -38,7 +38,24 @@ public final class GazetteerFileNamer: PlaceNamer {
     self.radius = radius
   }
 
-  public func place(for coordinate: Coordinate) throws -> PlaceName? { try namer()?.place(for: coordinate) }
+  public func place(for coordinate: Coordinate) throws -> PlaceName? {
+    guard let namer = try namer() else { return nil }
+    // A lookup maps the pages it reads in some twenty columns, and the kernel maps 64 KiB
+    // around each (fault-around), so naming photos spread over the world would soon hold most
+    // of the file: every `pagesHandedBackEvery` places named, its pages are handed back, and
+    // the next lookups read theirs again from the page cache.
+    if named.add(1, ordering: .relaxed).newValue % Self.pagesHandedBackEvery == 0 {
+      namer.gazetteer.releasePages()
+    }
+    return namer.place(for: coordinate)
+  }
+
+  /// How many places are named between two hand-backs of the file's pages.
+  static let pagesHandedBackEvery = 125
+  private let named = Atomic<Int>(0)
+
+  /// Hands the gazetteer file's pages back until places are named again.
+  public func rest() { loaded.withLock { $0 }?.gazetteer.releasePages() }
 
   public func timeZone(for coordinate: Coordinate, named place: PlaceName?) throws -> (
     identifier: String, source: OffsetSource

@@ -120,7 +120,7 @@ extension Gazetteer {
 struct RuleWalk: RadiusVisitor {
   typealias Candidate = (position: Int, score: Double, d2: Double)
   let weights: UnsafeBufferPointer<Double>
-  let heaviest: [Double]
+  let heaviest: [Float]
   let countries: UnsafeBufferPointer<UInt16>
   /// The position's country, nil at sea.
   let country: UInt16?
@@ -135,7 +135,7 @@ struct RuleWalk: RadiusVisitor {
   /// score cannot change the answer.
   func skips(split: Int, squaredChord: Double) -> Bool {
     guard let score = decidingScore else { return false }
-    return PlaceRule.most(weight: heaviest[split], squaredChord: squaredChord) < score
+    return PlaceRule.most(weight: Double(heaviest[split]), squaredChord: squaredChord) < score
   }
 
   mutating func visit(position: Int, squaredChord d2: Double) {

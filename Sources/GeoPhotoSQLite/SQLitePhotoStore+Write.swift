@@ -98,7 +98,10 @@ extension SQLitePhotoStore {
     try database.execute("DELETE FROM temp.staged_photos", [])
     defer { try? database.execute("DELETE FROM temp.staged_photos", []) }
     let stage = try database.cachedStatement(Self.stageSQL)
-    for row in Self.stagedRows(records) { try stage.execute(row) }
+    // A few hundred rows at a time: the rows of a whole batch are not held at once.
+    for start in stride(from: 0, to: records.count, by: 256) {
+      for row in Self.stagedRows(records, start..<min(records.count, start + 256)) { try stage.execute(row) }
+    }
     var existing: [Int64: Int64] = [:]
     try database.forEachRow(Self.stagedIDsSQL) { existing[$0.int64(0)] = $0.int64(1) }
     try database.execute(Self.mergeStagedSQL, [.text(now)])
@@ -116,19 +119,20 @@ extension SQLitePhotoStore {
     }
   }
 
-  /// Each record's row for the staging table, its position first; made on every core (the
-  /// values fold the searched text and write out the times: most of what a row costs outside
-  /// SQLite, and the connection's thread is the one that writes).
-  static func stagedRows(_ records: [PhotoRecord]) -> [[StoreValue]] {
-    var rows = [[StoreValue]](repeating: [], count: records.count)
+  /// The rows of `range` of `records` for the staging table, each its position first; made
+  /// on every core (the values fold the searched text and write out the times: most of what a
+  /// row costs outside SQLite, and the connection's thread is the one that writes).
+  static func stagedRows(_ records: [PhotoRecord], _ range: Range<Int>) -> [[StoreValue]] {
+    var rows = [[StoreValue]](repeating: [], count: range.count)
     rows.withUnsafeMutableBufferPointer { buffer in
       nonisolated(unsafe) let out = buffer
-      let workers = records.count < 64 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+      let workers = range.count < 64 ? 1 : ProcessInfo.processInfo.activeProcessorCount
       DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        var n = worker
-        while n < records.count {
-          out[n] = [.integer(Int64(n))] + PhotoWrite.values(records[n])
-          n += workers
+        var k = worker
+        while k < range.count {
+          let n = range.lowerBound + k
+          out[k] = [.integer(Int64(n))] + PhotoWrite.values(records[n])
+          k += workers
         }
       }
     }

@@ -13,10 +13,22 @@ import GeoPhotoStore
 ///   the same folder with the same identifier. Only within a folder: identifiers alone have
 ///   linked unrelated files across libraries.
 ///
+/// Files that share a name but were not taken together are not one shot: files whose own
+/// positions are more than `sameShotDistance` apart, or whose capture times differ by more
+/// than `sameShotSeconds`, are separate photos (`splitting`); a file without a position, or
+/// without a time, splits nothing by it.
+///
 /// The photo's metadata comes from its best file: the one with a position, then a still
 /// over a video, then a developed image (JPEG, HEIC) over a RAW, then a file that could be
 /// read, then the first name.
 enum ShotGrouping {
+  /// The farthest apart, in metres, two files of one shot were taken (a GPS fix wanders
+  /// tens of metres between a photo and its video).
+  static let sameShotDistance = 1_000.0
+  /// The most seconds apart two files of one shot were taken (a Live Photo's video starts
+  /// before its still).
+  static let sameShotSeconds = 60
+
   /// The name files of one shot share: lower case, without the extension and without a
   /// Pixel `.RAW-nn…` part.
   static func key(forFileName name: String) -> String {
@@ -67,6 +79,40 @@ enum ShotGrouping {
       }
     }
     return groups
+  }
+
+  /// `shot` as the photos it is, once its files are read (`records`): the best file's photo
+  /// first, then each other file, in path order, joins the first photo with whose every file
+  /// it agrees (`takenTogether`), or makes one of its own.
+  static func splitting(_ shot: [FoundFile], records: [PhotoRecord]) -> [[FoundFile]] {
+    guard shot.count > 1 else { return [shot] }
+    let best = best(records)
+    var photos: [[Int]] = [[best]]
+    for i in shot.indices where i != best {
+      if let k = photos.firstIndex(where: { $0.allSatisfy { takenTogether(records[$0], records[i]) } }) {
+        photos[k].append(i)
+      } else {
+        photos.append([i])
+      }
+    }
+    return photos.map { members in members.sorted().map { shot[$0] } }
+  }
+
+  /// Whether two files may be one shot: positions at most `sameShotDistance` apart and times
+  /// at most `sameShotSeconds` apart (as instants when both have one, else as the clocks
+  /// read); what a file lacks agrees with anything.
+  static func takenTogether(_ a: PhotoRecord, _ b: PhotoRecord) -> Bool {
+    if let p = a.photo.coordinate, let q = b.photo.coordinate, GreatCircle.distance(p, q) > sameShotDistance {
+      return false
+    }
+    if let s = a.photo.takenAt, let t = b.photo.takenAt {
+      let apart =
+        if let i = s.instant, let j = t.instant { abs(i - j) } else {
+          abs(s.localSecondsSinceEpoch - t.localSecondsSinceEpoch)
+        }
+      if apart > sameShotSeconds { return false }
+    }
+    return true
   }
 
   /// What kind of file a path names, by its extension.

@@ -215,17 +215,21 @@ public final class SyncEngine {
     func settle(_ shots: [[FoundFile]]) throws {
       var changed: [[FoundFile]] = []
       for shot in shots {
-        if let id = run.unchangedPhoto(shot) {
-          run.claimed.insert(id)
+        if let ids = run.unchangedPhotos(shot) {
+          run.claimed.formUnion(ids)
           summary.unchanged += shot.count
         } else {
           changed.append(shot)
         }
       }
-      // A changed shot is decided from all its files.
+      // A changed shot is decided from all its files, as the photos they are (files of one
+      // name taken apart are photos of their own).
       let unread = changed.flatMap { $0.filter { run.records[$0.path] == nil } }
       absorb(try Self.readInParallel(unread, jobs: jobs, naming: namer), of: unread)
-      let decisions = run.decide(changed)
+      let photos = changed.flatMap { shot in
+        ShotGrouping.splitting(shot, records: shot.map { run.record(of: $0) })
+      }
+      let decisions = run.decide(photos)
       unwritten.absorbed += run.absorbed(by: decisions)
       unwritten.decisions += decisions
       unwritten.files += changed.reduce(0) { $0 + $1.count }
@@ -264,6 +268,8 @@ public final class SyncEngine {
       if let namer, try store.hasPhotosToPlace(gazetteer: namer.identity) { _ = try store.assignPlaces(with: namer) }
     }
     summary.removed += gone.count
+    // Every place is named: the gazetteer's pages are not held while the spatial index is built.
+    namer?.rest()
     try store.refreshDerivedIndexes()
     summary.elapsed = seconds(since: started)
     return summary

@@ -78,34 +78,42 @@ struct SyncRun {
     return false
   }
 
-  /// The photo a shot already is, when nothing about it changed: every file unchanged, all
-  /// of one photo, and that photo has no other file (paths are unique, so equal counts mean
-  /// the same files).
-  func unchangedPhoto(_ shot: [FoundFile]) -> Int64? {
-    guard let id = knownByPath[shot[0].path]?.id, fileCount[id] == shot.count, !deleted.contains(id) else {
-      return nil
-    }
+  /// The photos a shot already is, when nothing about it changed: every file unchanged, and
+  /// its files are all the files of one photo, or of several (files of one name that were
+  /// not taken together, `ShotGrouping.splitting`): each photo has no other file (paths are
+  /// unique, so equal counts mean the same files).
+  func unchangedPhotos(_ shot: [FoundFile]) -> [Int64]? {
+    var files: [Int64: Int] = [:]
     for file in shot {
-      guard let k = knownByPath[file.path], k.id == id, k.state.size == file.size,
-        k.state.changedNanoseconds == file.changeNanoseconds
+      guard let k = knownByPath[file.path], k.state.size == file.size,
+        k.state.changedNanoseconds == file.changeNanoseconds, !deleted.contains(k.id)
       else { return nil }
+      files[k.id, default: 0] += 1
     }
-    return id
+    guard files.allSatisfy({ fileCount[$0.key] == $0.value }) else { return nil }
+    return files.keys.sorted()
   }
 
-  /// Decides the photo of each changed shot (all its files read): shots with files the index
-  /// knows first, so a split pair's known half keeps the id and the renamed half is new.
+  /// Decides the photo of each changed shot (all its files read): shots holding a photo's
+  /// primary file first, then shots with files the index knows, so a split pair's known half
+  /// keeps the id (the half with the primary file, when both are known) and the renamed half
+  /// is new.
   mutating func decide(_ changed: [[FoundFile]]) -> [Decision] {
-    let ordered =
-      changed.filter { shot in shot.contains { knownByPath[$0.path] != nil } }
-      + changed.filter { shot in !shot.contains { knownByPath[$0.path] != nil } }
+    func rank(_ shot: [FoundFile]) -> Int {
+      let known = shot.compactMap { knownByPath[$0.path] }
+      return known.contains { $0.role == .primary } ? 0 : known.isEmpty ? 2 : 1
+    }
+    let ordered = (0...2).flatMap { r in changed.filter { rank($0) == r } }
     return ordered.map { decide($0) }
   }
 
+  /// What was read of `file` (a record of its path alone when it could not be read).
+  func record(of file: FoundFile) -> PhotoRecord {
+    records[file.path] ?? PhotoRecord(photo: Photo(id: 0, source: .local, sourceID: file.path, title: ""))
+  }
+
   private mutating func decide(_ shot: [FoundFile]) -> Decision {
-    let recs = shot.map {
-      records[$0.path] ?? PhotoRecord(photo: Photo(id: 0, source: .local, sourceID: $0.path, title: ""))
-    }
+    let recs = shot.map(record(of:))
     let best = ShotGrouping.best(recs)
     let primaryIsVideo = recs[best].photo.mediaType == .video
     var members: [MemberFile] = []

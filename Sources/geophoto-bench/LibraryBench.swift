@@ -140,7 +140,7 @@ func benchLibrary() throws {
   let first = milliseconds(firsts.map(\.wall).min() ?? 0)
   let peak = Double(firsts.map(\.peakBytes).max() ?? 0) / 1_048_576
   row("first sync", format(first, "ms"), String(format: "%.0f files/s", 10_008 / first * 1000))
-  row("  peak resident memory of the sync", format(peak, "MB"), "goal ≤ 200 MB")
+  row("  peak resident memory of the sync", format(peak, "MB"), "goal ≤ 60 MB")
   row("second sync (nothing changed)", format(milliseconds(seconds.min() ?? 0), "ms"), "goal ≤ 200 ms")
   let exiftool = "/usr/bin/exiftool"
   if FileManager.default.isExecutableFile(atPath: exiftool) {

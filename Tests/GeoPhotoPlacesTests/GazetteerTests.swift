@@ -1,5 +1,6 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoFixtures
 import Testing
 
 @testable import GeoPhotoPlaces
@@ -106,6 +107,23 @@ struct ShippedGazetteerTests {
     let found = g.places(named: "springfield")
     #expect(found.count == springfields.count)
     #expect(found.first?.geonameID == Int(largest[0]))
+  }
+
+  /// A loaded gazetteer holds little of its file: its checks read the columns once and hand
+  /// their pages back. Naming brings in the pages it reads, `releasePages` hands them back,
+  /// and the names after are the same.
+  @Test func theGazetteerHoldsOnlyThePagesItReads() throws {
+    let g = try Gazetteer(contentsOf: try #require(Gazetteer.shippedURL))
+    let loaded = try #require(ResidentMemory.kilobytes(ofMappingAt: g.storage.base))
+    #expect(loaded < 1_024, "\(loaded) KB of the \(g.storage.count / 1_024) KB file held after loading")
+    var rng = SeededGenerator(seed: 9)
+    let points = (0..<300).map { _ in g.place(Int.random(in: 0..<g.count, using: &rng)).coordinate }
+    let names = points.map { g.placeName(at: $0) }
+    #expect(names.allSatisfy { $0 != nil })
+    #expect(try #require(ResidentMemory.kilobytes(ofMappingAt: g.storage.base)) > loaded)
+    g.releasePages()
+    #expect(ResidentMemory.kilobytes(ofMappingAt: g.storage.base) == 0)
+    #expect(points.map { g.placeName(at: $0) } == names)
   }
 
   /// The rule, answered with the tree and the banded outlines, against the rule applied by

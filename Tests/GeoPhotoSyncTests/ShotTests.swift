@@ -149,6 +149,86 @@ import Testing
     #expect(video.mediaType == .video && video.duration == 3 && video.coordinate == Self.kyoto && video.altitude == 12)
   }
 
+  /// Files of one name taken far apart, or at different times, are photos of their own; a
+  /// RAW and its JPEG taken together stay one; what a file lacks (a position, a time) splits
+  /// nothing. A sync with nothing changed keeps every id and writes nothing; a file taken
+  /// again where its namesake was joins its photo.
+  @Test(arguments: StoreKind.available)
+  func filesOfOneNameTakenApartAreSeparatePhotos(kind: StoreKind) throws {
+    let w = try Workspace(kind)
+    let taipei = Coordinate(latitude: 25.0330, longitude: 121.5654)  // 2,100 km from Tokyo
+    let nearTokyo = Coordinate(latitude: 35.6848, longitude: 139.7671)  // 400 m north
+    func at(hour: Int, minute: Int = 0, second: Int = 0) -> CaptureDate {
+      CaptureDate(year: 2024, month: 5, day: 3, hour: hour, minute: minute, second: second, utcOffsetMinutes: 540)
+    }
+    func jpeg(_ name: String, _ c: Coordinate?, _ taken: CaptureDate?) throws {
+      try SampleJPEG.write(to: w.photos.appendingPathComponent(name)) { b in
+        b.coordinate = c
+        b.takenAt = taken
+      }
+    }
+    func raw(_ name: String, _ c: Coordinate?, _ taken: CaptureDate?) throws {
+      try SampleTIFF.write(to: w.photos.appendingPathComponent(name)) { b in
+        b.coordinate = c
+        b.takenAt = taken
+        b.make = "Canon"
+      }
+    }
+    let noon = 1_714_708_800  // 2024-05-03T04:00:00Z, 13:00 in Tokyo
+    try SampleVideo.write(
+      to: w.photos.appendingPathComponent("clip.mov"), location: "+35.6812+139.7671/", created: noon)
+    try SampleVideo.write(
+      to: w.photos.appendingPathComponent("clip.MP4"), location: "+25.0330+121.5654/", created: noon)
+    try jpeg("IMG_0001.JPG", Self.tokyo, at(hour: 13))  // a RAW and its JPEG: one shot
+    try raw("IMG_0001.CR2", Self.tokyo, at(hour: 13))
+    try jpeg("IMG_0002.JPG", Self.kyoto, at(hour: 13))  // the same place two hours apart: two
+    try raw("IMG_0002.CR2", Self.kyoto, at(hour: 15))
+    try jpeg("IMG_0003.JPG", Self.tokyo, at(hour: 13))  // 400 m and 40 s apart: one
+    try raw("IMG_0003.NEF", nearTokyo, at(hour: 13, second: 40))
+    try jpeg("IMG_0004.JPG", Self.tokyo, nil)  // no time beside no position: one
+    try raw("IMG_0004.CR2", nil, at(hour: 17))
+    var s = try w.sync()
+    #expect((s.scanned, s.added, s.withoutLocation) == (10, 7, 0), "\(s)")
+    let before = try Self.shots(w)
+    let byPrimary = Dictionary(uniqueKeysWithValues: before.map { ($0.value.primary, $0.key) })
+    #expect(
+      Set(byPrimary.keys) == [
+        "clip.mov", "clip.MP4", "IMG_0001.JPG", "IMG_0002.JPG", "IMG_0002.CR2", "IMG_0003.JPG", "IMG_0004.JPG",
+      ])
+    let mov = try #require(byPrimary["clip.mov"])
+    let mp4 = try #require(byPrimary["clip.MP4"])
+    #expect(before[mov]?.files == [:] && before[mp4]?.files == [:])
+    #expect(try w.store.photo(id: mov)?.coordinate == Self.tokyo)
+    #expect(try w.store.photo(id: mp4)?.coordinate == taipei)
+    #expect(before[try #require(byPrimary["IMG_0001.JPG"])]?.files == ["IMG_0001.CR2": .raw])
+    let jpeg2 = try #require(byPrimary["IMG_0002.JPG"])
+    let raw2 = try #require(byPrimary["IMG_0002.CR2"])
+    #expect(before[jpeg2]?.files == [:] && before[raw2]?.files == [:])
+    #expect(try w.store.photo(id: jpeg2)?.takenAt == at(hour: 13))
+    #expect(try w.store.photo(id: raw2)?.takenAt == at(hour: 15))
+    #expect(before[try #require(byPrimary["IMG_0003.JPG"])]?.files == ["IMG_0003.NEF": .raw])
+    #expect(before[try #require(byPrimary["IMG_0004.JPG"])]?.files == ["IMG_0004.CR2": .raw])
+
+    // Nothing changed: the same photos with the same ids, and nothing written.
+    let generation = try w.store.generation()
+    s = try w.sync()
+    #expect(s.unchanged == 10 && s.added + s.updated + s.moved + s.removed == 0, "\(s)")
+    #expect(try w.store.generation() == generation)
+    let again = try Self.shots(w)
+    #expect(Set(again.keys) == Set(before.keys))
+    for (id, shot) in before { #expect(again[id]?.primary == shot.primary && again[id]?.files == shot.files) }
+
+    // The far clip taken again beside the other: one photo, which keeps its primary's id.
+    try SampleVideo.write(
+      to: w.photos.appendingPathComponent("clip.MP4"), location: "+35.6813+139.7671/", created: noon)
+    s = try w.sync()
+    #expect((s.updated, s.removed, s.added) == (1, 1, 0), "\(s)")
+    let joined = try Self.shots(w)
+    #expect(joined.count == 6)
+    #expect(joined[mp4]?.primary == "clip.MP4" && joined[mp4]?.files == ["clip.mov": .alternate])
+    #expect(joined[mov] == nil)
+  }
+
   /// A Live Photo whose halves have different names, paired by the identifier in the HEIC's
   /// Apple MakerNote (exiftool reads it as MediaGroupUUID) and the video's content identifier.
   @Test(

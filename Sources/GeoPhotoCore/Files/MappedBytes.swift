@@ -83,6 +83,23 @@ public final class MappedBytes: @unchecked Sendable {
 
   public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
+  /// Hands the mapped pages under `region` (a part of `bytes`) back to the kernel: they stop
+  /// counting as this process's memory, and come in again from the page cache when they are
+  /// next read (the mapping is read-only, so nothing is lost). A check that reads a whole
+  /// column once calls it after, so the column's pages are held only while lookups use them.
+  /// Bytes copied from memory are kept.
+  public func release(_ region: UnsafeRawBufferPointer) {
+    guard mapped, let start = region.baseAddress, region.count > 0, start >= base, start + region.count <= base + count
+    else { return }
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let from = (start - base) / page * page
+    let to = min(count, ((start - base) + region.count + page - 1) / page * page)
+    _ = madvise(UnsafeMutableRawPointer(mutating: base + from), to - from, MADV_DONTNEED)
+  }
+
+  /// `release` for a column of the file.
+  public func release<T>(_ column: UnsafeBufferPointer<T>) { release(UnsafeRawBufferPointer(column)) }
+
   /// The bytes of `range` as `T`s (little-endian, as the file is written, which every Linux
   /// platform Swift runs on reads as is); nil when the range is not a whole number of them or
   /// not aligned for them.

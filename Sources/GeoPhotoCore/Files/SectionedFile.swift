@@ -114,6 +114,12 @@ where Section.RawValue == Int {
       storage.column(ranges[section.rawValue], of: T.self)
     }
 
+    /// The section as a column viewing the file (no copy), which keeps the file mapped; nil
+    /// when its length is not a whole number of `T`s.
+    public func mappedColumn<T: BitwiseCopyable>(_ section: Section, of: T.Type = T.self) -> Column<T>? {
+      Column(storage, ranges[section.rawValue])
+    }
+
     /// The section as an array of `T`, copied at once; nil when its length is not a whole
     /// number of them.
     public func array<T: BitwiseCopyable>(_ section: Section, of: T.Type = T.self) -> [T]? {

@@ -16,11 +16,17 @@ public protocol PlaceNamer: Sendable {
   /// Makes ready what naming needs (a gazetteer read from its file), so it can be done ahead,
   /// on another thread, while the engine reads photos; naming makes it ready when it is not.
   func prepare() throws
+  /// Hands back memory it can read again (a gazetteer's file pages): no place is to be named
+  /// for a while.
+  func rest()
 }
 
 extension PlaceNamer {
   /// Nothing to make ready.
   public func prepare() throws {}
+
+  /// Nothing to hand back.
+  public func rest() {}
 
   /// The place's own zone, when it has one.
   public func timeZone(for coordinate: Coordinate, named place: PlaceName?) throws -> (
