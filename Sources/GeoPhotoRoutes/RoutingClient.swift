@@ -113,6 +113,9 @@ public struct RoutingClient: Sendable {
     return RoutingError(.unreachable, "cannot reach the routing server at \(endpoint): \(error.message)")
   }
 
+  /// OSRM's NoRoute, Valhalla's 442, or an answer without a route: one message.
+  static let noRouteError = RoutingError(.noRoute, "no route connects these points (NoRoute)")
+
   /// A coordinate to 1e-6 degrees (about 10 cm), as the request carries it.
   static func sixDecimals(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
 
@@ -121,7 +124,7 @@ public struct RoutingClient: Sendable {
     if let code = answer.code, code != "Ok" {
       let message = answer.message ?? ""
       switch code {
-      case "NoRoute": return RoutingError(.noRoute, "no route connects these points (NoRoute)")
+      case "NoRoute": return Self.noRouteError
       case "NoSegment":
         return RoutingError(
           .noSegment, "a point is too far from any street (NoSegment)\(message.isEmpty ? "" : ": \(message)")")
@@ -133,7 +136,7 @@ public struct RoutingClient: Sendable {
     if let number = answer.errorCode {
       let message = answer.error ?? ""
       switch number {
-      case 442: return RoutingError(.noRoute, "no route connects these points (NoRoute)")
+      case 442: return Self.noRouteError
       case 171: return RoutingError(.noSegment, "a point is too far from any street (NoSegment)")
       default: return RoutingError(.invalidQuery, "the routing server refused the query (error \(number): \(message))")
       }
@@ -144,7 +147,7 @@ public struct RoutingClient: Sendable {
 
   static func directions(_ answer: RoutingAnswer) throws(RoutingError) -> Directions {
     guard let route = answer.routes?.first else {
-      throw RoutingError(.noRoute, "no route connects these points (NoRoute)")
+      throw Self.noRouteError
     }
     var geometry: [Coordinate] = []
     if let encoded = route.geometry {
