@@ -204,7 +204,9 @@ let package = Package(
         "GeoPhotoStore",
       ]
     ),
-    .testTarget(name: "GeoPhotoThumbnailsTests", dependencies: ["GeoPhotoThumbnails", "GeoPhotoFixtures"]),
+    .testTarget(
+      name: "GeoPhotoThumbnailsTests",
+      dependencies: ["GeoPhotoThumbnails", "GeoPhotoExif", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoServerTests",
       dependencies: [

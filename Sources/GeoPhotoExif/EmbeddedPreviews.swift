@@ -1,9 +1,13 @@
 public import GeoPhotoCore
 
-/// The JPEG previews camera RAW files carry beside their sensor data (the camera's own
-/// rendering, often full size), found without decoding anything: a RAW file's thumbnail is
-/// made from one of them.
+/// The JPEG previews a photo file carries beside its image, found without decoding anything:
+/// a RAW file's thumbnail is made from one of them (the camera's own rendering, often full
+/// size), and a JPEG's from one at least as large as the thumbnail asked for.
 ///
+/// - JPEG: the EXIF thumbnail (IFD1's `JPEGInterchangeFormat`/`Length`), and the large
+///   thumbnails of a Multi-Picture Format index (CIPA DC-007's APP2 `MPF`, types 0x010001–
+///   0x010005: VGA to 16K equivalents). Other MPF images (frames of a panorama, disparity
+///   images, undefined ones such as a phone's HDR gain map) are no previews.
 /// - TIFF-based RAWs (NEF, CR2, ARW, DNG, ORF, PEF, SRW, RW2, …): every directory of the IFD
 ///   chain and its SubIFDs, with `JPEGInterchangeFormat`/`Length` or a single strip
 ///   (`StripOffsets`/`StripByteCounts`), and Panasonic's `JpgFromRaw` (tag 0x2E in IFD0).
@@ -16,8 +20,11 @@ public enum EmbeddedPreviews {
   /// The previews' byte ranges, largest first.
   public static func jpegs(in file: any RandomAccessBytes) -> [Range<Int>] {
     var found: [Range<Int>] = []
-    if let head = file.bytes(at: 0, count: 16), head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) {
+    guard let head = file.bytes(at: 0, count: min(file.count, 16)) else { return [] }
+    if head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) {
       if let range = try? ContainerReader.rafJPEG(file) { found.append(range) }
+    } else if head.starts(with: [0xFF, 0xD8]) {
+      found = jpegPreviews(file)
     } else if let root = TIFFDirectories.root(of: file) {
       found = tiffPreviews(root)
     }
@@ -25,6 +32,61 @@ public enum EmbeddedPreviews {
       range.count >= 4 && file.bytes(at: range.lowerBound, count: 3) == [0xFF, 0xD8, 0xFF]
     }
     return kept.sorted { ($0.count, $0.lowerBound) > ($1.count, $1.lowerBound) }
+  }
+
+  /// The most header bytes of a JPEG read to find its EXIF and MPF segments.
+  static let maximumJPEGHead = 1 << 20
+
+  /// A JPEG's EXIF thumbnail and MPF large thumbnails.
+  static func jpegPreviews(_ file: any RandomAccessBytes) -> [Range<Int>] {
+    var wanted = min(file.count, 64 * 1024)
+    while true {
+      guard let head = file.bytes(at: 0, count: wanted) else { return [] }
+      let scan = head.withUnsafeBytes { JPEGSegments.scan($0, fileSize: file.count) }
+      switch scan {
+      case .failed: return []
+      case .needBytes(let n):
+        guard n > wanted, n <= min(file.count, maximumJPEGHead) else { return [] }
+        wanted = n
+      case .complete(let segments):
+        var found: [Range<Int>] = []
+        // The EXIF block's TIFF header follows `Exif\0\0`; IFD1 is IFD0's next.
+        if let exif = segments.exif, let root = TIFFDirectories.root(of: file, at: exif.lowerBound + 6) {
+          found += tiffPreviews(root)
+        }
+        if let mpf = segments.mpf, let root = TIFFDirectories.root(of: file, at: mpf.lowerBound, name: "MPF") {
+          found += largeThumbnails(root)
+        }
+        return found
+      }
+    }
+  }
+
+  static let mpEntry: UInt16 = 0xB002
+  /// MP types of large thumbnails: VGA, full HD, 4K, 8K and 16K equivalents.
+  static let largeThumbnailTypes: ClosedRange<UInt32> = 0x01_0001...0x01_0005
+
+  /// The large thumbnails an MPF index lists: each 16-byte MP entry holds the image's
+  /// attribute (format in bits 24–26, 0 for JPEG; type in bits 0–23), size and offset (from
+  /// the index's own TIFF header; 0 for the primary image, which is the file itself).
+  static func largeThumbnails(_ root: TIFFDirectories.Location) -> [Range<Int>] {
+    guard let index = Directory(root, at: UInt64(root.offset)), let entries = index.fields[mpEntry],
+      let bytes = index.bytes(entries, limit: 16 * 64)
+    else { return [] }
+    var ranges: [Range<Int>] = []
+    for at in stride(from: 0, to: bytes.count - 15, by: 16) {
+      func number(_ offset: Int) -> UInt64 {
+        ByteCursor.number(bytes, at: at + offset, size: 4, bigEndian: root.bigEndian) ?? 0
+      }
+      let attribute = UInt32(truncatingIfNeeded: number(0))
+      let (size, offset) = (number(4), number(8))
+      guard attribute >> 24 & 0x7 == 0, largeThumbnailTypes.contains(attribute & 0xFF_FFFF), offset > 0,
+        let start = Bounds.sum(root.base, offset),
+        let range = Bounds.range(offset: start, length: size, within: root.file.count)
+      else { continue }
+      ranges.append(range)
+    }
+    return ranges
   }
 
   static let jpegOffset: UInt16 = 0x0201
@@ -86,7 +148,7 @@ public enum EmbeddedPreviews {
       let big = root.bigEndian
       guard let start = Bounds.sum(root.base, offset),
         var head = try? root.file.cursor(at: start, count: 2, "directory", bigEndian: big),
-        let count = try? head.u16(), count > 0, count <= TIFFDirectories.maximumEntries,
+        let count = try? head.u16(), count <= TIFFDirectories.maximumEntries,
         var table = try? root.file.cursor(at: start + 2, count: Int(count) * 12 + 4, "directory", bigEndian: big)
       else { return nil }
       do {
@@ -103,6 +165,14 @@ public enum EmbeddedPreviews {
       } catch {
         return nil
       }
+    }
+
+    /// A field's value as bytes, when it is at most `limit` bytes long.
+    func bytes(_ field: Field, limit: Int) -> [UInt8]? {
+      guard field.size <= limit else { return nil }
+      guard let offset = field.offset else { return Array(field.inline.prefix(field.size)) }
+      guard let at = Bounds.sum(location.base, offset) else { return nil }
+      return try? location.file.read(at: at, count: field.size, "value")
     }
 
     /// A SHORT or LONG field's numbers (at most 64).

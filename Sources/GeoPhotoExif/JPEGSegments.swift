@@ -1,6 +1,5 @@
 internal import GeoPhotoCore
 
-/// Why a file could not be read as a photo. One line each, worded for a sync warning.
 /// Where a JPEG keeps its metadata, found by a bounds-checked walk over its markers.
 ///
 /// Only the header segments are visited (from SOI to the first SOS); no pixel data is decoded
@@ -13,6 +12,9 @@ public struct JPEGSegments: Equatable, Sendable {
   /// Byte range of the APP13 payload that holds Photoshop's image resources (where IPTC-IIM
   /// keeps captions and keywords), after its `Photoshop 3.0` header.
   public var photoshop: Range<Int>?
+  /// Byte range of the APP2 payload of a Multi-Picture Format index (CIPA DC-007), after its
+  /// `MPF\0` header: where the file's other images (large thumbnails, frames) are.
+  public var mpf: Range<Int>?
   /// Pixel size from the first start-of-frame segment.
   public var width: Int?
   public var height: Int?
@@ -28,6 +30,7 @@ public struct JPEGSegments: Equatable, Sendable {
   static let exifHeader: [UInt8] = Array("Exif\0\0".utf8)
   static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
   static let photoshopHeader: [UInt8] = Array("Photoshop 3.0\0".utf8)
+  static let mpfHeader: [UInt8] = Array("MPF\0".utf8)
 
   /// Walks the markers in `bytes`, a prefix of a file `fileSize` bytes long.
   public static func scan(_ bytes: UnsafeRawBufferPointer, fileSize: Int) -> Scan {
@@ -78,6 +81,10 @@ public struct JPEGSegments: Equatable, Sendable {
           result.exif = payload
         } else if result.xmp == nil, hasPrefix(bytes, payload, xmpHeader) {
           result.xmp = payload.lowerBound + xmpHeader.count..<payload.upperBound
+        }
+      case 0xE2:
+        if result.mpf == nil, hasPrefix(bytes, payload, mpfHeader) {
+          result.mpf = payload.lowerBound + mpfHeader.count..<payload.upperBound
         }
       case 0xED:
         if result.photoshop == nil, hasPrefix(bytes, payload, photoshopHeader) {

@@ -1,4 +1,5 @@
 import GeoPhotoCore
+import GeoPhotoExif
 
 /// Small photo files of every format geophoto reads, each well formed but for one size, offset
 /// or count field set to an extreme value: 2⁶³ − 1 and 2⁶⁴ − 1 in 64-bit fields, 2³² − 1 and
@@ -54,6 +55,16 @@ public enum HostileFiles {
       File(name: "mov-keys-count.mov", bytes: movieKeys(count: 0xFFFF_FFFF), field: "keys count 2^32-1"),
       File(name: "mrw-block-length.mrw", bytes: mrw(blockLength: 0xFFFF_FFFF), field: "MRW block length 2^32-1"),
       File(name: "jpeg-ifd0-offset.jpg", bytes: jpeg(ifd0: 0xFFFF_FFF0), field: "EXIF IFD0 offset"),
+    ]
+  }
+
+  /// Files whose metadata is whole but whose embedded previews are not: only a thumbnail
+  /// reads them, so a sync finds nothing to warn about.
+  public static var previews: [File] {
+    [
+      File(
+        name: "jpeg-mpf-image-offset.jpg", bytes: jpegMPF(offset: 0xFFFF_FFF0, length: 0xFFFF_FFFF),
+        field: "MPF large thumbnail offset and size")
     ]
   }
 
@@ -180,5 +191,19 @@ public enum HostileFiles {
   static func jpeg(ifd0: UInt32) -> [UInt8] {
     let exif = Array("Exif\0\0".utf8) + [0x49, 0x49, 0x2A, 0x00] + le(ifd0) + [UInt8](repeating: 0, count: 16)
     return SampleJPEG.make(exif: exif)
+  }
+
+  /// A JPEG whose MPF index lists a large thumbnail at `offset`, `length` bytes long.
+  static func jpegMPF(offset: UInt32, length: UInt32) -> [UInt8] {
+    var exif = ExifBlockBuilder()
+    exif.thumbnail = SampleJPEG.plain
+    let block = exif.build()
+    var file = MultiPictureJPEG.make(
+      primary: SampleJPEG.plain, exif: block, images: [(.largeThumbnailVGA, SampleJPEG.plain)])
+    // The second MP entry: after SOI, APP1, APP2's head, "MPF\0", the TIFF header, the
+    // three-entry IFD and the first entry; its size at 4, its offset at 8.
+    let entry = 2 + (block.count + 4) + 4 + 4 + 8 + (2 + 3 * 12 + 4) + 16
+    file.replaceSubrange((entry + 4)..<(entry + 12), with: le(length) + le(offset))
+    return file
   }
 }

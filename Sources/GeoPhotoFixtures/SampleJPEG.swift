@@ -48,3 +48,55 @@ public enum SampleJPEG {
     }
   }
 }
+
+/// A JPEG laid out as cameras write one with previews: SOI, an EXIF APP1 (whose IFD1 may hold
+/// a thumbnail), an APP2 Multi-Picture Format index (CIPA DC-007) listing the primary image
+/// and each further image, the primary image's own segments, then the further images one after
+/// another.
+public enum MultiPictureJPEG {
+  /// MP image types (the low 24 bits of an MP entry's attribute).
+  public enum ImageType: UInt32, Sendable {
+    case largeThumbnailVGA = 0x01_0001
+    case largeThumbnailFullHD = 0x01_0002
+    case disparity = 0x02_0002
+    /// What a phone writes for an HDR gain map.
+    case undefined = 0
+  }
+
+  /// `primary` (a JPEG from SOI) with `exif` (from `ExifBlockBuilder`) and `images` joined as
+  /// described above; every MP offset counts from the index's TIFF header, as the standard says.
+  public static func make(primary: [UInt8], exif: [UInt8], images: [(type: ImageType, jpeg: [UInt8])]) -> [UInt8] {
+    func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+    func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(v >> (8 * $0) & 0xFF) } }
+    func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+      precondition(payload.count + 2 <= 0xFFFF, "a segment holds at most 65,533 bytes")
+      return [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+    }
+    let app1 = segment(0xE1, exif)
+    // The index: "MPF\0", a little-endian TIFF header, one IFD of three entries (version,
+    // number of images, MP entries), then the entries (16 bytes per image).
+    let count = images.count + 1
+    let ifdSize = 2 + 3 * 12 + 4
+    let entriesAt = 8 + ifdSize
+    let app2Size = 4 + 4 + entriesAt + 16 * count
+    // Where the index's TIFF header sits in the file: SOI, APP1, APP2's marker and length, "MPF\0".
+    let headerAt = 2 + app1.count + 4 + 4
+    let primarySize = 2 + app1.count + app2Size + primary.count - 2
+    var index: [UInt8] = Array("MPF\0".utf8) + Array("II".utf8) + [0x2A, 0x00] + le32(8)
+    index += le16(3)
+    index += le16(0xB000) + le16(7) + le32(4) + Array("0100".utf8)
+    index += le16(0xB001) + le16(4) + le32(1) + le32(count)
+    index += le16(0xB002) + le16(7) + le32(16 * count) + le32(entriesAt)
+    index += le32(0)
+    // The primary image: representative (bit 29), baseline primary type.
+    index += le32(1 << 29 | 0x03_0000) + le32(primarySize) + le32(0) + le16(0) + le16(0)
+    var at = primarySize
+    for image in images {
+      index += le32(Int(image.type.rawValue)) + le32(image.jpeg.count) + le32(at - headerAt) + le16(0) + le16(0)
+      at += image.jpeg.count
+    }
+    let app2 = segment(0xE2, index)
+    precondition(app2.count == app2Size)
+    return [0xFF, 0xD8] + app1 + app2 + primary.dropFirst(2) + images.flatMap(\.jpeg)
+  }
+}

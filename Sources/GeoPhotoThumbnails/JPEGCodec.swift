@@ -1,4 +1,5 @@
 import CGeoPhotoTurboJPEG
+import Glibc
 
 /// JPEG through libjpeg-turbo's TurboJPEG API: the header alone, a decode scaled in the DCT
 /// (a 24-megapixel photo decoded at 1/8 of its size costs a fraction of a full decode), and
@@ -14,42 +15,75 @@ public enum JPEGCodec {
   /// Decoded at the smallest scale (1/8, 1/4, 3/8, 1/2, …, 1) that still gives a longest side
   /// of at least `longestSide` pixels, or whole when the image is smaller.
   public static func decode(_ jpeg: UnsafeRawBufferPointer, atLeast longestSide: Int) throws(ThumbnailError) -> Raster {
-    let handle = try decompressor()
-    defer { tjDestroy(handle) }
-    let (width, height) = try header(handle, jpeg)
-    var count: Int32 = 0
-    guard let factors = tjGetScalingFactors(&count), count > 0 else { throw .decoder("no JPEG scaling factors") }
-    var best = (width: width, height: height)
-    for i in 0..<Int(count) {
-      let f = factors[i]
-      let w = (width * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
-      let h = (height * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
-      if max(w, h) >= min(longestSide, max(width, height)) && w * h < best.width * best.height { best = (w, h) }
+    try Opened(jpeg).decode(atLeast: longestSide)
+  }
+
+  /// A JPEG whose header is read: its size is known before a pixel is decoded, with one decoder.
+  public struct Opened: ~Copyable {
+    let handle: tjhandle
+    let jpeg: UnsafeRawBufferPointer
+    public let width: Int
+    public let height: Int
+
+    /// `jpeg` must outlive this value.
+    public init(_ jpeg: UnsafeRawBufferPointer) throws(ThumbnailError) {
+      let handle = try JPEGCodec.decompressor()
+      do {
+        (width, height) = try JPEGCodec.header(handle, jpeg)
+      } catch {
+        tjDestroy(handle)
+        throw error
+      }
+      self.handle = handle
+      self.jpeg = jpeg
     }
-    var pixels = [UInt8](repeating: 0, count: 3 * best.width * best.height)
-    let status = pixels.withUnsafeMutableBufferPointer { out in
-      tjDecompress2(
-        handle, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count), out.baseAddress,
-        Int32(best.width), 0, Int32(best.height), Int32(TJPF_RGB.rawValue), TJFLAG_FASTDCT)
+
+    deinit { tjDestroy(handle) }
+
+    /// Decoded at the smallest scale that still gives a longest side of at least `longestSide`
+    /// (DCT scaling, fast upsampling of the colour planes: differences below a thumbnail's
+    /// pixel).
+    public func decode(atLeast longestSide: Int) throws(ThumbnailError) -> Raster {
+      var count: Int32 = 0
+      guard let factors = tjGetScalingFactors(&count), count > 0 else { throw .decoder("no JPEG scaling factors") }
+      var best = (width: width, height: height)
+      for i in 0..<Int(count) {
+        let f = factors[i]
+        let w = (width * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+        let h = (height * Int(f.num) + Int(f.denom) - 1) / Int(f.denom)
+        if max(w, h) >= min(longestSide, max(width, height)) && w * h < best.width * best.height { best = (w, h) }
+      }
+      var status: Int32 = 0
+      // Every row is written (a damaged file's missing rows grey), so nothing is cleared first.
+      let size = 3 * best.width * best.height
+      let pixels = [UInt8](unsafeUninitializedCapacity: size) { out, initialized in
+        status = tjDecompress2(
+          handle, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count), out.baseAddress,
+          Int32(best.width), 0, Int32(best.height), Int32(TJPF_RGB.rawValue), TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE)
+        if status != 0 && tjGetErrorCode(handle) != TJERR_WARNING.rawValue { out.initialize(repeating: 0) }
+        initialized = size
+      }
+      // A warning (a truncated or slightly damaged file) still gives the pixels it could read.
+      if status != 0 && tjGetErrorCode(handle) != TJERR_WARNING.rawValue {
+        throw .decoder("JPEG: \(String(cString: tjGetErrorStr2(handle)))")
+      }
+      return Raster(width: best.width, height: best.height, pixels: pixels)
     }
-    // A warning (a truncated or slightly damaged file) still gives the pixels it could read.
-    if status != 0 && tjGetErrorCode(handle) != TJERR_WARNING.rawValue {
-      throw .decoder("JPEG: \(String(cString: tjGetErrorStr2(handle)))")
-    }
-    return Raster(width: best.width, height: best.height, pixels: pixels)
   }
 
   /// Whether the JPEG is progressive (libjpeg then keeps the whole image's coefficients in
   /// memory, whatever the scale it decodes at) and how many scans it has (each a pass over the
   /// image), from a walk over its markers; the entropy-coded data between them is stepped over
-  /// byte by byte, every step inside the buffer.
+  /// to its next 0xFF by `memchr`, every step inside the buffer.
   public static func structure(of jpeg: UnsafeRawBufferPointer) -> (progressive: Bool, scans: Int) {
     var progressive = false
     var scans = 0
     var i = 2
     while i + 1 < jpeg.count {
       guard jpeg[i] == 0xFF else {
-        i += 1  // entropy-coded data
+        // Entropy-coded data, stepped over to the next 0xFF (a marker or a stuffed byte).
+        guard let base = jpeg.baseAddress, let next = memchr(base + i, 0xFF, jpeg.count - i) else { break }
+        i = base.distance(to: UnsafeRawPointer(next))
         continue
       }
       let marker = jpeg[i + 1]

@@ -3,8 +3,10 @@ public import GeoPhotoCore
 import GeoPhotoExif
 
 /// A local photo's thumbnail as geophoto answers it, for the server and for `sync
-/// --thumbnails`: made by `ThumbnailMaker` from the file — from a camera RAW file's embedded
-/// preview JPEG —, or the EXIF thumbnail of a format it does not decode, or a placeholder for a
+/// --thumbnails`: made by `ThumbnailMaker` from the file — from an embedded preview JPEG when
+/// the file has one at least as large as the thumbnail (a JPEG's MPF large thumbnail or EXIF
+/// thumbnail: a fraction of the pixels to decode), and from a camera RAW file's largest preview
+/// otherwise —, or the EXIF thumbnail of a format it does not decode, or a placeholder for a
 /// file it cannot (with a warning) and for videos (no frame decoder: libavcodec is too large a
 /// dependency for a thumbnail); kept in `cache`.
 public struct PhotoThumbnails: Sendable {
@@ -41,7 +43,7 @@ public struct PhotoThumbnails: Sendable {
       defer { Self.decoding.signal() }
       if photo.mediaType == .video { return ThumbnailMaker.videoPlaceholder(longestSide: size) }
       do {
-        if let preview = Self.rawPreview(path: path, longestSide: size) {
+        if let preview = Self.embeddedPreview(path: path, longestSide: size) {
           let made = preview.withUnsafeBytes { bytes in
             Result { () throws(ThumbnailError) in
               try ThumbnailMaker().thumbnail(of: bytes, orientation: photo.orientation ?? 1, longestSide: size)
@@ -74,21 +76,41 @@ public struct PhotoThumbnails: Sendable {
   /// The largest embedded preview read (a camera's full-size JPEG is a few megabytes).
   static let maximumPreviewBytes = 64 << 20
 
-  /// The embedded preview JPEG of a camera RAW file that a thumbnail of `longestSide` is best
-  /// made from: the smallest at least that large, else the largest (nil for other files).
-  static func rawPreview(path: String, longestSide: Int) -> [UInt8]? {
-    guard let file = try? ReadableFile(path: path) else { return nil }
+  /// The embedded preview JPEG a thumbnail of `longestSide` is best made from: the smallest at
+  /// least that large; for a file whose own image is not decoded here (a camera RAW), the
+  /// largest when none is. Nil when there is none fit, and the file itself is decoded.
+  static func embeddedPreview(path: String, longestSide: Int) -> [UInt8]? {
+    guard let file = try? ReadableFile(path: path),
+      let signature = file.bytes(at: 0, count: min(file.size, PhotoFormat.signatureLength))
+    else { return nil }
+    let decodedItself = PhotoFormat(signature: signature) == .jpeg
     var best: (range: Range<Int>, side: Int)?
     for range in EmbeddedPreviews.jpegs(in: file) where range.count <= Self.maximumPreviewBytes {
-      guard let head = file.bytes(at: range.lowerBound, count: min(range.count, 64 * 1024)),
-        let size = head.withUnsafeBytes({ try? JPEGCodec.size(of: $0) })
-      else { continue }
-      let side = max(size.width, size.height)
+      guard let (width, height) = Self.frameSize(in: file, at: range) else { continue }
+      let side = max(width, height)
       // Largest first: each one still large enough is a better (smaller) pick.
-      if best == nil || side >= longestSide { best = (range, side) }
+      if side >= longestSide || (best == nil && !decodedItself) { best = (range, side) }
     }
     guard let best else { return nil }
     return file.bytes(at: best.range.lowerBound, count: best.range.count)
+  }
+
+  /// The pixel size in the frame header of the JPEG at `range` of `file`, from a walk over its
+  /// first segments (4 KiB read first, more as they need, at most 64 KiB).
+  static func frameSize(in file: ReadableFile, at range: Range<Int>) -> (width: Int, height: Int)? {
+    var wanted = min(range.count, 4 * 1024)
+    while let head = file.bytes(at: range.lowerBound, count: wanted) {
+      switch head.withUnsafeBytes({ JPEGSegments.scan($0, fileSize: range.count) }) {
+      case .complete(let segments):
+        guard let width = segments.width, let height = segments.height else { return nil }
+        return (width, height)
+      case .needBytes(let n) where n > wanted && n <= min(range.count, 64 * 1024):
+        wanted = n
+      case .needBytes, .failed:
+        return nil
+      }
+    }
+    return nil
   }
 
   /// The JPEG thumbnail embedded in the file's EXIF (its first 256 KiB).

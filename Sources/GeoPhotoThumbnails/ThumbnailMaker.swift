@@ -49,7 +49,8 @@ public struct ThumbnailMaker: Sendable {
     let format = PhotoFormat(signature: Array(bytes.prefix(PhotoFormat.signatureLength)))
     switch format {
     case .jpeg:
-      let (width, height) = try JPEGCodec.size(of: bytes)
+      let opened = try JPEGCodec.Opened(bytes)
+      let (width, height) = (opened.width, opened.height)
       // What the decoder's smallest fitting scale leaves (at most the whole image).
       let scale = max(1, min(8, max(width, height) / max(1, longestSide)))
       let decodedPixels = (width / scale) * (height / scale)
@@ -61,7 +62,7 @@ public struct ThumbnailMaker: Sendable {
       guard structure.scans <= maximumScans else {
         throw .unreadable("a JPEG of \(structure.scans) scans (at most \(maximumScans) are decoded)")
       }
-      raster = try JPEGCodec.decode(bytes, atLeast: longestSide)
+      raster = try opened.decode(atLeast: longestSide)
     case .png:
       let (width, height) = try PNGDecoder.size(of: bytes)
       guard let pixels = Bounds.product(width, height), pixels <= maximumPixels else {
@@ -98,7 +99,7 @@ public struct ThumbnailMaker: Sendable {
     }
     let size = raster.fitted(longestSide: longestSide)
     return try JPEGCodec.encode(
-      raster.shrunk(toWidth: size.width, height: size.height).uprighted(orientation: orientation))
+      raster.shrunk(toWidth: size.width, height: size.height, orientation: orientation))
   }
 
   /// A thumbnail for a photo none can be made of: a light square with a frame, so a map's

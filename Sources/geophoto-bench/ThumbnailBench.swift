@@ -1,4 +1,6 @@
 import Foundation
+import GeoPhotoCore
+import GeoPhotoExif
 import GeoPhotoFixtures
 import GeoPhotoThumbnails
 
@@ -48,7 +50,7 @@ func benchThumbnails() throws {
     row(
       "\(longestSide) px thumbnails, file read to JPEG written", String(format: "%.0f /s", perSecond),
       longestSide == 256
-        ? "goal ≥ 100 /s per core; files of \(sizes.map { $0 / 1_000_000 }.map(String.init).joined(separator: ", ")) MB"
+        ? "files of \(sizes.map { $0 / 1_000_000 }.map(String.init).joined(separator: ", ")) MB"
         : "")
     // The anchor: every pixel decoded (no DCT scaling), shrunk and encoded the same way.
     let (_, full) = try timed { () throws -> Int in
@@ -77,7 +79,61 @@ func benchThumbnails() throws {
       let djpegPerSecond = 8 / (Double(djpeg) / 1e9)
       row(
         "  djpeg -scale 1/8 alone (anchor: the decoder's floor)", String(format: "%.1f /s", djpegPerSecond),
-        String(format: "geophoto at %.2f× its rate", perSecond / djpegPerSecond))
+        String(format: "geophoto at %.2f× its rate (goal ≥ 0.9×)", perSecond / djpegPerSecond))
     }
+  }
+  try benchPreviewThumbnails(from: files, in: folder)
+}
+
+/// The same 12-megapixel JPEGs as cameras write them with previews — a 160 × 120 EXIF
+/// thumbnail and MPF large thumbnails of 640 × 480 and 1920 × 1440 — through `PhotoThumbnails`
+/// as the endpoint calls it (file opened, previews found, the smallest large enough decoded).
+func benchPreviewThumbnails(from files: [String], in folder: URL) throws {
+  var photos: [Photo] = []
+  for (n, file) in files.enumerated() {
+    let path = folder.appendingPathComponent("camera-\(n).jpg").path
+    photos.append(
+      Photo(
+        id: Int64(n + 1), source: .local, sourceID: path, path: path,
+        coordinate: Coordinate(latitude: 35, longitude: 139), title: "camera \(n)", orientation: 6))
+    if FileManager.default.fileExists(atPath: path) { continue }
+    let primary = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+    let full = try primary.withUnsafeBytes { try JPEGCodec.decode($0, atLeast: Int.max) }
+    func preview(_ width: Int, _ height: Int) throws -> [UInt8] {
+      try JPEGCodec.encode(full.shrunk(toWidth: width, height: height), quality: 85)
+    }
+    var exif = ExifBlockBuilder()
+    exif.orientation = 6
+    exif.thumbnail = try preview(160, 120)
+    let file = MultiPictureJPEG.make(
+      primary: primary, exif: exif.build(),
+      images: [(.largeThumbnailVGA, try preview(640, 480)), (.largeThumbnailFullHD, try preview(1920, 1440))])
+    try Data(file).write(to: URL(fileURLWithPath: path))
+  }
+  let thumbnails = PhotoThumbnails(cache: nil)
+  let stamps = photos.map { PhotoThumbnails.stamp(of: $0) ?? "" }
+  for longestSide in ThumbnailMaker.sizes {
+    // The best of three rounds: on a shared machine, one round that met another process says
+    // little.
+    let count = longestSide == 256 ? 300 : 60
+    var best = 0.0
+    for _ in 0..<3 {
+      let (made, t) = try timed { () throws -> Int in
+        var made = 0
+        for i in 0..<count {
+          let photo = photos[i % photos.count]
+          if case .thumbnail = thumbnails.thumbnail(of: photo, size: longestSide, stamp: stamps[i % photos.count]) {
+            made += 1
+          }
+        }
+        return made
+      }
+      guard made == count else { throw BenchError("\(count - made) preview thumbnails were not made") }
+      best = max(best, Double(count) / (Double(t) / 1e9))
+    }
+    row(
+      "\(longestSide) px from a camera JPEG's embedded preview", String(format: "%.0f /s", best),
+      longestSide == 256
+        ? "goal ≥ 500 /s per core (640 × 480 MPF preview; best of 3)" : "the 1920 × 1440 MPF preview; best of 3")
   }
 }

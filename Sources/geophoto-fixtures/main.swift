@@ -49,8 +49,9 @@ do {
     print("wrote the basemap, \(bytes.count) bytes, to \(directory.path)")
   case "hostile":
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    for file in HostileFiles.all { try Data(file.bytes).write(to: directory.appendingPathComponent(file.name)) }
-    print("wrote \(HostileFiles.all.count) hostile files to \(directory.path)")
+    let files = HostileFiles.all + HostileFiles.previews
+    for file in files { try Data(file.bytes).write(to: directory.appendingPathComponent(file.name)) }
+    print("wrote \(files.count) hostile files to \(directory.path)")
   case "synthetic":
     guard arguments.count == 3, let count = Int(arguments[arguments.startIndex + 2]), count > 0 else {
       fail("synthetic needs a positive COUNT")

@@ -28,7 +28,9 @@ func writeSeeds(_ directory: String) -> Int32 {
   let folder = URL(fileURLWithPath: directory)
   do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for file in HostileFiles.all { try Data(file.bytes).write(to: folder.appendingPathComponent(file.name)) }
+    for file in HostileFiles.all + HostileFiles.previews {
+      try Data(file.bytes).write(to: folder.appendingPathComponent(file.name))
+    }
     return 0
   } catch {
     FileHandle.standardError.write(Data("geophoto-fuzz: \(error)\n".utf8))

@@ -32,7 +32,7 @@ let allTargets: [FuzzTarget] =
     },
     FuzzTarget(name: "xmp", seedExtensions: ["xmp"]) { _ = XMPReader.read($0) },
   ] + thumbnailTargets + [
-    FuzzTarget(name: "raw-previews", seedExtensions: ["nef", "cr2", "dng", "raf", "rw2", "orf", "arw", "tif"]) {
+    FuzzTarget(name: "previews", seedExtensions: ["nef", "cr2", "dng", "raf", "rw2", "orf", "arw", "tif", "jpg"]) {
       _ = EmbeddedPreviews.jpegs(in: MemoryBytes($0))
     },
     FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),

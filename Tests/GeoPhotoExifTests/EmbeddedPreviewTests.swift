@@ -1,11 +1,11 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoExif
+import GeoPhotoFixtures
 import Testing
 
-/// RAW files' embedded previews, found by `EmbeddedPreviews`, against what exiftool extracts.
-@Suite(.enabled(if: Corpus.isAvailable, "../shared/corpora is missing"))
-struct EmbeddedPreviewTests {
+/// Embedded previews found by `EmbeddedPreviews`, against what exiftool extracts.
+@Suite struct EmbeddedPreviewTests {
   static let exiftool = "/usr/bin/exiftool"
 
   /// `exiftool -b -TAG file`: the tag's bytes.
@@ -26,6 +26,7 @@ struct EmbeddedPreviewTests {
 
   @Test(
     "the preview exiftool extracts is the largest found",
+    .enabled(if: Corpus.isAvailable, "../shared/corpora is missing"),
     .enabled(if: FileManager.default.isExecutableFile(atPath: exiftool), "exiftool is not installed"),
     arguments: [("exiftool-images/FujiFilm.raf", "PreviewImage"), ("exiftool-images/Panasonic.rw2", "JpgFromRaw")])
   func matchesExiftool(file: String, tag: String) throws {
@@ -62,7 +63,55 @@ struct EmbeddedPreviewTests {
     #expect(found == [bigAt..<(bigAt + big.count), smallAt..<(smallAt + small.count)])
   }
 
-  @Test("damaged RAW files give no preview and no crash")
+  /// A JPEG as cameras write one: an EXIF thumbnail, and an MPF index listing two large
+  /// thumbnails, a disparity image and an undefined one (a phone's gain map). exiftool reads
+  /// the same file: each image it extracts is the one put there, and the previews found are the
+  /// thumbnail and the two large thumbnails, no other.
+  @Test(
+    "a JPEG's EXIF thumbnail and MPF large thumbnails are its previews",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: exiftool), "exiftool is not installed"))
+  func jpegPreviews() throws {
+    func jpeg(_ fill: UInt8, _ count: Int) -> [UInt8] {
+      [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: fill, count: count) + [0xFF, 0xD9]
+    }
+    let thumbnail = jpeg(0x11, 3_000)
+    var exif = ExifBlockBuilder()
+    exif.thumbnail = thumbnail
+    let images: [(type: MultiPictureJPEG.ImageType, jpeg: [UInt8])] = [
+      (.largeThumbnailVGA, jpeg(0x22, 20_000)), (.disparity, jpeg(0x33, 9_000)),
+      (.largeThumbnailFullHD, jpeg(0x44, 90_000)), (.undefined, jpeg(0x55, 40_000)),
+    ]
+    let file = MultiPictureJPEG.make(primary: SampleJPEG.plain, exif: exif.build(), images: images)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("gp-mpf-\(UUID().uuidString).jpg").path
+    try Data(file).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(try extracted("ThumbnailImage", from: path) == thumbnail)
+    // exiftool names the first large thumbnail PreviewImage, and the others by their place.
+    for (n, image) in images.enumerated() {
+      let tag = n == 0 ? "PreviewImage" : "MPImage\(n + 2)"
+      let bytes = try extracted(tag, from: path)
+      #expect(bytes == image.jpeg, "\(tag): \(bytes.count) bytes extracted, \(image.jpeg.count) put")
+    }
+    let found = EmbeddedPreviews.jpegs(in: MemoryBytes(file)).map { Array(file[$0]) }
+    #expect(found.map(\.count) == [90_006, 20_006, 3_006])
+    #expect(found == [images[2].jpeg, images[0].jpeg, thumbnail])
+    // Cut short inside the first further image: the large thumbnails' ranges are past the end,
+    // and left out.
+    let cut = Array(file.prefix(file.count - 150_000))
+    #expect(EmbeddedPreviews.jpegs(in: MemoryBytes(cut)).map { Array(cut[$0]) } == [thumbnail])
+  }
+
+  @Test("a preview past the end of the file is no preview")
+  func hostilePreviews() throws {
+    for file in HostileFiles.previews {
+      let found = EmbeddedPreviews.jpegs(in: MemoryBytes(file.bytes))
+      // The EXIF thumbnail, whole; not the large thumbnail whose offset is near 2^32.
+      #expect(found.map(\.count) == [SampleJPEG.plain.count], "\(file.name) (\(file.field))")
+    }
+  }
+
+  @Test(
+    "damaged RAW files give no preview and no crash", .enabled(if: Corpus.isAvailable, "../shared/corpora is missing"))
   func malformed() throws {
     let folder = Corpus.url("exiv2-malformed")
     for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {

@@ -42,6 +42,19 @@ func size(_ jpeg: [UInt8]) throws -> (width: Int, height: Int) {
     #expect(numbers(numbered.uprighted(orientation: orientation)) == expected)
   }
 
+  /// A shrink that writes each pixel at its upright place gives what shrinking and then
+  /// turning (each checked above against hand-worked values) gives.
+  @Test(arguments: 1...8)
+  func shrinkingUprightIsShrinkingThenTurning(orientation: Int) {
+    var pixels: [UInt8] = []
+    for n in 0..<24 { pixels += [UInt8(n * 10), UInt8(255 - n * 10), UInt8(n * 5)] }
+    let raster = Raster(width: 6, height: 4, pixels: pixels)
+    for (w, h) in [(3, 2), (4, 3), (6, 4), (1, 1)] {
+      let fused = raster.shrunk(toWidth: w, height: h, orientation: orientation)
+      #expect(fused == raster.shrunk(toWidth: w, height: h).uprighted(orientation: orientation), "\(w)×\(h)")
+    }
+  }
+
   @Test func shrinkingAveragesWhatEachPixelCovers() {
     // 4 × 2 → 2 × 1: each target pixel the mean of a 2 × 2 block.
     let r = Raster(

@@ -1,13 +1,14 @@
 import Foundation
 import GeoPhotoCore
-import GeoPhotoThumbnails
+import GeoPhotoExif
+import GeoPhotoFixtures
 import Testing
 
-@testable import GeoPhotoServer
+@testable import GeoPhotoThumbnails
 
-/// Thumbnails of camera RAW files (from their embedded preview JPEG) and of videos (a
-/// placeholder), through `PhotoThumbnails` as the endpoint and `sync --thumbnails` use it.
-@Suite struct RawAndVideoThumbnailTests {
+/// Thumbnails of camera RAW files (from their embedded preview JPEG), of JPEGs carrying
+/// previews (from one at least as large as asked), and of videos (a placeholder), through `PhotoThumbnails` as the endpoint and `sync --thumbnails` use it.
+@Suite struct PhotoThumbnailsTests {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geophoto-raw-\(UUID().uuidString)")
 
   func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
@@ -61,6 +62,51 @@ import Testing
       let (r, g, b) = pixel(image, image.width / 2, image.height / 2)
       #expect(r > 180 && g < 60 && b < 60, "\(r),\(g),\(b)")
     }
+  }
+
+  /// A 2400 × 1800 red JPEG carrying previews of other colours, so the thumbnail's colour
+  /// tells which image it was made from.
+  func jpegWithPreviews(exifThumbnail: Raster?, images: [(MultiPictureJPEG.ImageType, Raster)]) throws -> Photo {
+    var exif = ExifBlockBuilder()
+    exif.thumbnail = try exifThumbnail.map { try JPEGCodec.encode($0) }
+    let file = MultiPictureJPEG.make(
+      primary: try JPEGCodec.encode(Raster(width: 2400, height: 1800, red: 220, green: 20, blue: 20)),
+      exif: exif.build(), images: try images.map { ($0.0, try JPEGCodec.encode($0.1)) })
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("shot-\(UUID().uuidString).jpg").path
+    try Data(file).write(to: URL(fileURLWithPath: path))
+    return Photo(
+      id: 3, source: .local, sourceID: path, path: path, coordinate: Coordinate(latitude: 35, longitude: 139),
+      title: "shot", orientation: 1)
+  }
+
+  func colour(of photo: Photo, size: Int) throws -> (Int, Int, Int) {
+    let stamp = try #require(PhotoThumbnails.stamp(of: photo))
+    let image = try decoded(PhotoThumbnails(cache: nil).thumbnail(of: photo, size: size, stamp: stamp))
+    #expect(max(image.width, image.height) == size, "\(image.width)×\(image.height)")
+    return pixel(image, image.width / 2, image.height / 2)
+  }
+
+  @Test func aJPEGIsThumbnailedFromAnEmbeddedPreviewAtLeastAsLarge() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A blue VGA large thumbnail and a green gain map (an MPF image of undefined type).
+    let camera = try jpegWithPreviews(
+      exifThumbnail: Raster(width: 160, height: 120, red: 220, green: 220, blue: 20),
+      images: [
+        (.largeThumbnailVGA, Raster(width: 640, height: 480, red: 20, green: 20, blue: 220)),
+        (.undefined, Raster(width: 1200, height: 900, red: 20, green: 220, blue: 20)),
+      ])
+    // 256: the VGA preview (not the 160-pixel EXIF thumbnail, too small).
+    let (r, g, b) = try colour(of: camera, size: 256)
+    #expect(b > 180 && r < 60 && g < 60, "\(r),\(g),\(b)")
+    // 1024: no preview is that large (a gain map is no preview): the image itself.
+    let (r2, g2, b2) = try colour(of: camera, size: 1024)
+    #expect(r2 > 180 && g2 < 60 && b2 < 60, "\(r2),\(g2),\(b2)")
+    // An EXIF thumbnail of 320 pixels serves 256.
+    let large = try jpegWithPreviews(
+      exifThumbnail: Raster(width: 320, height: 240, red: 220, green: 220, blue: 20), images: [])
+    let (r3, g3, b3) = try colour(of: large, size: 256)
+    #expect(r3 > 180 && g3 > 180 && b3 < 60, "\(r3),\(g3),\(b3)")
   }
 
   @Test func aVideoHasAPlaySignPlaceholder() throws {
