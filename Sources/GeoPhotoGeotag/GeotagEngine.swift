@@ -53,7 +53,7 @@ public struct GeotagEngine {
       }
     }
     guard !dryRun, !report.placed.isEmpty else { return report }
-    let now = indexTimestamp()
+    let now = IndexTime.now()
     try store.write {
       for (photo, c) in report.placed { try store.setEstimatedLocation(id: photo.id, c, now: now) }
       if let namer { _ = try store.assignPlaces(with: namer) }

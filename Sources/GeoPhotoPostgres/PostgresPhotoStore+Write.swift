@@ -3,12 +3,12 @@ public import GeoPhotoStore
 
 extension PostgresPhotoStore {
   /// A sync's row: `PhotoWrite`'s values, then the time.
-  static func parameters(_ record: PhotoRecord, now: String) -> [StoreValue] {
+  static func parameters(_ record: PhotoRecord, now: IndexTime) -> [StoreValue] {
     PhotoWrite.values(record) + [.text(now)]
   }
 
   @discardableResult
-  public func upsert(_ record: PhotoRecord, now: String) throws -> Upserted {
+  public func upsert(_ record: PhotoRecord, now: IndexTime) throws -> Upserted {
     let rows = try change(PostgresSQL.singleUpsert, Self.parameters(record, now: now), prepared: true)
     guard let row = rows.first, let id = row.int64(at: 0) else {
       throw PostgresError("the upsert of \(record.photo.sourceID) returned no id")
@@ -21,7 +21,7 @@ extension PostgresPhotoStore {
 
   /// Many photos a statement: a sync's new files arrive by the thousand, and one round trip
   /// each would dominate. A photo listed twice is written once, as its last version.
-  public func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted] {
+  public func upsert(_ records: [PhotoRecord], now: IndexTime) throws -> [Upserted] {
     // In key order: two writers meeting on the same photos lock them in the same order, and
     // one waits for the other instead of deadlocking.
     let listings = PhotoKey.lastListings(records).sorted { PhotoKey($0.photo) < PhotoKey($1.photo) }
@@ -46,7 +46,7 @@ extension PostgresPhotoStore {
     }
   }
 
-  public func update(id: Int64, with record: PhotoRecord, now: String) throws {
+  public func update(id: Int64, with record: PhotoRecord, now: IndexTime) throws {
     _ = try change(PostgresSQL.update, Self.parameters(record, now: now) + [.integer(id)], prepared: true)
   }
 
@@ -81,7 +81,7 @@ extension PostgresPhotoStore {
     return removed
   }
 
-  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws {
+  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: IndexTime) throws {
     _ = try change(
       """
       UPDATE photos SET latitude = $1::float8, longitude = $2::float8, location_estimated = true,
@@ -90,7 +90,7 @@ extension PostgresPhotoStore {
       """, [.real(c.latitude), .real(c.longitude), .text(now), .integer(id)], prepared: true)
   }
 
-  public func recordSyncRoot(_ path: String, now: String) throws {
+  public func recordSyncRoot(_ path: String, now: IndexTime) throws {
     try run(
       """
       INSERT INTO sync_roots (path, last_synced) VALUES ($1, $2::timestamptz)
@@ -98,7 +98,9 @@ extension PostgresPhotoStore {
       """, [.text(path), .text(now)])
   }
 
-  public func recordFetchedArea(provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int)
+  public func recordFetchedArea(
+    provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: IndexTime
+  )
     throws
   {
     try run(
@@ -108,7 +110,7 @@ extension PostgresPhotoStore {
       """,
       [
         .text(provider.rawValue), .real(center.latitude), .real(center.longitude), .real(radius),
-        .integer(Int64(time)), .integer(Int64(photos)),
+        .seconds(time), .integer(Int64(photos)),
       ])
   }
 

@@ -365,13 +365,10 @@ public final class PostgresPhotoStore: PhotoStore {
     }
   }
 
-  public func syncRoots() throws -> [(path: String, lastSynced: String)] {
-    try query(
-      """
-      SELECT path, to_char(last_synced AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') FROM sync_roots
-      ORDER BY path
-      """
-    ) { $0.map { ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "") } }
+  public func syncRoots() throws -> [(path: String, lastSynced: IndexTime?)] {
+    try query("SELECT path, extract(epoch FROM last_synced)::bigint FROM sync_roots ORDER BY path") {
+      $0.map { ($0.text(at: 0) ?? "", $0.int64(at: 1).flatMap { Int(exactly: $0) }.map(IndexTime.init(seconds:))) }
+    }
   }
 
   public func photosToGeotag(under root: String?) throws -> [Photo] {
@@ -391,10 +388,10 @@ public final class PostgresPhotoStore: PhotoStore {
     }
   }
 
-  public func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool {
+  public func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: IndexTime) throws -> Bool {
     try query(
       "SELECT latitude, longitude, radius FROM fetched_areas WHERE provider = $1 AND fetched_at >= $2::bigint",
-      [.text(provider.rawValue), .integer(Int64(since))]
+      [.text(provider.rawValue), .seconds(since)]
     ) { rows in
       rows.contains { r in
         guard let lat = r.double(at: 0), let lon = r.double(at: 1), let covered = r.double(at: 2) else { return false }

@@ -31,22 +31,21 @@ public struct FetchEngine {
   /// Fetches unless an earlier search covers the area and is at most `maxAge` seconds old.
   public func fetch(
     _ provider: any PhotoProvider, center: Coordinate, radius: Double, limit: Int, maxAge: Double? = nil,
-    now: Int
+    now: IndexTime
   ) throws -> FetchReport {
     var report = FetchReport(source: provider.source)
     if let maxAge, maxAge > 0,
-      try store.hasFetched(provider: provider.source, center: center, radius: radius, since: now - Int(maxAge))
+      try store.hasFetched(provider: provider.source, center: center, radius: radius, since: now.minus(maxAge))
     {
       report.wasFresh = true
       return report
     }
     let photos = try provider.search(center: center, radius: radius, limit: limit)
-    let stamp = indexTimestamp()
     try store.write {
       for photo in photos {
         var record = PhotoRecord(photo: photo)
         try record.name(with: namer)
-        if try store.upsert(record, now: stamp).inserted {
+        if try store.upsert(record, now: now).inserted {
           report.added += 1
         } else {
           report.updated += 1

@@ -42,7 +42,7 @@ extension SQLitePhotoStore {
   }
 
   /// A record's values in `PhotoWrite.columns` order (`?1`…`?21`), then the time (`?22`).
-  private static func values(_ record: PhotoRecord, now: String) -> [StoreValue] {
+  private static func values(_ record: PhotoRecord, now: IndexTime) -> [StoreValue] {
     PhotoWrite.values(record) + [.text(now)]
   }
 
@@ -77,7 +77,7 @@ extension SQLitePhotoStore {
     """
 
   @discardableResult
-  public func upsert(_ record: PhotoRecord, now: String) throws -> Upserted {
+  public func upsert(_ record: PhotoRecord, now: IndexTime) throws -> Upserted {
     let key: [StoreValue] = [.text(record.photo.source.rawValue), .text(record.photo.sourceID)]
     let existing = try database.queryInt64("SELECT id FROM photos WHERE source = ? AND source_id = ?", key)
     try database.execute(Self.upsertSQL, Self.values(record, now: now))
@@ -92,7 +92,7 @@ extension SQLitePhotoStore {
   /// per photo made a segment of the word index per photo (and merged them): a third of a
   /// first sync. One statement makes one for the batch.
   @discardableResult
-  public func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted] {
+  public func upsert(_ records: [PhotoRecord], now: IndexTime) throws -> [Upserted] {
     guard records.count > 1 else { return try records.map { try upsert($0, now: now) } }
     try database.execute(Self.stagingTableSQL)
     try database.execute("DELETE FROM temp.staged_photos", [])
@@ -167,7 +167,7 @@ extension SQLitePhotoStore {
       updated = excluded.updated
     """
 
-  public func update(id: Int64, with record: PhotoRecord, now: String) throws {
+  public func update(id: Int64, with record: PhotoRecord, now: IndexTime) throws {
     try database.execute(Self.updateSQL, Self.values(record, now: now) + [.integer(id)])
     noteChange()
   }
@@ -183,7 +183,7 @@ extension SQLitePhotoStore {
 
   @discardableResult
   public func copy(_ records: [PhotoRecord]) throws -> [Int64] {
-    let now = indexTimestamp()
+    let now = IndexTime.now()
     return try write {
       try records.map { record in
         try database.execute(Self.copySQL, PhotoWrite.everyValue(record) + [.text(now)])
@@ -213,7 +213,7 @@ extension SQLitePhotoStore {
     return removed
   }
 
-  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws {
+  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: IndexTime) throws {
     try database.execute(
       """
       UPDATE photos SET latitude = ?, longitude = ?, location_estimated = 1, place_gazetteer = NULL, updated = ?
@@ -283,21 +283,21 @@ extension SQLitePhotoStore {
   }
 
   public func recordFetchedArea(
-    provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int
+    provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: IndexTime
   ) throws {
     try database.execute(
       "INSERT INTO fetched_areas (provider, latitude, longitude, radius, fetched_at, photos) VALUES (?, ?, ?, ?, ?, ?)",
       [
-        .text(provider.rawValue), .real(center.latitude), .real(center.longitude), .real(radius), .integer(Int64(time)),
+        .text(provider.rawValue), .real(center.latitude), .real(center.longitude), .real(radius), .seconds(time),
         .integer(Int64(photos)),
       ])
   }
 
-  public func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool {
+  public func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: IndexTime) throws -> Bool {
     var covered = false
     try database.forEachRow(
       "SELECT latitude, longitude, radius FROM fetched_areas WHERE provider = ? AND fetched_at >= ?",
-      [.text(provider.rawValue), .integer(Int64(since))]
+      [.text(provider.rawValue), .seconds(since)]
     ) { row in
       let searched = Coordinate(latitude: row.double(0), longitude: row.double(1))
       if circle(searched, radius: row.double(2), covers: center, radius: radius) { covered = true }
@@ -305,7 +305,7 @@ extension SQLitePhotoStore {
     return covered
   }
 
-  public func recordSyncRoot(_ path: String, now: String) throws {
+  public func recordSyncRoot(_ path: String, now: IndexTime) throws {
     try database.execute(
       """
       INSERT INTO sync_roots (path, last_synced) VALUES (?, ?)

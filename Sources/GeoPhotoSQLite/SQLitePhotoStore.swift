@@ -254,10 +254,10 @@ public final class SQLitePhotoStore: PhotoStore {
     if changed { noteMembersChanged() }
   }
 
-  public func syncRoots() throws -> [(path: String, lastSynced: String)] {
-    var roots: [(String, String)] = []
+  public func syncRoots() throws -> [(path: String, lastSynced: IndexTime?)] {
+    var roots: [(String, IndexTime?)] = []
     try database.forEachRow("SELECT path, last_synced FROM sync_roots ORDER BY path") {
-      roots.append(($0.text(0), $0.text(1)))
+      roots.append(($0.text(0), IndexTime(iso8601: $0.text(1))))
     }
     return roots
   }

@@ -77,12 +77,12 @@ public protocol PhotoWriting: AnyObject {
   /// Inserts a photo, or updates the row with the same (source, source id). A known
   /// position that is estimated survives an update without one.
   @discardableResult
-  func upsert(_ record: PhotoRecord, now: String) throws -> Upserted
+  func upsert(_ record: PhotoRecord, now: IndexTime) throws -> Upserted
   /// `upsert` for many photos at once, results in order; a store may send them together.
-  func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted]
+  func upsert(_ records: [PhotoRecord], now: IndexTime) throws -> [Upserted]
   /// Rewrites the row `id` with new data, keeping its id and first-seen time (a moved or
   /// edited file).
-  func update(id: Int64, with record: PhotoRecord, now: String) throws
+  func update(id: Int64, with record: PhotoRecord, now: IndexTime) throws
   /// Writes whole rows as they are, place names, estimates and gazetteer marks included (a
   /// copy of another index, not a sync), in one transaction; a photo already there (by
   /// source and source id) is overwritten. Returns their ids in order.
@@ -97,7 +97,7 @@ public protocol PhotoWriting: AnyObject {
   func forgetLocalPhotos(under root: String) throws -> Int
   /// Places a photo without a recorded location at an estimated one (kept, marked as
   /// estimated, until the file itself gains GPS).
-  func setEstimatedLocation(id: Int64, _ c: Coordinate, now: String) throws
+  func setEstimatedLocation(id: Int64, _ c: Coordinate, now: IndexTime) throws
   /// Whether some located photo has not been named by the gazetteer `identity` yet.
   func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool
   /// Names the place of every located photo not yet named by `namer`'s gazetteer (estimated
@@ -135,17 +135,18 @@ public protocol DerivedIndexes: AnyObject {
 /// synced, and the areas fetched.
 public protocol IndexBookkeeping: AnyObject {
   /// Remembers that `path` was synced, at `now`.
-  func recordSyncRoot(_ path: String, now: String) throws
+  func recordSyncRoot(_ path: String, now: IndexTime) throws
   /// Every local file the index knows under `root` (an absolute, normalised directory path):
   /// photos' primary files and their other files, sidecars left out.
   func knownFiles(under root: String) throws -> [KnownFile]
   /// Roots synced before, with the time of their last sync.
-  func syncRoots() throws -> [(path: String, lastSynced: String)]
+  func syncRoots() throws -> [(path: String, lastSynced: IndexTime?)]
   /// Whether an earlier search of `provider`, at `since` or later, covered the whole circle
   /// around `center` with `radius` metres.
-  func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: Int) throws -> Bool
+  func hasFetched(provider: PhotoSource, center: Coordinate, radius: Double, since: IndexTime) throws -> Bool
   /// Remembers that `provider` was searched around `center` out to `radius` metres.
-  func recordFetchedArea(provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: Int) throws
+  func recordFetchedArea(provider: PhotoSource, center: Coordinate, radius: Double, photos: Int, at time: IndexTime)
+    throws
 }
 
 extension PhotoStore {
@@ -246,13 +247,6 @@ extension PhotoStore {
   }
 }
 
-/// The current time as stores keep it in `first_seen` and `updated`: UTC, to the second.
-
-public func indexTimestamp(_ date: Date = Date()) -> String {
-  let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-  return CaptureDate(secondsSinceEpoch: seconds, utcOffsetMinutes: 0).iso8601
-}
-
 /// Whether a search around `searched` out to `searchedRadius` metres covered the whole circle
 /// around `center` with `radius` metres. A centimetre of rounding is allowed: the same query
 /// must always count as covered.
@@ -271,7 +265,7 @@ public func directoryPrefix(_ root: String) -> String { root.hasSuffix("/") ? ro
 
 extension PhotoStore {
   /// One upsert after another.
-  public func upsert(_ records: [PhotoRecord], now: String) throws -> [Upserted] {
+  public func upsert(_ records: [PhotoRecord], now: IndexTime) throws -> [Upserted] {
     try records.map { try upsert($0, now: now) }
   }
 

@@ -12,6 +12,11 @@ public enum StoreValue: Hashable, Sendable {
   public init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
   public init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
   public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+
+  /// An instant in a photo row's time columns (`first_seen`, `updated`, `last_synced`): text.
+  public static func text(_ time: IndexTime) -> StoreValue { .text(time.iso8601) }
+  /// An instant in a column of seconds (`fetched_at`).
+  public static func seconds(_ time: IndexTime) -> StoreValue { .integer(Int64(time.seconds)) }
 }
 
 /// How a sync or a fetch writes a photo, the same for every store: which columns, their

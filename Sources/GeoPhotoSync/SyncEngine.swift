@@ -187,7 +187,7 @@ public final class SyncEngine {
     // in its batch waits for the end of its folder, where the folder's waiting shots are
     // joined and decided. Each batch's files are read on the other cores while the batch
     // before it is decided and written.
-    let now = indexTimestamp()
+    let now = IndexTime.now()
     var done = 0
     func absorb(_ results: [PhotoFileReader.Read], of files: [FoundFile]) {
       guard !files.isEmpty else { return }
@@ -286,7 +286,7 @@ public final class SyncEngine {
 
   /// Writes decided shots (and deletes the photos they `absorbed`) in one transaction.
   private func write(
-    _ decisions: [SyncRun.Decision], absorbed: [Int64], primaryOf: [Int64: String], now: String,
+    _ decisions: [SyncRun.Decision], absorbed: [Int64], primaryOf: [Int64: String], now: IndexTime,
     summary: inout SyncSummary
   ) throws {
     try store.write {

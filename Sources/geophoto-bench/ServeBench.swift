@@ -213,7 +213,7 @@ func serveFigures(db: URL, points: [Coordinate], label: String) throws {
       for (i, photo) in moved.enumerated() {
         var photo = photo
         photo.coordinate = Coordinate(latitude: spot.latitude + Double(i) * 0.001, longitude: spot.longitude)
-        try store.update(id: photo.id, with: PhotoRecord(photo: photo), now: indexTimestamp())
+        try store.update(id: photo.id, with: PhotoRecord(photo: photo), now: IndexTime.now())
       }
     }
     try store.refreshDerivedIndexes()

@@ -94,7 +94,7 @@ import Testing
       let latitude: Double? = i % 7 == 0 ? nil : Double(i % 170) - 85
       return record("/p/\(i).jpg", latitude, Double(i % 350) - 175, title: "p\(i)")
     }
-    let ids = try store.write { try store.upsert(records, now: "2026-01-01T00:00:00Z").map(\.id) }
+    let ids = try store.write { try store.upsert(records, now: IndexTime(seconds: 1_767_225_600)).map(\.id) }
     // Ids 4,001 to 10,600 go: the second window of 5,000 is left empty.
     let gone = Set(ids.filter { (4_001...10_600).contains($0) })
     try store.write { for id in gone { try store.delete(id: id) } }

@@ -35,19 +35,19 @@ struct AnswerSchemaTests {
         title: "Senso-ji at dawn", cameraMake: "FUJIFILM", cameraModel: "X100V", width: 6240, height: 4160,
         orientation: 1, place: place, description: "The main hall", keywords: ["temple", "morning"])
       full.timeZone = "Asia/Tokyo"
-      try store.upsert(PhotoRecord(photo: full), now: indexTimestamp())
+      try store.upsert(PhotoRecord(photo: full), now: IndexTime.now())
       let video = Photo(
         id: 0, source: .local, sourceID: "/photos/clip.mp4", path: "/photos/clip.mp4",
         coordinate: Coordinate(latitude: 35.7101, longitude: 139.8107),
         takenAt: CaptureDate(year: 2024, month: 5, day: 5, hour: 10, utcOffsetMinutes: 540), title: "clip",
         place: place, mediaType: .video, duration: 12.75)
-      try store.upsert(PhotoRecord(photo: video), now: indexTimestamp())
+      try store.upsert(PhotoRecord(photo: video), now: IndexTime.now())
       let remote = Photo(
         id: 0, source: .commons, sourceID: "File:Kaminarimon.jpg",
         coordinate: Coordinate(latitude: 35.7111, longitude: 139.7963), title: "Kaminarimon",
         url: "https://commons.wikimedia.org/wiki/File:Kaminarimon.jpg",
         thumbnailURL: "https://upload.wikimedia.org/k.jpg", attribution: "A. Photographer", license: "CC BY-SA 4.0")
-      try store.upsert(PhotoRecord(photo: remote), now: indexTimestamp())
+      try store.upsert(PhotoRecord(photo: remote), now: IndexTime.now())
     }
   }
 

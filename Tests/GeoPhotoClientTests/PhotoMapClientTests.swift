@@ -35,13 +35,13 @@ final class ServedIndex: Sendable {
         let photo = Photo(
           id: 0, source: .local, sourceID: path, path: path, coordinate: spec.coordinate, takenAt: spec.takenAt,
           title: spec.title ?? spec.fileName)
-        try store.upsert(PhotoRecord(photo: photo), now: indexTimestamp())
+        try store.upsert(PhotoRecord(photo: photo), now: IndexTime.now())
       }
       let remote = Photo(
         id: 0, source: .flickr, sourceID: "5", coordinate: Coordinate(latitude: 35.6586, longitude: 139.7454),
         title: "Tower from Shiba Park", url: "https://www.flickr.com/photos/o/5/", thumbnailURL: Self.remoteThumbnail,
         attribution: "Aki")
-      try store.upsert(PhotoRecord(photo: remote), now: indexTimestamp())
+      try store.upsert(PhotoRecord(photo: remote), now: IndexTime.now())
       try more(store)
     }
     holder = LoadedIndexHolder(open: reopener(for: store))

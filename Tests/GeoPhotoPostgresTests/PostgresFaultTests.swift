@@ -120,7 +120,7 @@ struct PostgresRestartTests {
           PhotoRecord(
             photo: Photo(
               id: 0, source: .local, sourceID: "/p/\(name)", path: "/p/\(name)",
-              coordinate: Coordinate(latitude: lat, longitude: 10), title: name)), now: indexTimestamp())
+              coordinate: Coordinate(latitude: lat, longitude: 10), title: name)), now: IndexTime.now())
       }
     }
     for i in 0..<5 { try add("\(i).jpg", Double(i)) }
@@ -177,7 +177,7 @@ struct PostgresConcurrencyTests {
                   PhotoRecord(
                     photo: Photo(
                       id: 0, source: .flickr, sourceID: id, coordinate: Coordinate(latitude: -10, longitude: 5),
-                      title: id)), now: indexTimestamp())
+                      title: id)), now: IndexTime.now())
               }
             }
           }

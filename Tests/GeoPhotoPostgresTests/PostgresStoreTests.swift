@@ -215,7 +215,7 @@ struct PostgresStoreTests {
       for (i, (text, _)) in instants.enumerated() {
         var r = PhotoRecord(photo: Photo(id: 0, source: .local, sourceID: "/new/\(i).jpg", title: "t"))
         r.photo.takenAt = CaptureDate(iso8601: text)
-        try store.upsert(r, now: indexTimestamp())
+        try store.upsert(r, now: IndexTime.now())
       }
     }
     let rows = try store.query("SELECT source_id, taken_at, taken_utc FROM photos") { rows in
@@ -276,7 +276,7 @@ struct PostgresStoreTests {
     try PostgresConnection(url: url).execute(
       "CREATE DATABASE \(name) LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8' TEMPLATE template0")
     let store = try PostgresPhotoStore(url: url.replacingOccurrences(of: "/geophoto_test", with: "/\(name)"))
-    let now = "2026-05-01T12:00:00Z"
+    let now = IndexTime(seconds: 1_777_636_800)  // 2026-05-01T12:00:00Z
     try store.write {
       for path in ["/a/x.jpg", "/A/t.jpg", "/a-b/v.jpg", "/a0.jpg", "/a/sub/y.jpg"] {
         try store.upsert(

@@ -2,6 +2,7 @@ import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoHTTP
+import GeoPhotoStore
 import Synchronization
 import Testing
 
@@ -38,7 +39,8 @@ import Testing
       apiKey: testKey, endpoint: server.baseURL + "/",
       context: try context(timeout: timeout, limit: limit, log: log, sleep: sleep))
     let result = Result {
-      try FetchEngine(store: index.store).fetch(flickr, center: tokyo, radius: 1_000, limit: .max, now: 1)
+      try FetchEngine(store: index.store).fetch(
+        flickr, center: tokyo, radius: 1_000, limit: .max, now: IndexTime(seconds: 1))
     }
     return (index, result)
   }
@@ -137,21 +139,23 @@ import Testing
     let index = try TemporaryIndex(kind)
     let flickr = FlickrProvider(apiKey: testKey, endpoint: s.baseURL + "/", context: try context())
     let engine = FetchEngine(store: index.store)
-    let first = try engine.fetch(flickr, center: tokyo, radius: 1_000, limit: .max, now: 1_000)
+    let first = try engine.fetch(flickr, center: tokyo, radius: 1_000, limit: .max, now: IndexTime(seconds: 1_000))
     #expect((first.added, first.updated) == (4, 0))
-    let second = try engine.fetch(flickr, center: tokyo, radius: 1_000, limit: .max, now: 2_000)
+    let second = try engine.fetch(flickr, center: tokyo, radius: 1_000, limit: .max, now: IndexTime(seconds: 2_000))
     #expect((second.added, second.updated) == (0, 4))
     #expect(try index.store.counts().photos == 4)
     // Within the maximum age, inside the searched circle: no request at all.
     let before = s.requests.count
     let fresh = try engine.fetch(
       flickr, center: Coordinate(latitude: 35.6805, longitude: 139.7600), radius: 500, limit: .max, maxAge: 3_600,
-      now: 2_500)
+      now: IndexTime(seconds: 2_500))
     #expect(fresh.wasFresh && s.requests.count == before)
     // Too old, or a circle reaching outside: asked again.
-    let stale = try engine.fetch(flickr, center: tokyo, radius: 1_000, limit: .max, maxAge: 100, now: 9_000)
+    let stale = try engine.fetch(
+      flickr, center: tokyo, radius: 1_000, limit: .max, maxAge: 100, now: IndexTime(seconds: 9_000))
     #expect(!stale.wasFresh)
-    let wider = try engine.fetch(flickr, center: tokyo, radius: 1_500, limit: .max, maxAge: 86_400, now: 9_100)
+    let wider = try engine.fetch(
+      flickr, center: tokyo, radius: 1_500, limit: .max, maxAge: 86_400, now: IndexTime(seconds: 9_100))
     #expect(!wider.wasFresh)
   }
 }

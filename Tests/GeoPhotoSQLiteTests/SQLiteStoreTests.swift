@@ -65,7 +65,7 @@ import Testing
     do {
       try db.execute("INSERT INTO t VALUES (?)", [.integer(1)])
       Issue.record("a duplicate was inserted")
-    } catch let error as SQLiteError {
+    } catch {
       #expect(ResultCode.constraint ~= error.code)
       #expect(error.code != .constraint)  // the extended code, SQLITE_CONSTRAINT_UNIQUE
       #expect(error.sql == "INSERT INTO t VALUES (?)")
@@ -94,15 +94,15 @@ import Testing
     let url = dir.url.appendingPathComponent("i.sqlite")
     let store = try SQLitePhotoStore(url: url, create: true)
     try store.write {
-      try store.upsert(record("/p/a.jpg", 35.68, 139.76), now: "n")
-      try store.upsert(record("/p/b.jpg", nil, nil), now: "n")
+      try store.upsert(record("/p/a.jpg", 35.68, 139.76), now: IndexTime(seconds: 0))
+      try store.upsert(record("/p/b.jpg", nil, nil), now: IndexTime(seconds: 0))
     }
     try store.refreshDerivedIndexes()
     #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) == (try store.stamp()))
     #expect(try SpatialIndexFile.open(store.spatialFileURL).tree.count == 1)
     // A photo written since is merged by readers until a sync builds the file again (a small
     // index is built again at once).
-    try store.write { try store.upsert(record("/p/c.jpg", 35.7, 139.8), now: "n") }
+    try store.write { try store.upsert(record("/p/c.jpg", 35.7, 139.8), now: IndexTime(seconds: 0)) }
     #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) != (try store.stamp()))
     let merged = try store.locatedIndex()
     #expect(merged.count == 2 && merged.changes.added.count == 1 && merged.spatial.count == 1)
@@ -131,7 +131,9 @@ import Testing
     }
     let dir = try TemporaryDirectory()
     let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("r.sqlite"), mode: .create)
-    try store.write { _ = try store.upsert([record("/p/a.jpg", 1, 2), record("/p/b.jpg", 3, 4)], now: "n") }
+    try store.write {
+      _ = try store.upsert([record("/p/a.jpg", 1, 2), record("/p/b.jpg", 3, 4)], now: IndexTime(seconds: 0))
+    }
     try store.refreshDerivedIndexes()
     let stamp = try store.stamp()
     let generation = try store.generation()
@@ -141,7 +143,7 @@ import Testing
     #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) == stamp)
     #expect(try store.locatedIndex().changes.isEmpty)
     // A moved photo does make it stale.
-    try store.write { try store.upsert(record("/p/a.jpg", 5, 6), now: "n") }
+    try store.write { try store.upsert(record("/p/a.jpg", 5, 6), now: IndexTime(seconds: 0)) }
     #expect(try store.stamp() != stamp)
   }
 
@@ -150,15 +152,15 @@ import Testing
     let url = dir.url.appendingPathComponent("i.sqlite")
     do {
       let first = try SQLitePhotoStore(url: url, create: true)
-      try first.write { try first.upsert(record("/p/far.jpg", -40, -70), now: "n") }
+      try first.write { try first.upsert(record("/p/far.jpg", -40, -70), now: IndexTime(seconds: 0)) }
       try first.refreshDerivedIndexes()
     }
     // The database is deleted and made again; its tree file stays behind.
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     let second = try SQLitePhotoStore(url: url, create: true)
     let id = try second.write {
-      try second.upsert(record("/p/unlocated.jpg", nil, nil), now: "n")
-      return try second.upsert(record("/p/near.jpg", 35, 139), now: "n")
+      try second.upsert(record("/p/unlocated.jpg", nil, nil), now: IndexTime(seconds: 0))
+      return try second.upsert(record("/p/near.jpg", 35, 139), now: IndexTime(seconds: 0))
     }
     #expect(id.id == 2)
     #expect(try second.generation() == 2)  // the same generation as the old file
@@ -171,7 +173,7 @@ import Testing
     let dir = try TemporaryDirectory()
     let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("o.sqlite"), mode: .create)
     for former in store.formerFiles { try Data("old".utf8).write(to: former) }
-    try store.write { try store.upsert(record("/p/a.jpg", 1, 2), now: "n") }
+    try store.write { try store.upsert(record("/p/a.jpg", 1, 2), now: IndexTime(seconds: 0)) }
     try store.refreshDerivedIndexes()
     #expect(store.formerFiles.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
   }
@@ -208,7 +210,7 @@ import Testing
     // A writing open upgrades it; then a read-only one reads it.
     do {
       let store = try SQLitePhotoStore(url: url, mode: .readWrite)
-      try store.write { try store.upsert(record("/p/a.jpg", 1, 2), now: "n") }
+      try store.write { try store.upsert(record("/p/a.jpg", 1, 2), now: IndexTime(seconds: 0)) }
     }
     let reader = try SQLitePhotoStore(url: url, mode: .readOnly)
     #expect(try reader.counts().photos == 1)
@@ -239,7 +241,7 @@ import Testing
       for (i, (text, _)) in Self.instants.enumerated() {
         var r = record("/p/\(i).jpg", 1, 2)
         r.photo.takenAt = CaptureDate(iso8601: text)
-        try store.upsert(r, now: "n")
+        try store.upsert(r, now: IndexTime(seconds: 0))
       }
     }
     let got = try takenUTC(store.database)
@@ -349,9 +351,9 @@ import Testing
     let batch =
       (0..<300).map { record("/p/\($0).jpg", 35 + Double($0) / 1_000, 135, title: "Kiyomizu \($0)", hash: "h\($0)") }
       + [record("/p/none.jpg", nil, nil, title: "Kiyomizu without a place")]
-    let ids = try store.write { try store.upsert(batch, now: "n") }.map(\.id)
+    let ids = try store.write { try store.upsert(batch, now: IndexTime(seconds: 0)) }.map(\.id)
     try store.write {
-      try store.upsert(record("/q/one.jpg", 35, 135.5, title: "Kiyomizu alone"), now: "n")
+      try store.upsert(record("/q/one.jpg", 35, 135.5, title: "Kiyomizu alone"), now: IndexTime(seconds: 0))
       try store.database.execute(
         """
         INSERT INTO photos (source, source_id, path, title, latitude, longitude, first_seen, updated)
@@ -398,8 +400,11 @@ import Testing
   }
 
   @Test func timestampsAreUTC() {
-    #expect(indexTimestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
-    #expect(indexTimestamp(Date(timeIntervalSince1970: 1_709_251_199)) == "2024-02-29T23:59:59Z")
+    #expect(IndexTime(Date(timeIntervalSince1970: 0)).iso8601 == "1970-01-01T00:00:00Z")
+    #expect(IndexTime(Date(timeIntervalSince1970: 1_709_251_199.9)).iso8601 == "2024-02-29T23:59:59Z")
+    #expect(IndexTime(iso8601: "2024-02-29T23:59:59Z") == IndexTime(seconds: 1_709_251_199))
+    #expect(IndexTime(seconds: 100).minus(30) == IndexTime(seconds: 70))
+    #expect(IndexTime(seconds: 100).minus(.greatestFiniteMagnitude) == IndexTime(seconds: .min))
   }
 }
 
@@ -410,7 +415,8 @@ import Testing
     let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("c.sqlite"), mode: .create)
     try store.write {
       for i in 0..<300 {
-        try store.upsert(record("/p/\(i).jpg", 35 + Double(i % 17) * 0.01, 139 + Double(i / 17) * 0.01), now: "n")
+        try store.upsert(
+          record("/p/\(i).jpg", 35 + Double(i % 17) * 0.01, 139 + Double(i / 17) * 0.01), now: IndexTime(seconds: 0))
       }
     }
     try store.refreshDerivedIndexes()
@@ -426,7 +432,7 @@ import Testing
     #expect(try store.check(thorough: false).isEmpty)
 
     // A move is merged until the file is built again (here by the sync's refresh).
-    try store.write { try store.upsert(record("/p/0.jpg", -10, 20), now: "n") }
+    try store.write { try store.upsert(record("/p/0.jpg", -10, 20), now: IndexTime(seconds: 0)) }
     #expect(try store.locatedIndex().changes.count == 2)  // hidden where it was, added where it is
     #expect(try store.check(thorough: false).isEmpty)
     try store.refreshDerivedIndexes()
@@ -480,17 +486,19 @@ import Testing
     let points = SyntheticLibrary.points(count: 2_000, seed: 5)
     try store.write {
       for (i, p) in points.enumerated() {
-        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: "n")
+        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: IndexTime(seconds: 0))
       }
     }
     try store.refreshDerivedIndexes()
     let built = try #require(SpatialIndexFile.stamp(at: store.spatialFileURL))
     // Moved, deleted, added, and one that loses its position.
     try store.write {
-      for i in [3, 700, 1_999] { try store.upsert(record("/p/\(i).jpg", points[i].latitude + 1, 10), now: "n") }
+      for i in [3, 700, 1_999] {
+        try store.upsert(record("/p/\(i).jpg", points[i].latitude + 1, 10), now: IndexTime(seconds: 0))
+      }
       for i in [5, 6] { try store.delete(id: Int64(i + 1)) }
-      for i in 0..<4 { try store.upsert(record("/new/\(i).jpg", 20 + Double(i), -30), now: "n") }
-      try store.upsert(record("/p/9.jpg", nil, nil), now: "n")
+      for i in 0..<4 { try store.upsert(record("/new/\(i).jpg", 20 + Double(i), -30), now: IndexTime(seconds: 0)) }
+      try store.upsert(record("/p/9.jpg", nil, nil), now: IndexTime(seconds: 0))
     }
     try store.refreshDerivedIndexes()
     #expect(SpatialIndexFile.stamp(at: store.spatialFileURL) == built)  // left as it was
@@ -540,7 +548,9 @@ import Testing
     let url = dir.url.appendingPathComponent("r.sqlite")
     let writer = try SQLitePhotoStore(url: url, mode: .create)
     try writer.write {
-      for i in 0..<2_000 { try writer.upsert(record("/p/\(i).jpg", Double(i % 80) - 40, Double(i / 80)), now: "n") }
+      for i in 0..<2_000 {
+        try writer.upsert(record("/p/\(i).jpg", Double(i % 80) - 40, Double(i / 80)), now: IndexTime(seconds: 0))
+      }
     }
     try writer.rebuildDerivedIndexes()
     let rounds = 6
@@ -551,7 +561,9 @@ import Testing
         let store = try SQLitePhotoStore(url: url, mode: .readWrite)
         for round in 0..<rounds {
           if worker == 0 {
-            try store.write { try store.upsert(record("/p/\(round).jpg", 10, Double(round)), now: "n") }
+            try store.write {
+              try store.upsert(record("/p/\(round).jpg", 10, Double(round)), now: IndexTime(seconds: 0))
+            }
           }
           try store.rebuildDerivedIndexes()
         }

@@ -51,7 +51,7 @@ final class LiveServer {
         let photo = Photo(
           id: 0, source: .local, sourceID: path, path: path, coordinate: spec.coordinate, takenAt: spec.takenAt,
           title: spec.title ?? spec.fileName)
-        try store.upsert(PhotoRecord(photo: photo), now: indexTimestamp())
+        try store.upsert(PhotoRecord(photo: photo), now: IndexTime.now())
       }
     }
   }
@@ -149,7 +149,7 @@ final class AccessLines: Sendable {
           photo: Photo(
             id: 0, source: .local, sourceID: "/new.jpg", path: "/new.jpg",
             coordinate: Coordinate(latitude: 1, longitude: 2),
-            title: "new")), now: indexTimestamp())
+            title: "new")), now: IndexTime.now())
     }
     let deadline = Date().addingTimeInterval(10)
     var seen = (generation, photos)

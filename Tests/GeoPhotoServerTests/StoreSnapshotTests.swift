@@ -32,7 +32,7 @@ import Testing
     let store = try makeScratchStore(kind, in: directory)
     try store.write {
       for (i, photo) in photos().enumerated() {
-        let id = try store.upsert(PhotoRecord(photo: photo), now: indexTimestamp()).id
+        let id = try store.upsert(PhotoRecord(photo: photo), now: IndexTime.now()).id
         if i == 1 {
           try store.setMembers(
             of: id,
@@ -135,7 +135,7 @@ import Testing
     #expect(try holder.refresh() == nil)
     var london = try #require(try store.locatedPhotos().photos.first { $0.title == "London" })
     london.title = "London Bridge"
-    try store.write { try store.upsert(PhotoRecord(photo: london), now: indexTimestamp()) }
+    try store.write { try store.upsert(PhotoRecord(photo: london), now: IndexTime.now()) }
     #expect(try holder.refresh() == (try store.generation()))
     #expect(try holder.refresh() == nil)
     let near = get(APIRouter(holder: holder, configuration: APIConfiguration()), "/v1/near?lat=51.5&lon=-0.12&limit=1")
@@ -154,7 +154,7 @@ import Testing
     let points = SyntheticLibrary.points(count: 3_000, seed: 8)
     try store.write {
       for (i, p) in points.enumerated() {
-        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude, title: "P\(i)"), now: indexTimestamp())
+        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude, title: "P\(i)"), now: IndexTime.now())
       }
     }
     try store.refreshDerivedIndexes()
@@ -163,16 +163,16 @@ import Testing
     // Moved (one beside a photo far from it, one far away), removed, added (beside existing
     // photos and alone).
     try store.write {
-      try store.upsert(record("/p/0.jpg", points[1].latitude, points[1].longitude, title: "P0"), now: indexTimestamp())
-      try store.upsert(record("/p/2.jpg", -45, 170, title: "P2"), now: indexTimestamp())
+      try store.upsert(record("/p/0.jpg", points[1].latitude, points[1].longitude, title: "P0"), now: IndexTime.now())
+      try store.upsert(record("/p/2.jpg", -45, 170, title: "P2"), now: IndexTime.now())
       let firstID = try #require(try store.idRange()?.lowerBound)
       for i in [10, 11, 12] { try store.delete(id: firstID + Int64(i)) }
       for i in 0..<5 {
         let p = points[100 * i + 50]
         try store.upsert(
-          record("/new/\(i).jpg", p.latitude, p.longitude + 0.0001, title: "N\(i)"), now: indexTimestamp())
+          record("/new/\(i).jpg", p.latitude, p.longitude + 0.0001, title: "N\(i)"), now: IndexTime.now())
       }
-      try store.upsert(record("/new/alone.jpg", 0, -150, title: "alone"), now: indexTimestamp())
+      try store.upsert(record("/new/alone.jpg", 0, -150, title: "alone"), now: IndexTime.now())
     }
     try store.refreshDerivedIndexes()
     if let sqlite = store as? SQLitePhotoStore {
@@ -238,7 +238,7 @@ import Testing
     store.deltaPolicy.minimumPhotos = 0
     try store.write {
       for (i, p) in SyntheticLibrary.points(count: 500, seed: 4).enumerated() {
-        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: "n")
+        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: IndexTime(seconds: 0))
       }
     }
     try store.refreshDerivedIndexes()
@@ -247,7 +247,7 @@ import Testing
     let lines = Mutex<[String]>([])
     holder.watch(interval: 0.05) { line in lines.withLock { $0.append(line) } }
     defer { holder.stopWatching() }
-    try store.write { try store.upsert(record("/p/new.jpg", 1, 2), now: "n") }
+    try store.write { try store.upsert(record("/p/new.jpg", 1, 2), now: IndexTime(seconds: 0)) }
     try store.refreshDerivedIndexes()
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline && !(lines.withLock { $0.contains { $0.contains("built again") } }) {
@@ -267,7 +267,7 @@ import Testing
     let store = try SQLitePhotoStore(url: directory.url.appendingPathComponent("v.sqlite"), mode: .create)
     try store.write {
       for (i, p) in SyntheticLibrary.points(count: 400, seed: 6).enumerated() {
-        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: "n")
+        try store.upsert(record("/p/\(i).jpg", p.latitude, p.longitude), now: IndexTime(seconds: 0))
       }
     }
     try store.refreshDerivedIndexes()

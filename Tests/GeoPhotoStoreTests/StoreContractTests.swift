@@ -10,7 +10,7 @@ import Testing
 /// the test cluster is up (always under `make test`). Expected values come from the test's
 /// own data (brute-force distances, the rows it wrote), never from the store under test.
 @Suite struct StoreContractTests {
-  static let now = "2026-05-01T12:00:00Z"
+  static let now = IndexTime(seconds: 1_777_636_800)  // 2026-05-01T12:00:00Z
 
   func remote(_ id: String, _ source: PhotoSource, _ lat: Double, _ lon: Double) -> PhotoRecord {
     PhotoRecord(
@@ -402,16 +402,17 @@ import Testing
     let store = try makeScratchStore(kind, in: dir.url)
     let center = Coordinate(latitude: 35.68, longitude: 139.76)
     try store.write {
-      try store.recordFetchedArea(provider: .flickr, center: center, radius: 5_000, photos: 12, at: 1_000)
+      try store.recordFetchedArea(
+        provider: .flickr, center: center, radius: 5_000, photos: 12, at: IndexTime(seconds: 1_000))
     }
-    #expect(try store.hasFetched(provider: .flickr, center: center, radius: 5_000, since: 900))
+    #expect(try store.hasFetched(provider: .flickr, center: center, radius: 5_000, since: IndexTime(seconds: 900)))
     // About 2 km east: a circle 50 m short of the edge is inside, 50 m past it pokes out.
     let east = Coordinate(latitude: 35.68, longitude: 139.76 + 2_000 / (111_195 * cos(35.68 * .pi / 180)))
     let room = 5_000 - GreatCircle.distance(center, east)
-    #expect(try store.hasFetched(provider: .flickr, center: east, radius: room - 50, since: 900))
-    #expect(try !store.hasFetched(provider: .flickr, center: east, radius: room + 50, since: 900))
-    #expect(try !store.hasFetched(provider: .commons, center: center, radius: 10, since: 900))
-    #expect(try !store.hasFetched(provider: .flickr, center: center, radius: 10, since: 1_001))
+    #expect(try store.hasFetched(provider: .flickr, center: east, radius: room - 50, since: IndexTime(seconds: 900)))
+    #expect(try !store.hasFetched(provider: .flickr, center: east, radius: room + 50, since: IndexTime(seconds: 900)))
+    #expect(try !store.hasFetched(provider: .commons, center: center, radius: 10, since: IndexTime(seconds: 900)))
+    #expect(try !store.hasFetched(provider: .flickr, center: center, radius: 10, since: IndexTime(seconds: 1_001)))
     // Not a photo change.
     #expect(try store.generation() == 1)
   }

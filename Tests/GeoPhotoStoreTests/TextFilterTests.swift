@@ -9,7 +9,7 @@ import Testing
 /// Foundation's `folding(options:)` and splits words on `Character`'s classes, not with
 /// geophoto's `SearchText`.
 @Suite struct TextFilterTests {
-  static let now = "2026-12-01T00:00:00Z"
+  static let now = IndexTime(seconds: 1_796_083_200)  // 2026-12-01T00:00:00Z
 
   static let titles = [
     "Kiyomizu-dera temple", "Kyōto at dusk", "The Golden Pavilion", "Golden temple pavilion", "contempt", "浅草寺の朝",

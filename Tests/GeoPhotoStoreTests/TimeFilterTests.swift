@@ -8,7 +8,7 @@ import Testing
 /// Time filters on both stores, against a brute-force oracle whose periods come from
 /// Foundation's Gregorian calendar, not from geophoto's date code.
 @Suite struct TimeFilterTests {
-  static let now = "2026-12-01T00:00:00Z"
+  static let now = IndexTime(seconds: 1_796_083_200)  // 2026-12-01T00:00:00Z
 
   /// Wall-clock seconds of a date in UTC arithmetic, by Foundation.
   static func wall(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _ s: Int = 0) -> Int {

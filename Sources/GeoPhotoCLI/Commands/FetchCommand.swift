@@ -35,7 +35,7 @@ enum FetchCommand: Subcommand {
     guard !providers.isEmpty else { throw RuntimeError("no remote source to fetch from") }
     let store = try context.openOrCreateStore()
     let engine = FetchEngine(store: store, namer: PlaceNames.namer(context))
-    let now = Int(Date().timeIntervalSince1970)
+    let now = IndexTime.now()
     var failed = false
     for provider in providers {
       do {

@@ -30,7 +30,7 @@ enum InfoCommand: Subcommand {
     let roots = try store.syncRoots()
     if !roots.isEmpty {
       out += "synced folders:\n"
-      for root in roots { out += "  \(root.path) (last sync \(root.lastSynced))\n" }
+      for root in roots { out += "  \(root.path) (last sync \(root.lastSynced?.iso8601 ?? "unknown"))\n" }
     }
     context.console.out(out)
   }

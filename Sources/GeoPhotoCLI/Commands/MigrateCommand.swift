@@ -60,7 +60,7 @@ enum MigrateCommand: Subcommand {
       last = end
     }
     try target.write {
-      for root in try source.syncRoots() { try target.recordSyncRoot(root.path, now: root.lastSynced) }
+      for root in try source.syncRoots() { try target.recordSyncRoot(root.path, now: root.lastSynced ?? .now()) }
     }
     try target.refreshDerivedIndexes()
     var expected: [String: Int] = [:]

@@ -83,7 +83,7 @@ enum NearCommand: Subcommand {
     let store = try context.openOrCreateStore()
     let engine = FetchEngine(store: store, namer: PlaceNames.namer(context))
     let radius = config.near.radius ?? config.fetch.radius
-    let now = Int(Date().timeIntervalSince1970)
+    let now = IndexTime.now()
     for provider in try RemoteSources.providers(wanted: wanted, context: context) {
       do {
         let report = try engine.fetch(
