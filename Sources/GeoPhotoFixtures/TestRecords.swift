@@ -21,7 +21,7 @@ public func record(_ path: String, _ lat: Double?, _ lon: Double?, title: String
 {
   let coordinate = lat.flatMap { la in lon.map { Coordinate(latitude: la, longitude: $0) } }
   return PhotoRecord(
-    photo: Photo(id: 0, source: .local, sourceID: path, path: path, coordinate: coordinate, title: title),
+    photo: Photo(id: 0, source: .local, sourceID: path, coordinate: coordinate, title: title),
     file: FileState(size: 10, changedNanoseconds: 5, contentHash: hash))
 }
 

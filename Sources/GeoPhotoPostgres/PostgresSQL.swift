@@ -13,7 +13,7 @@ enum PostgresSQL {
     case .latitude, .longitude, .altitude, .placeDistance, .duration: return "float8"
     case .width, .height, .orientation: return "int"
     case .locationEstimated, .placeIsCountry: return "boolean"
-    case .source, .sourceID, .path, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
+    case .source, .sourceID, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
       .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType,
       .contentID, .description, .keywords, .searchText, .placeText, .placeTimeZone, .offsetSource, .timeZone,
       .offsetAmbiguity:

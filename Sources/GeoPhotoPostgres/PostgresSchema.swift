@@ -274,6 +274,13 @@ enum PostgresSchema {
       $$;
       """
     ),
+    Migration(
+      "one path per photo",
+      """
+      -- A local photo's path is its source id; the copy in its own column is gone.
+      ALTER TABLE photos DROP COLUMN path;
+      """
+    ),
   ]
 
   /// Computes both text columns of every photo already indexed, a page at a time.

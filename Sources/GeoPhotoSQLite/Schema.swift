@@ -267,6 +267,12 @@ enum Schema {
           UPDATE photos SET moved = (SELECT value + 1 FROM index_state WHERE key = 'positions') WHERE id = new.id;
         END;
         """),
+    .init(
+      "one path per photo",
+      sql: """
+        -- A local photo's path is its source id; the copy in its own column is gone.
+        ALTER TABLE photos DROP COLUMN path;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

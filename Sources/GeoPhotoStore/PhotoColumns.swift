@@ -5,7 +5,7 @@ public import GeoPhotoCore
 /// `FetchableRecord.init(row:)`). A new column is a case here, a migration in each store's
 /// schema, and a line in the decoding and in `PhotoWrite`.
 public enum PhotoColumn: Int, CaseIterable, Sendable {
-  case id, source, sourceID, path, latitude, longitude, altitude, takenAt, title, cameraMake, cameraModel
+  case id, source, sourceID, latitude, longitude, altitude, takenAt, title, cameraMake, cameraModel
   case width, height, orientation, url, thumbnailURL, attribution, license, locationEstimated
   case placeName, placeAdmin1, placeAdmin2, placeCountryCode, placeDistance, mediaType, duration
   /// A description, and the keywords one per line (NULL when there are none).
@@ -35,7 +35,6 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .id: return "id"
     case .source: return "source"
     case .sourceID: return "source_id"
-    case .path: return "path"
     case .latitude: return "latitude"
     case .longitude: return "longitude"
     case .altitude: return "altitude"
@@ -85,10 +84,10 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   /// The columns of a `PhotoRecord`: the photo's, then its file state.
   public static let record = allCases
 
-  /// The columns an `Annotation` is made from (`Annotation(photo:distance:)`) and an export
-  /// writes: a page of an export reads only these.
+  /// The columns an `Annotation` is made from (`Annotation(photo:distance:)`, the source id for
+  /// a local photo's path) and an export writes: a page of an export reads only these.
   public static let annotation: Set<PhotoColumn> = [
-    .id, .source, .path, .latitude, .longitude, .altitude, .takenAt, .title, .url, .thumbnailURL, .attribution,
+    .id, .source, .sourceID, .latitude, .longitude, .altitude, .takenAt, .title, .url, .thumbnailURL, .attribution,
     .locationEstimated, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .mediaType,
     .duration, .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry, .offsetSource, .timeZone,
     .offsetAmbiguity,
@@ -205,7 +204,6 @@ extension Photo {
     id = row.int64(.id) ?? 0
     source = PhotoSource(rawValue: row.text(.source) ?? "")
     sourceID = row.text(.sourceID) ?? ""
-    path = row.text(.path)
     coordinate = nil
     if let lat = row.double(.latitude), let lon = row.double(.longitude) {
       coordinate = Coordinate(latitude: lat, longitude: lon)

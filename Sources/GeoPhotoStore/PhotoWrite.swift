@@ -24,7 +24,7 @@ public enum StoreValue: Hashable, Sendable {
 public enum PhotoWrite {
   /// The columns a write sets from a record, in the order of `values(_:)`.
   public static let columns: [PhotoColumn] = [
-    .source, .sourceID, .path, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
+    .source, .sourceID, .latitude, .longitude, .altitude, .takenAt, .title, .cameraMake, .cameraModel,
     .width, .height, .orientation, .fileSize, .changedNanoseconds, .contentHash, .problem, .url, .thumbnailURL,
     .attribution, .license, .takenUTC, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
     .placeGazetteer, .mediaType, .duration, .contentID, .takenLocal, .description, .keywords, .searchText, .placeText,
@@ -59,7 +59,6 @@ public enum PhotoWrite {
     case .id: return .integer(p.id)
     case .source: return .text(p.source.rawValue)
     case .sourceID: return .text(p.sourceID)
-    case .path: return StoreValue(p.path)
     case .latitude: return StoreValue(p.coordinate?.latitude)
     case .longitude: return StoreValue(p.coordinate?.longitude)
     case .altitude: return StoreValue(p.altitude)

@@ -31,7 +31,7 @@ enum PhotoFileReader {
   static func read(_ file: FoundFile, warning: inout String?) -> PhotoRecord {
     let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
     var photo = Photo(
-      id: 0, source: .local, sourceID: file.path, path: file.path,
+      id: 0, source: .local, sourceID: file.path,
       title: defaultTitle(fileName: name))
     func failed(_ error: PhotoReadError, hash: String = "") -> PhotoRecord {
       PhotoRecord(

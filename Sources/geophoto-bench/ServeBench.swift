@@ -293,7 +293,7 @@ func benchRouter(points: [Coordinate]) throws {
   print("API router in-process (no sockets), 1M photos")
   let photos = points.enumerated().map { i, c in
     Photo(
-      id: Int64(i + 1), source: .local, sourceID: "/p/\(i).jpg", path: "/p/\(i).jpg", coordinate: c,
+      id: Int64(i + 1), source: .local, sourceID: "/p/\(i).jpg", coordinate: c,
       takenAt: CaptureDate(year: 2024, month: 5, day: 3, hour: 10), title: "Photo \(i)")
   }
   let (snapshot, built) = timed { LoadedIndex(generation: 1, photos: photos) }

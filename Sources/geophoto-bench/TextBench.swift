@@ -148,7 +148,7 @@ func textIndex(points: [Coordinate]) throws -> (URL, [(String, [Int64])]) {
   let (_, load) = try timed {
     try store.write {
       let columns: [PhotoColumn] = [
-        .sourceID, .path, .latitude, .longitude, .takenAt, .takenUTC, .takenLocal, .title, .description, .keywords,
+        .sourceID, .latitude, .longitude, .takenAt, .takenUTC, .takenLocal, .title, .description, .keywords,
         .cameraMake, .cameraModel, .searchText,
       ]
       let insert = try store.database.makeStatement(
@@ -163,7 +163,7 @@ func textIndex(points: [Coordinate]) throws -> (URL, [(String, [Int64])]) {
         if let word = carriers[i] { title.insert(word, at: Int.random(in: 0...title.count, using: &rng)) }
         let path = "/photos/\(2015 + i % 10)/roll-\(i / 1000)/IMG_\(i).JPG"
         var photo = Photo(
-          id: Int64(i + 1), source: .local, sourceID: path, path: path, coordinate: p,
+          id: Int64(i + 1), source: .local, sourceID: path, coordinate: p,
           title: title.joined(separator: " "))
         photo.description = Bool.random(using: &rng) ? some(5...12).joined(separator: " ") : nil
         photo.keywords = some(0...4)

@@ -94,7 +94,7 @@ func benchPreviewThumbnails(from files: [String], in folder: URL) throws {
     let path = folder.appendingPathComponent("camera-\(n).jpg").path
     photos.append(
       Photo(
-        id: Int64(n + 1), source: .local, sourceID: path, path: path,
+        id: Int64(n + 1), source: .local, sourceID: path,
         coordinate: Coordinate(latitude: 35, longitude: 139), title: "camera \(n)", orientation: 6))
     if FileManager.default.fileExists(atPath: path) { continue }
     let primary = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))

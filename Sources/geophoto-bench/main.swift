@@ -327,8 +327,8 @@ func syntheticIndex(points: [Coordinate], named name: String, spreadTimes: Bool 
         try store.write {
           let insert = try store.database.makeStatement(
             """
-            INSERT INTO photos (source, source_id, path, latitude, longitude, taken_at, title, first_seen, updated)
-            VALUES ('local', ?1, ?1, ?2, ?3, '2024-05-03T10:00:00', ?4, 'now', 'now')
+            INSERT INTO photos (source, source_id, latitude, longitude, taken_at, title, first_seen, updated)
+            VALUES ('local', ?1, ?2, ?3, '2024-05-03T10:00:00', ?4, 'now', 'now')
             """)
           for i in start..<min(points.count, start + 1_000_000) {
             let p = points[i]

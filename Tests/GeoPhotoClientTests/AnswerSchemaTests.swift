@@ -29,7 +29,7 @@ struct AnswerSchemaTests {
         name: "Asakusa", admin1: "Tokyo", admin2: "Taitō", countryCode: "JP", distance: 412.5, population: 54_000,
         timeZone: "Asia/Tokyo", geonameID: 1_850_144)
       var full = Photo(
-        id: 0, source: .local, sourceID: "/photos/full.jpg", path: "/photos/full.jpg",
+        id: 0, source: .local, sourceID: "/photos/full.jpg",
         coordinate: Coordinate(latitude: 35.7148, longitude: 139.7967), altitude: 12.5,
         takenAt: CaptureDate(year: 2024, month: 5, day: 5, hour: 9, minute: 30, utcOffsetMinutes: 540),
         title: "Senso-ji at dawn", cameraMake: "FUJIFILM", cameraModel: "X100V", width: 6240, height: 4160,
@@ -37,7 +37,7 @@ struct AnswerSchemaTests {
       full.timeZone = "Asia/Tokyo"
       try store.upsert(PhotoRecord(photo: full), now: IndexTime.now())
       let video = Photo(
-        id: 0, source: .local, sourceID: "/photos/clip.mp4", path: "/photos/clip.mp4",
+        id: 0, source: .local, sourceID: "/photos/clip.mp4",
         coordinate: Coordinate(latitude: 35.7101, longitude: 139.8107),
         takenAt: CaptureDate(year: 2024, month: 5, day: 5, hour: 10, utcOffsetMinutes: 540), title: "clip",
         place: place, mediaType: .video, duration: 12.75)

@@ -33,7 +33,7 @@ final class ServedIndex: Sendable {
       for spec in ExamplePhotos.all {
         let path = photos.appendingPathComponent(spec.fileName).path
         let photo = Photo(
-          id: 0, source: .local, sourceID: path, path: path, coordinate: spec.coordinate, takenAt: spec.takenAt,
+          id: 0, source: .local, sourceID: path, coordinate: spec.coordinate, takenAt: spec.takenAt,
           title: spec.title ?? spec.fileName)
         try store.upsert(PhotoRecord(photo: photo), now: IndexTime.now())
       }

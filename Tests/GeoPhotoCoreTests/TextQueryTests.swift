@@ -88,11 +88,11 @@ import Testing
   /// A local photo's file name is searched: the last component of its path.
   @Test func aLocalPhotosFileNameIsSearched() {
     var photo = Photo(id: 1, source: .local, sourceID: "/photos/2024/IMG_0042.JPG", title: "Harbour")
-    photo.path = "/photos/2024/IMG_0042.JPG"
+    photo.sourceID = "/photos/2024/IMG_0042.JPG"
     #expect(SearchText.photoText(of: photo) == " harbour\n img 0042 jpg")
-    photo.path = "IMG_7.HEIC"
+    photo.sourceID = "IMG_7.HEIC"
     #expect(SearchText.photoText(of: photo) == " harbour\n img 7 heic")
-    photo.path = "/photos/trip/"
+    photo.sourceID = "/photos/trip/"
     #expect(SearchText.photoText(of: photo) == " harbour\n trip")
   }
 

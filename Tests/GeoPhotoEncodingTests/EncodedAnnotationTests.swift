@@ -14,16 +14,16 @@ import Testing
   static let photos: [Photo] = [
     // A place: the subtitle does not show the distance.
     Photo(
-      id: 1, source: .local, sourceID: "/p/a.jpg", path: "/p/a.jpg", coordinate: tokyo, takenAt: date,
+      id: 1, source: .local, sourceID: "/p/a.jpg", coordinate: tokyo, takenAt: date,
       title: "Hello, \"world\"\n", locationEstimated: true,
       place: PlaceName(name: "Chūō", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 600)),
     // No place: the subtitle says how far, between the date and "estimated location".
     Photo(
-      id: 2, source: .local, sourceID: "/p/b.jpg", path: "/p/b.jpg", coordinate: tokyo, takenAt: date,
+      id: 2, source: .local, sourceID: "/p/b.jpg", coordinate: tokyo, takenAt: date,
       title: "b", locationEstimated: true, mediaType: .video, duration: 12.3456, offsetSource: .gps,
       timeZone: "Asia/Tokyo"),
     // No place and no date: the distance alone.
-    Photo(id: 3, source: .local, sourceID: "/p/c.jpg", path: "/p/c.jpg", coordinate: tokyo, title: ""),
+    Photo(id: 3, source: .local, sourceID: "/p/c.jpg", coordinate: tokyo, title: ""),
     // Remote: attribution, links, no files.
     Photo(
       id: 4, source: .flickr, sourceID: "42", coordinate: tokyo, takenAt: date, title: "Tower",

@@ -199,7 +199,7 @@ func text(_ build: (inout JSONWriter) -> Void, pretty: Bool = false) -> String {
     var a = try #require(
       Annotation(
         photo: Photo(
-          id: 3, source: .local, sourceID: "/p/a.jpg", path: "/p/a.jpg", coordinate: tokyo, title: "Hello, \"world\"",
+          id: 3, source: .local, sourceID: "/p/a.jpg", coordinate: tokyo, title: "Hello, \"world\"",
           place: PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "", countryCode: "JP", distance: 600.04)),
         distance: 658.35))
     a.distanceAlong = 12.34

@@ -119,7 +119,7 @@ struct PostgresRestartTests {
         try writer.upsert(
           PhotoRecord(
             photo: Photo(
-              id: 0, source: .local, sourceID: "/p/\(name)", path: "/p/\(name)",
+              id: 0, source: .local, sourceID: "/p/\(name)",
               coordinate: Coordinate(latitude: lat, longitude: 10), title: name)), now: IndexTime.now())
       }
     }

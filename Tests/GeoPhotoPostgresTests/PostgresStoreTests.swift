@@ -125,14 +125,14 @@ struct PostgresStoreTests {
   @Test func everyFieldComesBackAsWritten() throws {
     let store = try freshStore()
     let full = Photo(
-      id: 0, source: .commons, sourceID: "File:Tōkyō Station.jpg", path: nil,
+      id: 0, source: .commons, sourceID: "File:Tōkyō Station.jpg",
       coordinate: Coordinate(latitude: 35.681236, longitude: 139.767125), altitude: 12.5,
       takenAt: CaptureDate(iso8601: "2024-05-03T10:15:30+09:00"), title: "Tokyo Station, it's \"Marunouchi\"",
       cameraMake: "FUJIFILM", cameraModel: "X-T5", width: 6240, height: 4160, orientation: 6,
       url: "https://commons.wikimedia.org/wiki/File:T.jpg", thumbnailURL: "https://upload.wikimedia.org/t.jpg",
       attribution: "Ann, {CC BY-SA 4.0}", license: "CC BY-SA 4.0", locationEstimated: true,
       place: PlaceName(name: "Tokyo", admin1: "Tokyo", admin2: "Chiyoda", countryCode: "JP", distance: 1234.5))
-    let bare = Photo(id: 0, source: .local, sourceID: "/photos/no-gps.jpg", path: "/photos/no-gps.jpg", title: "")
+    let bare = Photo(id: 0, source: .local, sourceID: "/photos/no-gps.jpg", title: "")
     let ids = try store.copy([full, bare])
     var expected = [full, bare]
     for i in expected.indices { expected[i].id = ids[i] }
@@ -281,7 +281,7 @@ struct PostgresStoreTests {
       for path in ["/a/x.jpg", "/A/t.jpg", "/a-b/v.jpg", "/a0.jpg", "/a/sub/y.jpg"] {
         try store.upsert(
           PhotoRecord(
-            photo: Photo(id: 0, source: .local, sourceID: path, path: path, title: ""),
+            photo: Photo(id: 0, source: .local, sourceID: path, title: ""),
             file: FileState(size: 1, changedNanoseconds: 1, contentHash: "h")), now: now)
       }
       try store.recordSyncRoot("/a", now: now)

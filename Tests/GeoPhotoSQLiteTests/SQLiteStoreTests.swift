@@ -356,8 +356,8 @@ import Testing
       try store.upsert(record("/q/one.jpg", 35, 135.5, title: "Kiyomizu alone"), now: IndexTime(seconds: 0))
       try store.database.execute(
         """
-        INSERT INTO photos (source, source_id, path, title, latitude, longitude, first_seen, updated)
-        VALUES ('local', '/q/raw.jpg', '/q/raw.jpg', 'Kiyomizu raw', 35, 134.5, 'n', 'n')
+        INSERT INTO photos (source, source_id, title, latitude, longitude, first_seen, updated)
+        VALUES ('local', '/q/raw.jpg', 'Kiyomizu raw', 35, 134.5, 'n', 'n')
         """, [])
     }
     #expect(try store.stamp().generation == base + 2)

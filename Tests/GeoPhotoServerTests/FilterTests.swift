@@ -22,7 +22,7 @@ import Testing
           year: 2023 + i % 2, month: 1 + (i / 7) % 12, day: 1 + (i / 3) % 28, hour: i % 24, minute: 0,
           utcOffsetMinutes: i % 3 == 0 ? nil : 540)
       return Photo(
-        id: Int64(i), source: .local, sourceID: "\(i)", path: "/p/\(i).jpg", coordinate: c, takenAt: taken,
+        id: Int64(i), source: .local, sourceID: "/p/\(i).jpg", coordinate: c, takenAt: taken,
         title: "photo \(i) \(Self.subjects[i % 4])" + (i % 3 == 0 ? " in Kyōto" : ""),
         cameraMake: Self.cameras[i % 5].make, cameraModel: Self.cameras[i % 5].model)
     }

@@ -49,7 +49,7 @@ final class LiveServer {
       for spec in ExamplePhotos.all {
         let path = folder.appendingPathComponent(spec.fileName).path
         let photo = Photo(
-          id: 0, source: .local, sourceID: path, path: path, coordinate: spec.coordinate, takenAt: spec.takenAt,
+          id: 0, source: .local, sourceID: path, coordinate: spec.coordinate, takenAt: spec.takenAt,
           title: spec.title ?? spec.fileName)
         try store.upsert(PhotoRecord(photo: photo), now: IndexTime.now())
       }
@@ -147,7 +147,7 @@ final class AccessLines: Sendable {
       try live.store.upsert(
         PhotoRecord(
           photo: Photo(
-            id: 0, source: .local, sourceID: "/new.jpg", path: "/new.jpg",
+            id: 0, source: .local, sourceID: "/new.jpg",
             coordinate: Coordinate(latitude: 1, longitude: 2),
             title: "new")), now: IndexTime.now())
     }

@@ -172,7 +172,7 @@ import Testing
   /// photo details included, writes them to 1e-7 degrees.
   @Test func everyAnswerRoundsCoordinatesAlike() throws {
     let noisy = Photo(
-      id: 1, source: .local, sourceID: "/p/1.jpg", path: "/p/1.jpg",
+      id: 1, source: .local, sourceID: "/p/1.jpg",
       coordinate: Coordinate(latitude: 35.681239999999995, longitude: -139.76712000000001), title: "noisy")
     #expect("\(noisy.coordinate?.latitude ?? 0)" == "35.681239999999995")  // the noise is there
     let holder = LoadedIndexHolder(initial: LoadedIndex(generation: 1, photos: [noisy])) { nil }

@@ -15,7 +15,7 @@ func samplePhotos() -> [Photo] {
   func add(_ lat: Double, _ lon: Double, _ title: String, source: PhotoSource = .local, thumbnail: String? = nil) {
     photos.append(
       Photo(
-        id: id, source: source, sourceID: "\(id)", path: source == .local ? "/photos/\(id).jpg" : nil,
+        id: id, source: source, sourceID: source == .local ? "/photos/\(id).jpg" : "\(id)",
         coordinate: Coordinate(latitude: lat, longitude: lon),
         takenAt: CaptureDate(year: 2024, month: 5, day: 3, hour: 10, utcOffsetMinutes: 540), title: title,
         url: source == .local ? nil : "https://www.flickr.com/photos/o/\(id)/", thumbnailURL: thumbnail,

@@ -26,13 +26,13 @@ import Testing
       if !bytes.isEmpty { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
       photos.append(
         Photo(
-          id: Int64(i + 1), source: .local, sourceID: path, path: path,
+          id: Int64(i + 1), source: .local, sourceID: path,
           coordinate: Coordinate(latitude: 35, longitude: 139), title: name))
     }
     if camera {
       photos.append(
         Photo(
-          id: 100, source: .local, sourceID: Self.camera, path: Self.camera,
+          id: 100, source: .local, sourceID: Self.camera,
           coordinate: Coordinate(latitude: 35, longitude: 139), title: "altitude", orientation: 6))
     }
     var configuration = APIConfiguration()

@@ -16,7 +16,7 @@ import Testing
 
   /// A photo with every member set, none to its default.
   static let full = Photo(
-    id: 7, source: .flickr, sourceID: "53", path: "/p/a.jpg", coordinate: Coordinate(latitude: 35, longitude: 139),
+    id: 7, source: .flickr, sourceID: "53", coordinate: Coordinate(latitude: 35, longitude: 139),
     altitude: 12, takenAt: CaptureDate(year: 2024, month: 5, day: 3, hour: 9, utcOffsetMinutes: 540), title: "Shrine",
     cameraMake: "FUJIFILM", cameraModel: "X100V", width: 6000, height: 4000, orientation: 6, url: "https://x/1",
     thumbnailURL: "https://x/1.jpg", attribution: "Ann", license: "CC BY 2.0", locationEstimated: true,

@@ -51,7 +51,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = try rawFile()
     let photo = Photo(
-      id: 1, source: .local, sourceID: path, path: path, coordinate: Coordinate(latitude: 35, longitude: 139),
+      id: 1, source: .local, sourceID: path, coordinate: Coordinate(latitude: 35, longitude: 139),
       title: "shot", orientation: 6)
     let stamp = try #require(PhotoThumbnails.stamp(of: photo))
     for size in ThumbnailMaker.sizes {
@@ -76,7 +76,7 @@ import Testing
     let path = folder.appendingPathComponent("shot-\(UUID().uuidString).jpg").path
     try Data(file).write(to: URL(fileURLWithPath: path))
     return Photo(
-      id: 3, source: .local, sourceID: path, path: path, coordinate: Coordinate(latitude: 35, longitude: 139),
+      id: 3, source: .local, sourceID: path, coordinate: Coordinate(latitude: 35, longitude: 139),
       title: "shot", orientation: 1)
   }
 
@@ -116,7 +116,7 @@ import Testing
     try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 0, count: 100)).write(
       to: URL(fileURLWithPath: path))
     var photo = Photo(
-      id: 2, source: .local, sourceID: path, path: path, coordinate: Coordinate(latitude: 35, longitude: 139),
+      id: 2, source: .local, sourceID: path, coordinate: Coordinate(latitude: 35, longitude: 139),
       title: "clip")
     photo.mediaType = .video
     let stamp = try #require(PhotoThumbnails.stamp(of: photo))

@@ -184,7 +184,7 @@ enum ExportCommand: Subcommand {
 
     func part(of store: any PhotoStore, after: Int64, through last: Int64) throws -> Part {
       // Paths are long strings, and read only when they are written.
-      let columns = writer.includePaths ? PhotoColumn.annotation : PhotoColumn.annotation.subtracting([.path])
+      let columns = writer.includePaths ? PhotoColumn.annotation : PhotoColumn.annotation.subtracting([.sourceID])
       var part = Part()
       var writer = self.writer
       // Each photo encoded as it is read, where the store lends it.

@@ -68,8 +68,8 @@ public struct Photo: Hashable, Sendable {
   public var source: PhotoSource
   /// The source's own key: the absolute path for local photos, the provider's id otherwise.
   public var sourceID: String
-  /// Absolute file path for local photos.
-  public var path: String?
+  /// The file of a local photo: its source id, an absolute path (nil for other sources).
+  public var path: String? { source == .local ? sourceID : nil }
   /// `nil` for photos without a usable location; those never answer spatial queries.
   public var coordinate: Coordinate?
   /// Metres above sea level (negative below).
@@ -110,7 +110,7 @@ public struct Photo: Hashable, Sendable {
 
   @inlinable
   public init(
-    id: Int64, source: PhotoSource, sourceID: String, path: String? = nil,
+    id: Int64, source: PhotoSource, sourceID: String,
     coordinate: Coordinate? = nil, altitude: Double? = nil, takenAt: CaptureDate? = nil,
     title: String, cameraMake: String? = nil, cameraModel: String? = nil, width: Int? = nil,
     height: Int? = nil, orientation: Int? = nil, url: String? = nil, thumbnailURL: String? = nil,
@@ -122,7 +122,6 @@ public struct Photo: Hashable, Sendable {
     self.id = id
     self.source = source
     self.sourceID = sourceID
-    self.path = path
     self.coordinate = coordinate
     self.altitude = altitude
     self.takenAt = takenAt
