@@ -30,106 +30,126 @@ enum PhotoFileReader {
 
   static func read(_ file: FoundFile, warning: inout String?) -> PhotoRecord {
     let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
-    var photo = Photo(
-      id: 0, source: .local, sourceID: file.path,
-      title: defaultTitle(fileName: name))
-    func failed(_ error: PhotoReadError, hash: String = "") -> PhotoRecord {
+    let unread = Photo(id: 0, source: .local, sourceID: file.path, title: defaultTitle(fileName: name))
+    func failed(_ error: PhotoReadError, _ state: FileState? = nil) -> PhotoRecord {
       PhotoRecord(
-        photo: photo,
-        file: FileState(
-          size: file.size, changedNanoseconds: file.changeNanoseconds, contentHash: hash),
+        photo: unread,
+        file: state ?? FileState(size: file.size, changedNanoseconds: file.changeNanoseconds, contentHash: ""),
         problem: error.description)
     }
-
-    let opened: ReadableFile
+    var sample: Sample
     do {
-      opened = try ReadableFile(path: file.path, followingLinks: file.isLink)
+      sample = try Sample(file)
     } catch {
-      return failed(.unreadable(error.description))
+      return failed(error)
     }
-    let size = opened.size
-
-    var head: [UInt8]
-    let tail: [UInt8]
-    do {
-      head = try opened.read(at: 0, count: min(size, headSize))
-      let tailCount = min(size, ContentHash.sampleSize)
-      tail =
-        size <= head.count
-        ? Array(head[(head.count - tailCount)...]) : try opened.read(at: size - tailCount, count: tailCount)
-    } catch {
-      return failed(.unreadable(error.description))
-    }
-    let hash = head.prefix(ContentHash.sampleSize).withUnsafeBytes { h in
-      tail.withUnsafeBytes { t in ContentHash.hash(size: Int64(size), head: h, tail: t) }
-    }
-
-    let state = FileState(size: Int64(size), changedNanoseconds: file.changeNanoseconds, contentHash: hash)
-    func finish(_ metadata: PhotoMetadata, format: PhotoFormat) -> PhotoRecord {
-      var m = metadata
-      // Damage the reader went past: the file is indexed with what could be read, and warned of.
-      if let damage = m.damage { warning = "damaged \(format.name) file: \(damage)" }
-      // A Takeout sidecar fills what the file lacks (Google strips positions from downloads).
-      if let json = file.takeoutSidecar {
-        if let bytes = smallFile(json, limit: TakeoutReader.maximumSize), let takeout = TakeoutReader.read(bytes) {
-          m.fill(from: takeout)
-        } else {
-          let sidecarName = json.split(separator: "/").last.map(String.init) ?? json
-          warning = "Google Takeout sidecar \(sidecarName) is not a JSON object of at most 1 MiB; ignored"
-        }
-      }
-      // A sidecar's values win: photo editors write their corrections there.
-      if let sidecar = file.sidecar {
-        let sidecarName = sidecar.split(separator: "/").last.map(String.init) ?? sidecar
-        if let bytes = smallFile(sidecar, limit: 4 << 20) {
-          var damage = DamageLog()
-          m.merge(XMPReader.read(bytes, damage: &damage), overriding: true)
-          if let problem = damage.first { warning = warning ?? "XMP sidecar \(sidecarName): \(problem)" }
-        } else {
-          warning = warning ?? "XMP sidecar \(sidecarName) cannot be read or is larger than 4 MiB; ignored"
-        }
-      }
-      photo.coordinate = m.coordinate
-      photo.altitude = m.altitude
-      photo.takenAt = m.takenAt
-      photo.offsetSource = m.takenAt?.utcOffsetMinutes == nil ? nil : (m.offsetFromGPS ? .gps : .camera)
-      if let title = m.title { photo.title = title }
-      photo.cameraMake = m.cameraMake
-      photo.cameraModel = m.cameraModel
-      photo.width = m.width
-      photo.height = m.height
-      photo.orientation = m.orientation
-      photo.mediaType = format.isVideo ? .video : .photo
-      photo.duration = m.duration
-      photo.description = m.description
-      photo.keywords = m.keywords
-      var fileState = state
-      fileState.contentID = m.contentIdentifier
-      return PhotoRecord(photo: photo, file: fileState)
-    }
-    guard let format = PhotoFormat(signature: Array(head.prefix(PhotoFormat.signatureLength))) else {
-      if size == 0 { return failed(.emptyFile, hash: hash) }
+    guard let format = PhotoFormat(signature: Array(sample.head.prefix(PhotoFormat.signatureLength))) else {
+      if sample.state.size == 0 { return failed(.emptyFile, sample.state) }
       // Every file the walk hands over has a photo extension: say what it claimed to be.
-      return failed(.notA(PhotoFormat(fileName: Substring(name)) ?? .jpeg), hash: hash)
+      return failed(.notA(PhotoFormat(fileName: Substring(name)) ?? .jpeg), sample.state)
     }
-    while true {
-      let outcome = head.withUnsafeBytes { MetadataReader.read(head: $0, file: opened, format: format) }
-      switch outcome {
-      case .failed(let error):
-        return failed(error, hash: hash)
-      case .needBytes(let n):
-        guard n <= maximumHeaderBytes, n > head.count else {
-          return failed(.malformed("headers longer than 16 MiB"), hash: hash)
+    var metadata: PhotoMetadata
+    switch sample.metadata(format: format) {
+    case .failure(let error): return failed(error, sample.state)
+    case .success(let read): metadata = read
+    }
+    // Damage the reader went past: the file is indexed with what could be read, and warned of.
+    if let damage = metadata.damage { warning = "damaged \(format.name) file: \(damage)" }
+    mergeSidecars(of: file, into: &metadata, warning: &warning)
+    var state = sample.state
+    state.contentID = metadata.contentIdentifier
+    return PhotoRecord(photo: photo(unread, with: metadata, format: format), file: state)
+  }
+
+  /// A file opened, its head read (`headSize`, all of a small file) and its content hash taken.
+  struct Sample {
+    let opened: ReadableFile
+    var head: [UInt8]
+    let state: FileState
+
+    init(_ file: FoundFile) throws(PhotoReadError) {
+      do {
+        opened = try ReadableFile(path: file.path, followingLinks: file.isLink)
+        let size = opened.size
+        head = try opened.read(at: 0, count: min(size, headSize))
+        let tailCount = min(size, ContentHash.sampleSize)
+        let tail =
+          size <= head.count
+          ? Array(head[(head.count - tailCount)...]) : try opened.read(at: size - tailCount, count: tailCount)
+        let hash = head.prefix(ContentHash.sampleSize).withUnsafeBytes { h in
+          tail.withUnsafeBytes { t in ContentHash.hash(size: Int64(size), head: h, tail: t) }
         }
-        do {
-          head += try opened.read(at: head.count, count: min(size, max(n, head.count * 2)) - head.count)
-        } catch {
-          return failed(.unreadable(error.description), hash: hash)
-        }
-      case .metadata(let m):
-        return finish(m, format: format)
+        state = FileState(size: Int64(size), changedNanoseconds: file.changeNanoseconds, contentHash: hash)
+      } catch {
+        throw .unreadable(error.description)
       }
     }
+
+    /// The file's metadata as a `format` file: the head grown while the reader asks for more
+    /// (up to `maximumHeaderBytes`).
+    mutating func metadata(format: PhotoFormat) -> Result<PhotoMetadata, PhotoReadError> {
+      while true {
+        let outcome = head.withUnsafeBytes { MetadataReader.read(head: $0, file: opened, format: format) }
+        switch outcome {
+        case .failed(let error):
+          return .failure(error)
+        case .needBytes(let n):
+          guard n <= maximumHeaderBytes, n > head.count else {
+            return .failure(.malformed("headers longer than 16 MiB"))
+          }
+          do {
+            head += try opened.read(at: head.count, count: min(opened.size, max(n, head.count * 2)) - head.count)
+          } catch {
+            return .failure(.unreadable(error.description))
+          }
+        case .metadata(let m):
+          return .success(m)
+        }
+      }
+    }
+  }
+
+  /// A Takeout sidecar fills what the file lacks (Google strips positions from downloads); an
+  /// XMP sidecar's values win (photo editors write their corrections there).
+  static func mergeSidecars(of file: FoundFile, into m: inout PhotoMetadata, warning: inout String?) {
+    if let json = file.takeoutSidecar {
+      if let bytes = smallFile(json, limit: TakeoutReader.maximumSize), let takeout = TakeoutReader.read(bytes) {
+        m.fill(from: takeout)
+      } else {
+        let sidecarName = json.split(separator: "/").last.map(String.init) ?? json
+        warning = "Google Takeout sidecar \(sidecarName) is not a JSON object of at most 1 MiB; ignored"
+      }
+    }
+    if let sidecar = file.sidecar {
+      let sidecarName = sidecar.split(separator: "/").last.map(String.init) ?? sidecar
+      if let bytes = smallFile(sidecar, limit: 4 << 20) {
+        var damage = DamageLog()
+        m.merge(XMPReader.read(bytes, damage: &damage), overriding: true)
+        if let problem = damage.first { warning = warning ?? "XMP sidecar \(sidecarName): \(problem)" }
+      } else {
+        warning = warning ?? "XMP sidecar \(sidecarName) cannot be read or is larger than 4 MiB; ignored"
+      }
+    }
+  }
+
+  /// `photo` with what its file's metadata `m` says.
+  static func photo(_ photo: Photo, with m: PhotoMetadata, format: PhotoFormat) -> Photo {
+    var photo = photo
+    photo.coordinate = m.coordinate
+    photo.altitude = m.altitude
+    photo.takenAt = m.takenAt
+    photo.offsetSource = m.takenAt?.utcOffsetMinutes == nil ? nil : (m.offsetFromGPS ? .gps : .camera)
+    if let title = m.title { photo.title = title }
+    photo.cameraMake = m.cameraMake
+    photo.cameraModel = m.cameraModel
+    photo.width = m.width
+    photo.height = m.height
+    photo.orientation = m.orientation
+    photo.mediaType = format.isVideo ? .video : .photo
+    photo.duration = m.duration
+    photo.description = m.description
+    photo.keywords = m.keywords
+    return photo
   }
 
   /// A sidecar's bytes, or `nil` when it cannot be read or is larger than `limit` (it is

@@ -167,52 +167,95 @@ public final class SyncEngine {
     _ plans: [(walk: FolderWalker.Result, known: [KnownFile])], recording canonical: [String],
     started: DispatchTime
   ) throws -> SyncSummary {
-    var summary = SyncSummary()
+    var pass = Pass(engine: self, started: started)
+    pass.compare(plans)
+    if pass.total > 0 { preparePlaces() }
+    try pass.readAndWrite()
+    try pass.finish(recording: canonical)
+    return pass.summary
+  }
 
-    // 2. Compare disk and index: what each known file belongs to, which files are new or
-    // changed, what was not found, and the walked files as shots (`ShotGrouping`).
-    var run = SyncRun()
-    for plan in plans {
-      for w in plan.walk.warnings { report(w.path, w.reason, &summary) }
-      summary.scanned += plan.walk.files.count
-      run.know(plan.known, walked: plan.walk.files, unreadable: plan.walk.unreadable)
-      run.shots += ShotGrouping.groups(plan.walk.files)
-    }
-    let total = run.shots.reduce(0) { $0 + $1.filter { !run.isUnchanged($0) }.count }
-    if total > 0 { preparePlaces() }
-
-    // 3. Folder by folder, in batches of about `batchSize` files to read: read what changed,
-    // join Live Photos and decide each changed shot's photo; the photos of about `batchSize`
-    // files are written in one transaction. A still or video whose Live Photo partner is not
-    // in its batch waits for the end of its folder, where the folder's waiting shots are
-    // joined and decided. Each batch's files are read on the other cores while the batch
-    // before it is decided and written.
+  /// One reconciliation's state: what is known and read, what is decided and not written yet,
+  /// and the summary so far.
+  private struct Pass {
+    let engine: SyncEngine
+    let started: DispatchTime
+    /// When this sync writes its rows.
     let now = IndexTime.now()
+    var run = SyncRun()
+    var summary = SyncSummary()
+    /// Files to read in this sync (unchanged ones are not).
+    var total = 0
+    /// Files read so far.
     var done = 0
-    func absorb(_ results: [PhotoFileReader.Read], of files: [FoundFile]) {
+    /// What was decided and not written yet: written in transactions of about `batchSize`
+    /// files, whatever the folders (a transaction a folder made a sync of small folders pay a
+    /// commit, and the word index a segment, for each).
+    var unwritten: (decisions: [SyncRun.Decision], absorbed: [Int64], files: Int) = ([], [], 0)
+
+    init(engine: SyncEngine, started: DispatchTime) {
+      self.engine = engine
+      self.started = started
+    }
+
+    /// 2. Compare disk and index: what each known file belongs to, which files are new or
+    /// changed, what was not found, and the walked files as shots (`ShotGrouping`).
+    mutating func compare(_ plans: [(walk: FolderWalker.Result, known: [KnownFile])]) {
+      for plan in plans {
+        for w in plan.walk.warnings { engine.report(w.path, w.reason, &summary) }
+        summary.scanned += plan.walk.files.count
+        run.know(plan.known, walked: plan.walk.files, unreadable: plan.walk.unreadable)
+        run.shots += ShotGrouping.groups(plan.walk.files)
+      }
+      total = run.shots.reduce(0) { $0 + $1.filter { !run.isUnchanged($0) }.count }
+    }
+
+    /// 3. Folder by folder, in batches of about `batchSize` files to read: read what changed,
+    /// join Live Photos and decide each changed shot's photo; the photos of about `batchSize`
+    /// files are written in one transaction. A still or video whose Live Photo partner is not
+    /// in its batch waits for the end of its folder, where the folder's waiting shots are
+    /// joined and decided. Each batch's files are read on the other cores while the batch
+    /// before it is decided and written.
+    mutating func readAndWrite() throws {
+      let batches = SyncEngine.batches(run.shots, size: engine.batchSize, isUnchanged: run.isUnchanged)
+      var reading = ReadAhead(batches.first?.toRead ?? [], jobs: engine.jobs, naming: engine.namer)
+      var waiting: [[FoundFile]] = []
+      for (i, batch) in batches.enumerated() {
+        let read = try reading.wait()
+        if i + 1 < batches.count { reading = ReadAhead(batches[i + 1].toRead, jobs: engine.jobs, naming: engine.namer) }
+        absorb(read, of: batch.toRead)
+        var ready: [[FoundFile]] = []
+        for shot in ShotGrouping.joiningLivePhotos(batch.shots, identifier: run.contentID(of:)) {
+          if run.awaitsLivePartner(shot) { waiting.append(shot) } else { ready.append(shot) }
+        }
+        try settle(ready)
+        reportProgress()
+        guard batch.endsFolder else { continue }
+        let joined = ShotGrouping.joiningLivePhotos(waiting, identifier: run.contentID(of:))
+        waiting = []
+        for start in stride(from: 0, to: joined.count, by: engine.batchSize) {
+          try settle(Array(joined[start..<min(joined.count, start + engine.batchSize)]))
+          reportProgress()
+        }
+      }
+      try flush()
+    }
+
+    /// Files read: their records kept for deciding, their problems and warnings reported.
+    mutating func absorb(_ results: [PhotoFileReader.Read], of files: [FoundFile]) {
       guard !files.isEmpty else { return }
       for result in results {
         let path = result.record.photo.sourceID
-        if let problem = result.record.problem { report(path, problem, &summary) }
-        if let warning = result.warning { report(path, warning, &summary) }
+        if let problem = result.record.problem { engine.report(path, problem, &summary) }
+        if let warning = result.warning { engine.report(path, warning, &summary) }
         run.records[path] = result.record
       }
       done += files.count
     }
-    func reportProgress() {
-      progress?(SyncProgress(done: done, total: max(total, done), elapsed: seconds(since: started)))
-    }
-    // What was decided and not written yet: written in transactions of about `batchSize`
-    // files, whatever the folders (a transaction a folder made a sync of small folders pay a
-    // commit, and the word index a segment, for each).
-    var unwritten: (decisions: [SyncRun.Decision], absorbed: [Int64], files: Int) = ([], [], 0)
-    func flush() throws {
-      guard !unwritten.decisions.isEmpty || !unwritten.absorbed.isEmpty else { return }
-      try write(
-        unwritten.decisions, absorbed: unwritten.absorbed, primaryOf: run.primaryOf, now: now, summary: &summary)
-      unwritten = ([], [], 0)
-    }
-    func settle(_ shots: [[FoundFile]]) throws {
+
+    /// Shots whose files are all known: the unchanged claimed, the changed read (what is not
+    /// yet) and decided, and written once about `batchSize` files wait.
+    mutating func settle(_ shots: [[FoundFile]]) throws {
       var changed: [[FoundFile]] = []
       for shot in shots {
         if let ids = run.unchangedPhotos(shot) {
@@ -225,7 +268,7 @@ public final class SyncEngine {
       // A changed shot is decided from all its files, as the photos they are (files of one
       // name taken apart are photos of their own).
       let unread = changed.flatMap { $0.filter { run.records[$0.path] == nil } }
-      absorb(try Self.readInParallel(unread, jobs: jobs, naming: namer), of: unread)
+      absorb(try SyncEngine.readInParallel(unread, jobs: engine.jobs, naming: engine.namer), of: unread)
       let photos = changed.flatMap { shot in
         ShotGrouping.splitting(shot, records: shot.map { run.record(of: $0) })
       }
@@ -233,46 +276,38 @@ public final class SyncEngine {
       unwritten.absorbed += run.absorbed(by: decisions)
       unwritten.decisions += decisions
       unwritten.files += changed.reduce(0) { $0 + $1.count }
-      if unwritten.files >= batchSize { try flush() }
+      if unwritten.files >= engine.batchSize { try flush() }
       for shot in shots { for file in shot { run.records[file.path] = nil } }
     }
-    let batches = Self.batches(run.shots, size: batchSize, isUnchanged: run.isUnchanged)
-    var reading = ReadAhead(batches.first?.toRead ?? [], jobs: jobs, naming: namer)
-    var waiting: [[FoundFile]] = []
-    for (i, batch) in batches.enumerated() {
-      let read = try reading.wait()
-      if i + 1 < batches.count { reading = ReadAhead(batches[i + 1].toRead, jobs: jobs, naming: namer) }
-      absorb(read, of: batch.toRead)
-      var ready: [[FoundFile]] = []
-      for shot in ShotGrouping.joiningLivePhotos(batch.shots, identifier: run.contentID(of:)) {
-        if run.awaitsLivePartner(shot) { waiting.append(shot) } else { ready.append(shot) }
-      }
-      try settle(ready)
-      reportProgress()
-      guard batch.endsFolder else { continue }
-      let joined = ShotGrouping.joiningLivePhotos(waiting, identifier: run.contentID(of:))
-      waiting = []
-      for start in stride(from: 0, to: joined.count, by: batchSize) {
-        try settle(Array(joined[start..<min(joined.count, start + batchSize)]))
-        reportProgress()
-      }
-    }
-    try flush()
 
-    // 4. Remove photos with no file left, record the roots, name what is left to name,
-    // refresh the spatial index.
-    let gone = run.unclaimed()
-    try store.write {
-      for id in gone { try store.delete(id: id) }
-      for root in canonical { try store.recordSyncRoot(root, now: now) }
-      if let namer, try store.hasPhotosToPlace(gazetteer: namer.identity) { _ = try store.assignPlaces(with: namer) }
+    /// Writes what was decided, in one transaction.
+    mutating func flush() throws {
+      guard !unwritten.decisions.isEmpty || !unwritten.absorbed.isEmpty else { return }
+      try engine.write(
+        unwritten.decisions, absorbed: unwritten.absorbed, primaryOf: run.primaryOf, now: now, summary: &summary)
+      unwritten = ([], [], 0)
     }
-    summary.removed += gone.count
-    // Every place is named: the gazetteer's pages are not held while the spatial index is built.
-    namer?.rest()
-    try store.refreshDerivedIndexes()
-    summary.elapsed = seconds(since: started)
-    return summary
+
+    func reportProgress() {
+      engine.progress?(SyncProgress(done: done, total: max(total, done), elapsed: engine.seconds(since: started)))
+    }
+
+    /// 4. Remove photos with no file left, record the roots, name what is left to name,
+    /// refresh the spatial index.
+    mutating func finish(recording canonical: [String]) throws {
+      let gone = run.unclaimed()
+      let (store, namer, now) = (engine.store, engine.namer, now)
+      try store.write {
+        for id in gone { try store.delete(id: id) }
+        for root in canonical { try store.recordSyncRoot(root, now: now) }
+        if let namer, try store.hasPhotosToPlace(gazetteer: namer.identity) { _ = try store.assignPlaces(with: namer) }
+      }
+      summary.removed += gone.count
+      // Every place is named: the gazetteer's pages are not held while the spatial index is built.
+      namer?.rest()
+      try store.refreshDerivedIndexes()
+      summary.elapsed = engine.seconds(since: started)
+    }
   }
 
   /// Has the namer make its gazetteer ready on another thread, once, when photos to name may
