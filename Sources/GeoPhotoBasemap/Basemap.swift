@@ -30,7 +30,7 @@ public final class Basemap: MappedDataFile, @unchecked Sendable {
     func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
     let file: BasemapFile.Layout.Reader
     do {
-      file = try BasemapFile.Layout.Reader(storage, layout: BasemapFile.layout, name: name, kind: "basemap")
+      file = try BasemapFile.Layout.Reader(storage, layout: BasemapFile.layout, name: name)
     } catch {
       throw FormatError(description: error.description)
     }

@@ -1,6 +1,6 @@
 import GeoPhotoCore
 
-/// The basemap file: a `SectionedFile` (magic `GPBASEM1`). Positions are Web Mercator in
+/// The basemap file: a `SectionedFile` (magic `GPBASEMP`, version 2). Positions are Web Mercator in
 /// world units (0…1 from west to east and from north to south) as `Float` pairs.
 ///
 /// - Shapes: for each band and layer (`grids`, in band-major order), a grid of cells; each
@@ -12,8 +12,8 @@ import GeoPhotoCore
 ///   tile of their anchor (`entryTiles`: y · 2^zoom + x), with the side of the anchor they are
 ///   written on (`entryLabels`: label index · 2 + side).
 enum BasemapFile {
-  static let layout = SectionedFile<Section>(magic: "GPBASEM1")
-  typealias Layout = SectionedFile<Section>
+  static let layout = Layout(SectionedFile.Kind(magic: "GPBASEMP", version: 2, name: "basemap"))
+  typealias Layout = NamedSections<Section>
 
   enum Section: Int, CaseIterable {
     case grids, cellStarts, partStarts, partBoxes, points

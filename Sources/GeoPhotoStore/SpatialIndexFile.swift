@@ -7,11 +7,9 @@ public import GeoPhotoCore
 /// folder), written by `sync`, and memory-mapped by readers: a server starts by mapping it,
 /// and its pages are the page cache's, not the server's own memory.
 ///
-/// Layout, little-endian: a 64-byte header (magic `GPSPATIX`, format version, the tree's leaf
-/// size, the point count, the stamp of the rows it was built from (positions generation and
-/// database identity), a checksum of everything after the header, the section count), a
-/// table of sections (offset and length, 8 bytes each), then the sections, each starting on
-/// 64 bytes so every column is a view of the mapped file:
+/// Layout: a `SectionedFile` (magic `GPSPATIX`, version 2) whose head's own fields are the
+/// tree's leaf size, the point count and the stamp of the rows it was built from (positions
+/// generation and database identity), and whose sections are:
 ///
 /// - 0–6: the tree's ids (Int64), unit vectors (3 × Float64), split axes (UInt8), source tags
 ///   (UInt8), capture instants and wall clocks (Int64, `PointTimes.none` for none), and the
@@ -38,10 +36,7 @@ public enum SpatialIndexFile {
     public var description: String { "generation \(generation)" }
   }
 
-  static let magic = Array("GPSPATIX".utf8)
-  static let version: UInt32 = 1
-  static let headerSize = 64
-  static let alignment = 64
+  static let kind = SectionedFile.Kind(magic: "GPSPATIX", version: 2, name: "spatial index")
   static let treeSections = 7
   static let optionsSection = 7
   static let perLevel = 6
@@ -59,17 +54,9 @@ public enum SpatialIndexFile {
   ) throws {
     let file = try AtomicFile(writingTo: url)
     let sectionCount = treeSections + 1 + perLevel * (clusterOptions.maxZoom + 2)
-    var table = [(offset: Int, length: Int)](repeating: (0, 0), count: sectionCount)
-    var checksums = [UInt64](repeating: 0, count: sectionCount)
-    try file.pad(headerSize + 16 * sectionCount)
-    func section(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws {
-      try file.pad((alignment - file.offset % alignment) % alignment)
-      table[index] = (file.offset, bytes.count)
-      checksums[index] = Checksum.of(bytes)
-      try file.write(bytes)
-    }
+    var writer = try SectionedFile.Writer(file, sectionCount: sectionCount)
     func section<T: BitwiseCopyable>(_ index: Int, _ column: Column<T>) throws {
-      try column.withUnsafeBytes { try section(index, $0) }
+      try column.withUnsafeBytes { try writer.section(index, $0) }
     }
     let n = tree.count
     let times = tree.times ?? PointTimes(instants: noTimes(n), locals: noTimes(n))
@@ -85,7 +72,7 @@ public enum SpatialIndexFile {
       UInt64(clusterOptions.nodeSize), clusterOptions.radius.bitPattern, clusterOptions.extent.bitPattern,
       clusterOptions.order == .zOrder ? 0 : 1, UInt64(n),
     ]
-    try options.withUnsafeMutableBytes { try section(optionsSection, UnsafeRawBufferPointer($0)) }
+    try options.withUnsafeMutableBytes { try writer.section(optionsSection, UnsafeRawBufferPointer($0)) }
     try ClusterIndex.build(points: (0..<n).map(tree.coordinate(at:)), options: clusterOptions) { zoom, level in
       let first = treeSections + 1 + perLevel * zoom
       try section(first, level.coords)
@@ -95,31 +82,18 @@ public enum SpatialIndexFile {
       try section(first + 4, level.positions)
       try section(first + 5, level.representatives)
     }
-    var tableBytes: [UInt8] = []
-    for entry in table {
-      append(UInt64(entry.offset), to: &tableBytes)
-      append(UInt64(entry.length), to: &tableBytes)
-    }
-    let checksum = tableBytes.withUnsafeBytes { checksums.reduce(Checksum.of($0), Checksum.combine) }
-    var header = magic
-    append(version, to: &header)
-    append(UInt32(tree.leafSize), to: &header)
-    append(UInt64(n), to: &header)
-    append(stamp.generation, to: &header)
-    append(stamp.identity, to: &header)
-    append(checksum, to: &header)
-    append(UInt32(sectionCount), to: &header)
-    header += [UInt8](repeating: 0, count: headerSize - header.count)
-    try file.overwrite(header + tableBytes, at: 0)
+    var fields: [UInt8] = []
+    SectionedFile.append(UInt32(tree.leafSize), to: &fields)
+    SectionedFile.append(UInt32(0), to: &fields)
+    SectionedFile.append(UInt64(n), to: &fields)
+    SectionedFile.append(stamp.generation, to: &fields)
+    SectionedFile.append(stamp.identity, to: &fields)
+    try writer.finish(kind, fields: fields)
     try file.commit()
   }
 
   private static func noTimes(_ n: Int) -> Column<Int64> {
     Column(count: n) { $0.initialize(repeating: PointTimes.none) }
-  }
-
-  private static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
-    withUnsafeBytes(of: value.littleEndian) { out += $0 }
   }
 
   // MARK: Reading
@@ -138,17 +112,20 @@ public enum SpatialIndexFile {
 
   /// The stamp and the point count in a file's header, without mapping the file.
   public static func header(at url: URL) -> (stamp: Stamp, count: Int)? {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    guard let header = try? handle.read(upToCount: headerSize), header.count == headerSize else { return nil }
-    return header.withUnsafeBytes { raw in
-      guard Array(raw[0..<8]) == magic, raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == version else {
-        return nil
-      }
+    guard let head = kind.head(at: url) else { return nil }
+    let (stamp, count, _) = fields(head)
+    return (stamp, count)
+  }
+
+  /// The head's own fields: the leaf size, the point count and the stamp.
+  private static func fields(_ head: SectionedFile.Head) -> (stamp: Stamp, count: Int, leafSize: Int) {
+    head.fields.withUnsafeBytes { raw in
+      let count = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
       let stamp = Stamp(
-        generation: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self),
-        identity: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
-      return (stamp, Int(min(raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), UInt64(Int.max))))
+        generation: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: Int64.self)),
+        identity: Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self)))
+      let leafSize = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
+      return (stamp, Int(min(count, UInt64(Int.max))), leafSize)
     }
   }
 
@@ -159,51 +136,39 @@ public enum SpatialIndexFile {
     public var positionsByID: Column<Int32>
     public var clusters: ClusterIndex
     /// The mapped file, for `verify`.
-    public var bytes: MappedBytes
+    public var file: SectionedFile.Reader
+    public var bytes: MappedBytes { file.storage }
 
     /// Whether these are the bytes of the file at `url` now, not of one it has replaced.
     public func isMapped(from url: URL) -> Bool {
-      bytes.file != nil && bytes.file == MappedBytes.FileIdentity(of: url)
+      file.storage.file != nil && file.storage.file == MappedBytes.FileIdentity(of: url)
     }
   }
 
   /// Maps the file at `url` and checks its layout (not its checksum: see `verify`).
   public static func open(_ url: URL) throws -> Contents {
     let name = url.lastPathComponent
-    func fail(_ why: String) -> FormatError { FormatError(description: "\(name) \(why)") }
+    func fail(_ why: String) -> FormatError { FormatError(description: "\(name): \(why)") }
     let bytes: MappedBytes
     do {
       bytes = try MappedBytes(contentsOf: url, populate: false)
     } catch {
       throw fail("cannot be read")
     }
-    let raw = bytes.bytes
-    guard raw.count >= headerSize, Array(raw[0..<8]) == magic else { throw fail("is not a geophoto spatial index") }
-    guard raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == version else {
-      throw fail("is of another geophoto version")
+    let file: SectionedFile.Reader
+    do {
+      file = try SectionedFile.Reader(
+        bytes, kind: kind, name: name, sectionCount: (treeSections + 2)...(treeSections + 1 + perLevel * 32))
+    } catch {
+      throw FormatError(description: error.description)
     }
-    let leafSize = Int(raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-    let count = raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
-    let stamp = Stamp(
-      generation: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self),
-      identity: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
-    let sectionCount = Int(raw.loadUnaligned(fromByteOffset: 48, as: UInt32.self))
-    guard count < UInt64(ClusterIndex.maximumPointCount), sectionCount > treeSections + 1,
-      sectionCount <= treeSections + 1 + perLevel * 32, raw.count >= headerSize + 16 * sectionCount
-    else { throw fail("is damaged (its header)") }
-    let n = Int(count)
-    var ranges: [Range<Int>] = []
-    for k in 0..<sectionCount {
-      let offset = raw.loadUnaligned(fromByteOffset: headerSize + 16 * k, as: UInt64.self)
-      let length = raw.loadUnaligned(fromByteOffset: headerSize + 16 * k + 8, as: UInt64.self)
-      guard offset <= UInt64(raw.count), length <= UInt64(raw.count) - offset, offset % UInt64(alignment) == 0 else {
-        throw fail("is damaged (section \(k) lies outside the file)")
-      }
-      ranges.append(Int(offset)..<Int(offset + length))
-    }
+    let (stamp, n, leafSize) = fields(file.head)
+    guard n < ClusterIndex.maximumPointCount else { throw fail("damaged (its header)") }
+    let ranges = file.ranges
+    let sectionCount = ranges.count
     func column<T: BitwiseCopyable>(_ k: Int, count: Int, of: T.Type = T.self) throws -> Column<T> {
       guard ranges[k].count == count * MemoryLayout<T>.stride, let column = Column<T>(bytes, ranges[k]) else {
-        throw fail("is damaged (section \(k) has the wrong length)")
+        throw fail("damaged (section \(k) has the wrong length)")
       }
       return column
     }
@@ -215,8 +180,8 @@ public enum SpatialIndexFile {
       let positionsByID: Column<Int32> = try column(6, count: n)
       let stored: Column<UInt64> = try column(optionsSection, count: 8)
       var options = ClusterIndex.Options()
-      guard stored[0] <= 30, stored[1] <= 30, stored[2] <= 1 << 20, stored[3] <= 1 << 20, stored[7] == count else {
-        throw fail("is damaged (its cluster options)")
+      guard stored[0] <= 30, stored[1] <= 30, stored[2] <= 1 << 20, stored[3] <= 1 << 20, stored[7] == UInt64(n) else {
+        throw fail("damaged (its cluster options)")
       }
       options.minZoom = Int(stored[0])
       options.maxZoom = Int(stored[1])
@@ -226,13 +191,13 @@ public enum SpatialIndexFile {
       options.extent = Double(bitPattern: stored[5])
       options.order = stored[6] == 0 ? .zOrder : .input
       guard sectionCount == treeSections + 1 + perLevel * (options.maxZoom + 2) else {
-        throw fail("is damaged (its table of sections)")
+        throw fail("damaged (its table of sections)")
       }
       var levels: [ClusterIndex.Level] = []
       for zoom in 0...(options.maxZoom + 1) {
         let first = treeSections + 1 + perLevel * zoom
         let items = ranges[first + 1].count / 4
-        guard items <= n else { throw fail("is damaged (level \(zoom) holds more items than points)") }
+        guard items <= n else { throw fail("damaged (level \(zoom) holds more items than points)") }
         levels.append(
           try ClusterIndex.Level(
             coords: column(first, count: 2 * items), ids: column(first + 1, count: items),
@@ -241,33 +206,17 @@ public enum SpatialIndexFile {
             nodeSize: options.nodeSize))
       }
       let clusters = try ClusterIndex(options: options, pointCount: n, levels: levels)
-      return Contents(stamp: stamp, tree: tree, positionsByID: positionsByID, clusters: clusters, bytes: bytes)
+      return Contents(stamp: stamp, tree: tree, positionsByID: positionsByID, clusters: clusters, file: file)
     } catch let error as FormatError {
       throw error
     } catch {
-      throw fail("is damaged (\(error))")
+      throw fail("damaged (\(error))")
     }
   }
 
   /// Whether every byte after the header is as written: the checksum over the table and the
   /// sections, read through the whole mapped file.
-  public static func verify(_ contents: Contents) -> Bool {
-    // Read again from the mapping, so every number is checked again as it was by `open`.
-    let raw = contents.bytes.bytes
-    guard raw.count >= headerSize else { return false }
-    let sectionCount = raw.loadUnaligned(fromByteOffset: 48, as: UInt32.self)
-    guard let tableRange = Bounds.range(offset: headerSize, length: Int(sectionCount) * 16, within: raw.count) else {
-      return false
-    }
-    var checksum = Checksum.of(UnsafeRawBufferPointer(rebasing: raw[tableRange]))
-    for k in 0..<Int(sectionCount) {
-      let offset = raw.loadUnaligned(fromByteOffset: headerSize + 16 * k, as: UInt64.self)
-      let length = raw.loadUnaligned(fromByteOffset: headerSize + 16 * k + 8, as: UInt64.self)
-      guard let section = Bounds.range(offset: offset, length: length, within: raw.count) else { return false }
-      checksum = Checksum.combine(checksum, Checksum.of(UnsafeRawBufferPointer(rebasing: raw[section])))
-    }
-    return checksum == raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
-  }
+  public static func verify(_ contents: Contents) -> Bool { contents.file.verify() }
 }
 
 extension SpatialIndexFile {

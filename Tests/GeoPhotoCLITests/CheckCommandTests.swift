@@ -25,7 +25,7 @@ import Testing
     #expect(found.status == 1)
     let problems = found.stdout.split(separator: "\n").filter { $0.hasPrefix("problem: ") }
     #expect(problems.count == 2, "\(found.stdout)")
-    #expect(found.stdout.contains("index.sqlite.spatial is not a geophoto spatial index"))
+    #expect(found.stdout.contains("index.sqlite.spatial: not a geophoto spatial index"))
     #expect(found.stdout.contains("1 files under \(w.photos.path) are gone (\(w.photos.path)/\(gone))"))
     // --repair rebuilds the tree from the rows; the file stays gone until a sync.
     let repaired = try Binary.run(["check", "--repair"], environment: w.env)

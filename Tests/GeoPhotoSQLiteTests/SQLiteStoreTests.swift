@@ -112,7 +112,7 @@ import Testing
     // A file cut short is built again, not trusted.
     let bytes = try Data(contentsOf: store.spatialFileURL)
     try bytes.prefix(bytes.count - 100).write(to: store.spatialFileURL)
-    #expect(try store.check(thorough: false).first?.contains("i.sqlite.spatial is damaged") == true)
+    #expect(try store.check(thorough: false).first?.contains("i.sqlite.spatial: damaged") == true)
     #expect(try store.locatedIndex().count == 2)
     #expect(try store.check(thorough: false).isEmpty)
     try Data("junk".utf8).write(to: store.spatialFileURL)

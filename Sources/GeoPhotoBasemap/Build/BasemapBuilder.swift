@@ -1,4 +1,5 @@
 public import Foundation
+import GeoPhotoCore
 public import GeoPhotoPlaces
 
 /// Builds the basemap file from Natural Earth's GeoJSON layers (`../shared/data/basemap`) and
@@ -22,7 +23,7 @@ public enum BasemapBuilder {
         shapes.addGrid(band: b, layer: layer, paths: paths)
       }
     }
-    typealias Layout = BasemapFile.Layout
+    typealias Layout = SectionedFile
     sections[.grids] = Layout.bytes(shapes.grids)
     sections[.cellStarts] = Layout.bytes(shapes.cellStarts)
     sections[.partStarts] = Layout.bytes(shapes.partStarts + [UInt32(shapes.points.count / 2)])
