@@ -1,5 +1,5 @@
 internal import CGeoPhotoCairo
-public import Foundation
+import Foundation
 
 /// Draws the basemap with cairo: into a snapshot's context at its own zoom and offset (across
 /// the antimeridian as well), or as a 256-pixel Web Mercator tile (`@2x`: 512 pixels).

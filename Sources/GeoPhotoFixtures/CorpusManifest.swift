@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The corpora's GPS manifest (`../shared/corpora/README.md`, section 3): every media or sidecar
 /// file with a GPS latitude/longitude, as exiftool read it. Tests use it as the oracle for what

@@ -1,4 +1,4 @@
-public import GeoPhotoCore
+import GeoPhotoCore
 
 /// Which country a position lies in: an even-odd ray test over every outline ring of a
 /// country (holes need no special case), asked only of the rings whose box holds the position.

@@ -1,5 +1,5 @@
 import Foundation
-public import GeoPhotoCore
+import GeoPhotoCore
 
 /// Writes gazetteer files: the shipped one from the GeoNames extract and country outlines in
 /// `../shared/data/places/` (`make gazetteer`), or one from GeoNames dumps a user downloaded

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GeoPhotoCore
 
 /// The rule that names a position as a local would (measured on landmarks and on reported

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GeoPhotoCore
 
 /// The photo index as every command sees it, whatever holds it: an embedded SQLite file

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Names the place a photo was taken at: what the engines call as they write photos, so a
 /// photo's place (and the time zone its local time is read in) is written with it, in the
