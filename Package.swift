@@ -122,6 +122,7 @@ let package = Package(
       swiftSettings: strict),
     .target(
       name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
+    .target(name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
     .target(name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore"], swiftSettings: strict),
     .target(
       name: "GeoPhotoBasemap",
@@ -219,6 +220,7 @@ let package = Package(
       name: "GeoPhotoRoutesTests",
       dependencies: ["GeoPhotoRoutes", "GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoFixtures"]
     ),
+    .testTarget(name: "GeoPhotoTracksTests", dependencies: ["GeoPhotoTracks", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoGeotagTests",
       dependencies: ["GeoPhotoGeotag", "GeoPhotoRoutes", "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures"]

@@ -1,0 +1,110 @@
+public import GeoPhotoCore
+
+/// How far a timeline reaches from its fixes: two fixes at most `maxGap` seconds apart are
+/// joined (a photo between them is interpolated); past a longer gap, or before the first fix
+/// or after the last, the nearest fix is used only within `maxExtrapolation` seconds (0: never).
+/// exiftool's `GeoMaxIntSecs` and `GeoMaxExtSecs`.
+public struct GapRules: Equatable, Sendable {
+  public var maxGap: Double
+  public var maxExtrapolation: Double
+
+  public init(maxGap: Double = 1_800, maxExtrapolation: Double = 0) {
+    self.maxGap = maxGap
+    self.maxExtrapolation = maxExtrapolation
+  }
+}
+
+/// Where an instant falls on a timeline.
+public enum Placement: Equatable, Sendable {
+  /// On the timeline: the position and altitude there, and how they were found.
+  case placed(Coordinate, altitude: Double?, Method)
+  /// Earlier than the first fix by more than the extrapolation allows.
+  case beforeTrack(seconds: Double)
+  /// Later than the last fix by more than the extrapolation allows.
+  case afterTrack(seconds: Double)
+  /// Between two fixes further apart than the gap allows, and too far from both.
+  case inGap(seconds: Double)
+
+  public enum Method: Equatable, Sendable {
+    /// At a fix's own instant.
+    case exact
+    /// Between two fixes this many seconds apart.
+    case interpolated(seconds: Double)
+    /// The nearest fix, this many seconds away (within the extrapolation).
+    case endFix(seconds: Double)
+  }
+}
+
+/// Fixes in time order, and the position at any instant as exiftool's geotagging finds it:
+/// latitude, longitude and altitude linear in time between the two fixes around the instant
+/// (the longitude the short way round the antimeridian), when they are at most `maxGap` apart.
+/// Fixes at the same instant: the one given last counts.
+public struct Timeline: Sendable {
+  public private(set) var fixes: [Fix]
+
+  public init(_ fixes: [Fix]) {
+    // A stable sort, then the last of each instant kept.
+    let sorted = fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+      \.element)
+    var kept: [Fix] = []
+    kept.reserveCapacity(sorted.count)
+    for fix in sorted {
+      if let last = kept.last, last.time == fix.time { kept[kept.count - 1] = fix } else { kept.append(fix) }
+    }
+    self.fixes = kept
+  }
+
+  public var isEmpty: Bool { fixes.isEmpty }
+
+  /// The position at `time` (seconds since 1970, UTC) under `rules`; nil for an empty timeline.
+  public func locate(at time: Double, rules: GapRules = GapRules()) -> Placement? {
+    guard let first = fixes.first, let last = fixes.last else { return nil }
+    if time < first.time {
+      let away = first.time - time
+      return away <= rules.maxExtrapolation
+        ? .placed(first.coordinate, altitude: first.altitude, .endFix(seconds: away))
+        : .beforeTrack(seconds: away)
+    }
+    if time > last.time {
+      let away = time - last.time
+      return away <= rules.maxExtrapolation
+        ? .placed(last.coordinate, altitude: last.altitude, .endFix(seconds: away))
+        : .afterTrack(seconds: away)
+    }
+    // The first fix at or after `time`.
+    var low = 0
+    var high = fixes.count - 1
+    while low < high {
+      let middle = (low + high) / 2
+      if fixes[middle].time < time { low = middle + 1 } else { high = middle }
+    }
+    let after = fixes[low]
+    if after.time == time { return .placed(after.coordinate, altitude: after.altitude, .exact) }
+    let before = fixes[low - 1]
+    let span = after.time - before.time
+    guard span <= rules.maxGap else {
+      let (near, away) =
+        time - before.time <= after.time - time ? (before, time - before.time) : (after, after.time - time)
+      return away <= rules.maxExtrapolation
+        ? .placed(near.coordinate, altitude: near.altitude, .endFix(seconds: away))
+        : .inGap(seconds: span)
+    }
+    let f = (time - before.time) / span
+    return .placed(
+      Self.interpolate(before.coordinate, after.coordinate, f),
+      altitude: before.altitude.flatMap { a in after.altitude.map { b in b * f + a * (1 - f) } },
+      .interpolated(seconds: span))
+  }
+
+  /// The point a fraction `f` of the way from `a` to `b`, each coordinate linear in `f`, the
+  /// longitude going the short way round (across the antimeridian when that is shorter).
+  static func interpolate(_ a: Coordinate, _ b: Coordinate, _ f: Double) -> Coordinate {
+    var (lonA, lonB) = (a.longitude, b.longitude)
+    if abs(lonB - lonA) > 180 {
+      if lonA < lonB { lonA += 360 } else { lonB += 360 }
+    }
+    var longitude = lonB * f + lonA * (1 - f)
+    if longitude > 180 { longitude -= 360 }
+    return Coordinate(latitude: b.latitude * f + a.latitude * (1 - f), longitude: longitude)
+  }
+}
