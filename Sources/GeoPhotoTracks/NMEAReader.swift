@@ -59,13 +59,13 @@ public enum NMEAReader {
           continue
         }
         if timeOfDay < lastTimeOfDay - 2 { midnight += 86_400 }
-        let altitude = field(10) == "M" || field(10).isEmpty ? Double(field(9)) : nil
+        let altitude = field(10) == "M" || field(10).isEmpty ? Self.number(field(9)) : nil
         fixes.append(Fix(time: midnight + timeOfDay, coordinate: coordinate, altitude: altitude))
       case "PMGNTRK":
         guard field(8) == "A", let timeOfDay = Self.timeOfDay(field(7)), let date = Self.date(field(10), timeOfDay: 0),
           let coordinate = Self.position(field(1), field(2), field(3), field(4))
         else { continue }
-        let altitude = Double(field(5)).map { field(6) == "F" ? $0 * 0.3048 : $0 }
+        let altitude = Self.number(field(5)).map { field(6) == "F" ? $0 * 0.3048 : $0 }
         fixes.append(Fix(time: date + timeOfDay, coordinate: coordinate, altitude: altitude))
       default:
         continue
@@ -113,8 +113,11 @@ public enum NMEAReader {
   static func degrees(_ text: String) -> Double? {
     let whole = text.prefix { $0 != "." }
     guard whole.count >= 3, let degrees = Int(whole.dropLast(2)), let minutes = Double(text.dropFirst(whole.count - 2)),
-      minutes < 60
+      minutes >= 0, minutes < 60
     else { return nil }
     return Double(degrees) + minutes / 60
   }
+
+  /// A finite number (Swift reads `nan` and `inf` as numbers too).
+  static func number(_ text: String) -> Double? { Double(text).flatMap { $0.isFinite ? $0 : nil } }
 }

@@ -43,8 +43,10 @@ public struct Timeline: Sendable {
   public private(set) var fixes: [Fix]
 
   public init(_ fixes: [Fix]) {
-    // A stable sort, then the last of each instant kept.
-    let sorted = fixes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+    // A stable sort, then the last of each instant kept; a fix at no real instant is none.
+    let sorted = fixes.filter { $0.time.isFinite }.enumerated().sorted {
+      ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+    }.map(
       \.element)
     var kept: [Fix] = []
     kept.reserveCapacity(sorted.count)

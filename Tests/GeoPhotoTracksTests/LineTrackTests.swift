@@ -16,41 +16,15 @@ import Testing
       && FileManager.default.fileExists(atPath: corpus.appendingPathComponent("Geotag.igc").path)
   }
 
-  /// exiftool's latitude, longitude and altitude for `instant` (`YYYY:MM:DD HH:MM:SSZ`) from the
-  /// track at `track`; nil when it places nothing.
-  func exiftool(_ track: URL, _ instant: String) throws -> [Double]? {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gp-lines-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let photo = folder.appendingPathComponent("p.jpg")
-    let out = folder.appendingPathComponent("o.xmp")
-    try Data(SampleJPEG.plain).write(to: photo)
-    _ = try ToolRun(
-      Self.exiftool,
-      [
-        "-q", "-q", "-geotag", track.path, "-Geotime=\(instant)", "-api", "GeoMaxIntSecs=1800", "-api",
-        "GeoMaxExtSecs=0", "-o", out.path, photo.path,
-      ])
-    guard FileManager.default.fileExists(atPath: out.path) else { return nil }
-    let read = try ToolRun(Self.exiftool, ["-n", "-T", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", out.path])
-    let values = read.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\t").compactMap {
-      Double($0)
-    }
-    return values.count >= 2 ? values : nil
-  }
-
   func seconds(_ instant: String) -> Double {
-    let f = DateFormatter()
-    f.locale = Locale(identifier: "en_US_POSIX")
-    f.timeZone = TimeZone(identifier: "UTC")
-    f.dateFormat = "yyyy:MM:dd HH:mm:ss'Z'"
-    return f.date(from: instant)!.timeIntervalSince1970
+    ExiftoolGeotag.format("yyyy:MM:dd HH:mm:ss'Z'").date(from: instant)!.timeIntervalSince1970
   }
 
   func agree(_ fixes: [Fix], _ track: URL, at instants: [String]) throws {
     let timeline = Timeline(fixes)
     for instant in instants {
-      let theirs = try #require(try exiftool(track, instant), "exiftool placed nothing at \(instant)")
+      let theirs = try #require(
+        try ExiftoolGeotag.position(from: track, at: seconds(instant)), "exiftool placed nothing at \(instant)")
       guard case .placed(let c, let altitude, _)? = timeline.locate(at: seconds(instant)) else {
         Issue.record("geophoto placed nothing at \(instant) in \(track.lastPathComponent)")
         continue
@@ -131,6 +105,14 @@ import Testing
     #expect(throws: TrackReadError("n.igc", line: 2, "a fix before the log's date (HFDTE)")) {
       try IGCReader.read(Array("AXXX\nB0723154916430N00643910EA0000000443\n".utf8), name: "n.igc")
     }
+    // `nan` is no altitude, and minutes below zero no position.
+    let odd =
+      sentence("GPRMC,120000.00,A,3541.0000,N,13946.0000,E,0.0,0.0,030524,,,A")
+      + sentence("GPGGA,120001.00,3541.0000,N,13946.0000,E,1,08,1.0,nan,M,39.0,M,,")
+      + sentence("GPGGA,120002.00,35-1.0000,N,13946.0000,E,1,08,1.0,40.0,M,39.0,M,,")
+    let read = try? NMEAReader.read(Array(odd.utf8), name: "odd.nmea")
+    #expect(read?.fixes.count == 2 && read?.fixes.last?.altitude == nil)
+    #expect(read?.fixes.first?.time == 1_714_737_600)
     // Over midnight: the next day. A negative altitude is an altitude.
     let overnight = "HFDTEDATE:311224,01\nB2359594916430N00643910EA00000-0012\nB0000094916430N00643910EA0000000010\n"
     let fixes = try? IGCReader.read(Array(overnight.utf8), name: "o.igc")

@@ -92,29 +92,7 @@ import Testing
     }
   }
 
-  static let exiftool = "/usr/bin/exiftool"
-
-  /// exiftool's position for `instant` from `gpx`, with the same gap rules: nil when it places
-  /// nothing there.
-  func exiftoolPosition(_ gpx: URL, _ instant: String, _ rules: GapRules, in folder: URL) throws -> [Double]? {
-    let photo = folder.appendingPathComponent("photo.jpg")
-    let out = folder.appendingPathComponent("out-\(UUID().uuidString).xmp")
-    try Data(SampleJPEG.plain).write(to: photo)
-    _ = try ToolRun(
-      Self.exiftool,
-      [
-        "-q", "-q", "-geotag", gpx.path, "-Geotime=\(instant)", "-api", "GeoMaxIntSecs=\(Int(rules.maxGap))", "-api",
-        "GeoMaxExtSecs=\(Int(rules.maxExtrapolation))", "-o", out.path, photo.path,
-      ])
-    // exiftool writes the file even when it placed nothing: the tags say.
-    guard FileManager.default.fileExists(atPath: out.path) else { return nil }
-    let read = try ToolRun(Self.exiftool, ["-n", "-T", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", out.path])
-    let values = read.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\t").map(String.init)
-    guard values.count == 3, let lat = Double(values[0]), let lon = Double(values[1]) else { return nil }
-    return [lat, lon] + (Double(values[2]).map { [$0] } ?? [])
-  }
-
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: exiftool), "exiftool is not installed"))
+  @Test(.enabled(if: ExiftoolGeotag.isInstalled, "exiftool is not installed"))
   func positionsAreExiftoolsWithinAMillionthOfADegree() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gp-timeline-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -130,19 +108,11 @@ import Testing
       Fix(time: start + 3_780, coordinate: Coordinate(latitude: -17.0, longitude: -179.5), altitude: 0),
       Fix(time: start + 3_840, coordinate: Coordinate(latitude: -17.25, longitude: -179.25), altitude: 5),
     ]
-    func iso(_ t: Double, fraction: Bool = false) -> String {
-      let date = Date(timeIntervalSince1970: t)
-      let format = DateFormatter()
-      format.locale = Locale(identifier: "en_US_POSIX")
-      format.timeZone = TimeZone(identifier: "UTC")
-      format.dateFormat = fraction ? "yyyy:MM:dd HH:mm:ss.SS'Z'" : "yyyy-MM-dd'T'HH:mm:ss'Z'"
-      return format.string(from: date)
-    }
     var gpx =
       "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
     for fix in fixes {
       gpx += "<trkpt lat=\"\(fix.coordinate.latitude)\" lon=\"\(fix.coordinate.longitude)\"><ele>\(fix.altitude!)</ele>"
-      gpx += "<time>\(iso(fix.time))</time></trkpt>\n"
+      gpx += "<time>\(ExiftoolGeotag.gpxText(fix.time))</time></trkpt>\n"
     }
     gpx += "</trkseg></trk></gpx>\n"
     let gpxURL = folder.appendingPathComponent("track.gpx")
@@ -153,7 +123,7 @@ import Testing
       for offset in [0, 15.5, 60, 99.25, 150, 170.75, 500, 3_300, 3_800.5, 3_900, -30] {
         let t = start + offset
         let mine = timeline.locate(at: t, rules: rules)
-        let theirs = try exiftoolPosition(gpxURL, iso(t, fraction: true), rules, in: folder)
+        let theirs = try ExiftoolGeotag.position(from: gpxURL, at: t, rules: rules)
         switch mine {
         case .placed(let c, let altitude, _)?:
           let e = try #require(theirs, "exiftool placed nothing at +\(offset) s, geophoto \(c)")
