@@ -13,3 +13,31 @@ public struct Fix: Equatable, Sendable {
     self.altitude = altitude
   }
 }
+
+/// A stay at one place from `start` to `end` (seconds since 1970, UTC), as location histories
+/// record them: an instant inside it is at that place, however long the stay.
+public struct Visit: Equatable, Sendable {
+  public var start: Double
+  public var end: Double
+  public var coordinate: Coordinate
+
+  public init(start: Double, end: Double, coordinate: Coordinate) {
+    self.start = start
+    self.end = end
+    self.coordinate = coordinate
+  }
+}
+
+/// What one track file holds: its fixes, its visits (location histories only), and notes for
+/// the reader of the run's report ("12 sentences with bad checksums skipped").
+public struct TrackContents: Sendable {
+  public var fixes: [Fix]
+  public var visits: [Visit]
+  public var notes: [String]
+
+  public init(fixes: [Fix] = [], visits: [Visit] = [], notes: [String] = []) {
+    self.fixes = fixes
+    self.visits = visits
+    self.notes = notes
+  }
+}
