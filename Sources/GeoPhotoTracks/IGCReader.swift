@@ -1,4 +1,4 @@
-public import GeoPhotoCore
+import GeoPhotoCore
 
 /// IGC flight logs (FAI's format, written by gliding and paragliding instruments): the date
 /// from the `HFDTE` header (`HFDTE050110` or `HFDTEDATE:050110,01`), then one fix per `B` record

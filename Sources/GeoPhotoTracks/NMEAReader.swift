@@ -1,4 +1,4 @@
-public import GeoPhotoCore
+import GeoPhotoCore
 
 /// NMEA 0183 logs, as GPS loggers and phones write them, and Magellan's track sentences.
 ///
