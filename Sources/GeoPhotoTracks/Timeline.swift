@@ -32,6 +32,8 @@ public enum Placement: Equatable, Sendable {
     case interpolated(seconds: Double)
     /// The nearest fix, this many seconds away (within the extrapolation).
     case endFix(seconds: Double)
+    /// Inside a stay at one place this many seconds long.
+    case visit(seconds: Double)
   }
 }
 
@@ -39,10 +41,31 @@ public enum Placement: Equatable, Sendable {
 /// latitude, longitude and altitude linear in time between the two fixes around the instant
 /// (the longitude the short way round the antimeridian), when they are at most `maxGap` apart.
 /// Fixes at the same instant: the one given last counts.
+///
+/// A visit (a stay a location history recorded) places every instant inside it at its place,
+/// however long it lasted, before any fix is looked at; its start and end count as fixes too,
+/// so a path leaving or reaching it interpolates from its place.
 public struct Timeline: Sendable {
   public private(set) var fixes: [Fix]
+  /// Visits by start; `reach[i]` is the latest end among `visits[0...i]`.
+  private var visits: [Visit]
+  private var reach: [Double]
 
-  public init(_ fixes: [Fix]) {
+  public init(_ fixes: [Fix], visits: [Visit] = []) {
+    let visits = visits.filter { $0.start.isFinite && $0.end.isFinite && $0.start <= $0.end }.sorted {
+      ($0.start, $0.end) < ($1.start, $1.end)
+    }
+    self.visits = visits
+    var latest = -Double.infinity
+    self.reach = visits.map {
+      latest = max(latest, $0.end)
+      return latest
+    }
+    let fixes =
+      fixes
+      + visits.flatMap {
+        [Fix(time: $0.start, coordinate: $0.coordinate), Fix(time: $0.end, coordinate: $0.coordinate)]
+      }
     // A stable sort, then the last of each instant kept; a fix at no real instant is none.
     let sorted = fixes.filter { $0.time.isFinite }.enumerated().sorted {
       ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
@@ -60,6 +83,9 @@ public struct Timeline: Sendable {
 
   /// The position at `time` (seconds since 1970, UTC) under `rules`; nil for an empty timeline.
   public func locate(at time: Double, rules: GapRules = GapRules()) -> Placement? {
+    if let visit = visit(at: time) {
+      return .placed(visit.coordinate, altitude: nil, .visit(seconds: visit.end - visit.start))
+    }
     guard let first = fixes.first, let last = fixes.last else { return nil }
     if time < first.time {
       let away = first.time - time
@@ -96,6 +122,22 @@ public struct Timeline: Sendable {
       Self.interpolate(before.coordinate, after.coordinate, f),
       altitude: before.altitude.flatMap { a in after.altitude.map { b in b * f + a * (1 - f) } },
       .interpolated(seconds: span))
+  }
+
+  /// The visit that started last among those `time` is inside.
+  func visit(at time: Double) -> Visit? {
+    var low = 0
+    var high = visits.count
+    while low < high {
+      let middle = (low + high) / 2
+      if visits[middle].start <= time { low = middle + 1 } else { high = middle }
+    }
+    var i = low - 1
+    while i >= 0, reach[i] >= time {
+      if visits[i].end >= time { return visits[i] }
+      i -= 1
+    }
+    return nil
   }
 
   /// The point a fraction `f` of the way from `a` to `b`, each coordinate linear in `f`, the

@@ -140,4 +140,45 @@ import Testing
     // the gap or before the track.
     #expect(placed >= 14 && unplaced >= 4, "\(placed) placed, \(unplaced) not")
   }
+
+  /// Visits against a scan written here: an instant inside one or more visits is at the one
+  /// that started last; outside every visit, the fixes and the visits' ends place it.
+  @Test func visitsHoldTheirPlaceForTheirWholeStay() {
+    var rng = SeededGenerator(seed: 3_434)
+    for round in 0..<100 {
+      let base = 1_700_000_000.0
+      var fixes: [Fix] = []
+      var t = base
+      for _ in 0..<Int.random(in: 0...12, using: &rng) {
+        t += Double.random(in: 10...2_400, using: &rng).rounded()
+        fixes.append(Fix(time: t, coordinate: Coordinate(latitude: Double(fixes.count), longitude: 10)))
+      }
+      var visits: [Visit] = []
+      for k in 0..<Int.random(in: 1...5, using: &rng) {
+        let start = base + Double.random(in: 0...20_000, using: &rng).rounded()
+        let length = Double.random(in: 0...10_800, using: &rng).rounded()
+        visits.append(
+          Visit(start: start, end: start + length, coordinate: Coordinate(latitude: -Double(k + 1), longitude: 20)))
+      }
+      let timeline = Timeline(fixes, visits: visits)
+      let ends = visits.flatMap {
+        [Fix(time: $0.start, coordinate: $0.coordinate), Fix(time: $0.end, coordinate: $0.coordinate)]
+      }
+      var unique: [Fix] = []
+      for fix in fixes + ends {
+        if let i = unique.firstIndex(where: { $0.time == fix.time }) { unique[i] = fix } else { unique.append(fix) }
+      }
+      for _ in 0..<40 {
+        let at = base + Double.random(in: -1_000...32_000, using: &rng).rounded() + (Bool.random(using: &rng) ? 0.5 : 0)
+        // The containing visit with the latest start (then the latest end, as the timeline sorts).
+        let inside = visits.enumerated().filter { $0.element.start <= at && at <= $0.element.end }.max {
+          ($0.element.start, $0.element.end, $0.offset) < ($1.element.start, $1.element.end, $1.offset)
+        }?.element
+        let expected: Placement? =
+          inside.map { .placed($0.coordinate, altitude: nil, .visit(seconds: $0.end - $0.start)) }
+          ?? scanned(unique, at, GapRules())
+        #expect(close(timeline.locate(at: at), expected), "round \(round), t \(at - base)")
+      }
+    }
+  }
 }
