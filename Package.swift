@@ -52,6 +52,11 @@ let package = Package(
       providers: [.apt(["libbrotli-dev"])]
     ),
     .systemLibrary(
+      name: "CGeoPhotoZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
+    .systemLibrary(
       name: "CGeoPhotoIPTC",
       pkgConfig: "libiptcdata",
       providers: [.apt(["libiptcdata0-dev"])]
@@ -122,7 +127,7 @@ let package = Package(
       swiftSettings: strict),
     .target(
       name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
-    .target(name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
+    .target(name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore", "CGeoPhotoZlib"], swiftSettings: strict),
     .target(name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore"], swiftSettings: strict),
     .target(
       name: "GeoPhotoBasemap",
@@ -177,6 +182,7 @@ let package = Package(
       name: "geophoto-fuzz",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoExif", "GeoPhotoFixtures", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
+        "GeoPhotoTracks",
       ],
       swiftSettings: strict),
     .executableTarget(

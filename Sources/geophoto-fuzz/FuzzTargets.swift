@@ -5,6 +5,7 @@ import GeoPhotoExif
 import GeoPhotoFixtures
 import GeoPhotoSnapshot
 import GeoPhotoThumbnails
+import GeoPhotoTracks
 
 /// A reader, decoder or renderer under test, the corpus files that seed it, and whether its
 /// input is a file (whose size and offset fields `ExtremeFields` rewrites) or parameters read
@@ -34,6 +35,9 @@ let allTargets: [FuzzTarget] =
   ] + thumbnailTargets + [
     FuzzTarget(name: "previews", seedExtensions: ["nef", "cr2", "dng", "raf", "rw2", "orf", "arw", "tif", "jpg"]) {
       _ = EmbeddedPreviews.jpegs(in: MemoryBytes($0))
+    },
+    FuzzTarget(name: "tracks", seedExtensions: ["gpx", "kml", "kmz", "tcx", "igc", "log", "nmea"]) { bytes in
+      _ = try? TrackLibrary.read(bytes, name: "fuzz")
     },
     FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),
     FuzzTarget(name: "snapshot", seedExtensions: [], isFile: false, exercise: SnapshotFuzzing.exercise),
