@@ -128,7 +128,8 @@ let package = Package(
     .target(
       name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
     .target(name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore", "CGeoPhotoZlib"], swiftSettings: strict),
-    .target(name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoTracks"], swiftSettings: strict),
     .target(
       name: "GeoPhotoBasemap",
       dependencies: ["GeoPhotoCore", "GeoPhotoPlaces", "CGeoPhotoCairo", "CGeoPhotoPNG"],
@@ -150,7 +151,7 @@ let package = Package(
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
         "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
-        "GeoPhotoBackends", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoGeotag",
+        "GeoPhotoBackends", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoGeotag", "GeoPhotoTracks",
       ],
       swiftSettings: strict
     ),
@@ -229,7 +230,9 @@ let package = Package(
     .testTarget(name: "GeoPhotoTracksTests", dependencies: ["GeoPhotoTracks", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoGeotagTests",
-      dependencies: ["GeoPhotoGeotag", "GeoPhotoRoutes", "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoFixtures"]
+      dependencies: [
+        "GeoPhotoGeotag", "GeoPhotoTracks", "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures",
+      ]
     ),
     .testTarget(
       name: "GeoPhotoSnapshotTests",

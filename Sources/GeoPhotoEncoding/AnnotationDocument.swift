@@ -195,6 +195,26 @@ public struct AnnotationMembers: JSONWritable {
       w.key("estimated")
       w.bool(true)
     }
+    if let estimate = annotation.estimateSource {
+      w.key("estimate")
+      w.beginObject()
+      w.key("source")
+      w.string(estimate.kind.rawValue)
+      if !estimate.name.isEmpty {
+        w.key("name")
+        w.string(estimate.name)
+      }
+      w.key("method")
+      w.string(estimate.methodName)
+      switch estimate.method {
+      case .interpolated(let seconds), .endFix(let seconds):
+        w.key("seconds")
+        w.number(seconds)
+      case .exact, .visit, .hand:
+        break
+      }
+      w.endObject()
+    }
     if let along = annotation.distanceAlong {
       w.key("distanceAlong")
       w.metres(along)
@@ -383,7 +403,29 @@ extension AnnotationMembers: DescribedJSON {
     ]
     properties += SharedMembers.media + [SharedMembers.files(paths: true), ("place", PlaceObject.reference)]
     properties += [
-      ("estimated", .described(.boolean, "The position was estimated from a GPS track")),
+      ("estimated", .described(.boolean, "The position was estimated (by geotag), not recorded by the camera")),
+      (
+        "estimate",
+        .described(
+          .object(
+            properties: [
+              (
+                "source",
+                .annotated(
+                  .described(.string, "A track or location history, the photos around it, or a hand"),
+                  [("enum", .array(EstimateSource.Kind.allCases.map { .string($0.rawValue) }))])
+              ),
+              ("name", .described(.string, "The track's file name, or the neighbouring photo's")),
+              (
+                "method",
+                .annotated(
+                  .string,
+                  [("enum", .array(["exact", "interpolated", "end fix", "visit", "hand"].map { .string($0) }))])
+              ),
+              ("seconds", .described(.number, "Between the fixes interpolated, or to the end fix used")),
+            ], required: ["source", "method"]),
+          "Where an estimated position came from")
+      ),
       ("distanceAlong", .described(.number, "Metres along the route (answers along a route)")),
       ("path", .described(.string, "The local file (local answers only)")),
       ("url", .described(.string, "The photo's page, for remote photos")), ("thumbnailURL", .string),

@@ -81,13 +81,37 @@ extension PostgresPhotoStore {
     return removed
   }
 
-  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: IndexTime) throws {
+  public func setEstimatedLocation(
+    id: Int64, _ c: Coordinate, altitude: Double?, source: EstimateSource, now: IndexTime
+  ) throws {
     _ = try change(
       """
-      UPDATE photos SET latitude = $1::float8, longitude = $2::float8, location_estimated = true,
-        place_gazetteer = NULL, updated = $3::timestamptz
-      WHERE id = $4::bigint AND (latitude IS NULL OR location_estimated)
-      """, [.real(c.latitude), .real(c.longitude), .text(now), .integer(id)], prepared: true)
+      UPDATE photos SET latitude = $1::float8, longitude = $2::float8, altitude = $3::float8, location_source = $4,
+        location_estimated = true, place_gazetteer = NULL, updated = $5::timestamptz
+      WHERE id = $6::bigint AND (latitude IS NULL OR location_estimated)
+      """,
+      [.real(c.latitude), .real(c.longitude), StoreValue(altitude), .text(source.text), .text(now), .integer(id)],
+      prepared: true)
+  }
+
+  public func clearEstimatedLocations(ids: [Int64], now: IndexTime) throws -> Int {
+    // The place columns as a photo without a place has them.
+    let places = PlaceColumn.allCases.enumerated().map {
+      "\($1.column.name) = $\($0 + 3)::\(PostgresSQL.type($1.column))"
+    }
+    .joined(separator: ", ")
+    let noPlace = PlaceColumn.allCases.map { $0.value(of: nil) }
+    var cleared = 0
+    for id in ids {
+      _ = try change(
+        """
+        UPDATE photos SET latitude = NULL, longitude = NULL, altitude = NULL, location_source = NULL,
+          location_estimated = false, place_gazetteer = NULL, \(places), updated = $1::timestamptz
+        WHERE id = $2::bigint AND location_estimated
+        """, [.text(now), .integer(id)] + noPlace, prepared: true)
+      cleared += transaction?.affectedRows ?? 0
+    }
+    return cleared
   }
 
   public func recordSyncRoot(_ path: String, now: IndexTime) throws {

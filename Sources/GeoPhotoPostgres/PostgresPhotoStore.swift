@@ -371,6 +371,17 @@ public final class PostgresPhotoStore: PhotoStore {
     }
   }
 
+  public func recordedLocationCount(under root: String?) throws -> Int {
+    var sql = "SELECT count(*) FROM photos WHERE source = 'local' AND latitude IS NOT NULL AND NOT location_estimated"
+    var parameters: [StoreValue] = []
+    if let root {
+      let prefix = directoryPrefix(root)
+      sql += " AND source_id >= $1 AND source_id < $2"
+      parameters = [.text(prefix), .text(pathRangeEnd(prefix))]
+    }
+    return try query(sql, parameters) { Int($0.first?.int64(at: 0) ?? 0) }
+  }
+
   public func photosToGeotag(under root: String?) throws -> [Photo] {
     var sql = """
       SELECT \(PhotoColumn.photoList) FROM photos

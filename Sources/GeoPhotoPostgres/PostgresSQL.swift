@@ -16,7 +16,7 @@ enum PostgresSQL {
     case .source, .sourceID, .takenAt, .title, .cameraMake, .cameraModel, .url, .thumbnailURL, .attribution,
       .license, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .contentHash, .problem, .mediaType,
       .contentID, .description, .keywords, .searchText, .placeText, .placeTimeZone, .offsetSource, .timeZone,
-      .offsetAmbiguity:
+      .offsetAmbiguity, .estimateSource:
       return "text"
     }
   }

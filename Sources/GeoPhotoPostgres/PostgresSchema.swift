@@ -281,6 +281,14 @@ enum PostgresSchema {
       ALTER TABLE photos DROP COLUMN path;
       """
     ),
+    .init(
+      "estimate sources",
+      """
+      -- Where an estimated position came from (EstimateSource's text): a track, the photos
+      -- around it, or a hand.
+      ALTER TABLE photos ADD COLUMN location_source TEXT;
+      """
+    ),
   ]
 
   /// Computes both text columns of every photo already indexed, a page at a time.

@@ -213,14 +213,38 @@ extension SQLitePhotoStore {
     return removed
   }
 
-  public func setEstimatedLocation(id: Int64, _ c: Coordinate, now: IndexTime) throws {
-    try database.execute(
+  public func setEstimatedLocation(
+    id: Int64, _ c: Coordinate, altitude: Double?, source: EstimateSource, now: IndexTime
+  ) throws {
+    try database.cachedStatement(
       """
-      UPDATE photos SET latitude = ?, longitude = ?, location_estimated = 1, place_gazetteer = NULL, updated = ?
+      UPDATE photos SET latitude = ?, longitude = ?, altitude = ?, location_source = ?, location_estimated = 1,
+        place_gazetteer = NULL, updated = ?
       WHERE id = ? AND (latitude IS NULL OR location_estimated = 1)
-      """,
-      [.real(c.latitude), .real(c.longitude), .text(now), .integer(id)])
+      """
+    ).execute([
+      .real(c.latitude), .real(c.longitude), StoreValue(altitude), .text(source.text), .text(now), .integer(id),
+    ])
     noteChange()
+  }
+
+  public func clearEstimatedLocations(ids: [Int64], now: IndexTime) throws -> Int {
+    // The place columns as a photo without a place has them.
+    let places = PlaceColumn.allCases.map { "\($0.column.name) = ?" }.joined(separator: ", ")
+    let noPlace = PlaceColumn.allCases.map { $0.value(of: nil) }
+    let clear = try database.cachedStatement(
+      """
+      UPDATE photos SET latitude = NULL, longitude = NULL, altitude = NULL, location_source = NULL,
+        location_estimated = 0, place_gazetteer = NULL, \(places), updated = ?
+      WHERE id = ? AND location_estimated = 1
+      """)
+    var cleared = 0
+    for id in ids {
+      try clear.execute(noPlace + [.text(now), .integer(id)])
+      cleared += database.changes
+    }
+    if cleared > 0 { noteChange() }
+    return cleared
   }
 
   public func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool {
@@ -274,6 +298,17 @@ extension SQLitePhotoStore {
     }
     try database.forEachRow(sql + " ORDER BY taken_at, id", values) { photos.append(Photo(row: $0)) }
     return photos
+  }
+
+  public func recordedLocationCount(under root: String?) throws -> Int {
+    var sql = "SELECT count(*) FROM photos WHERE source = 'local' AND latitude IS NOT NULL AND location_estimated = 0"
+    var values: [StoreValue] = []
+    if let root {
+      let prefix = directoryPrefix(root)
+      sql += " AND source_id >= ? AND source_id < ?"
+      values = [.text(prefix), .text(pathRangeEnd(prefix))]
+    }
+    return Int(try database.queryInt64(sql, values) ?? 0)
   }
 
   public func delete(id: Int64) throws {

@@ -273,6 +273,13 @@ enum Schema {
         -- A local photo's path is its source id; the copy in its own column is gone.
         ALTER TABLE photos DROP COLUMN path;
         """),
+    .init(
+      "estimate sources",
+      sql: """
+        -- Where an estimated position came from (EstimateSource's text): a track, the photos
+        -- around it, or a hand.
+        ALTER TABLE photos ADD COLUMN location_source TEXT;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

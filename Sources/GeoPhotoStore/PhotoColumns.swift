@@ -15,6 +15,8 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   /// Where the capture time's offset comes from, the zone it was read in, and whether that
   /// zone skips or doubles the local time.
   case offsetSource, timeZone, offsetAmbiguity
+  /// Where an estimated position came from (`EstimateSource.text`).
+  case estimateSource
   // A record's file state follows the photo's columns, then what the store derives.
   case fileSize, changedNanoseconds, contentHash, problem, placeGazetteer
   /// The capture time as a UTC instant (seconds since 1970), NULL for a floating time: the
@@ -66,6 +68,7 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
     case .offsetSource: return "offset_source"
     case .timeZone: return "time_zone"
     case .offsetAmbiguity: return "offset_ambiguity"
+    case .estimateSource: return "location_source"
     case .fileSize: return "file_size"
     case .changedNanoseconds: return "modified_ns"
     case .contentHash: return "content_hash"
@@ -88,7 +91,8 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   /// a local photo's path) and an export writes: a page of an export reads only these.
   public static let annotation: Set<PhotoColumn> = [
     .id, .source, .sourceID, .latitude, .longitude, .altitude, .takenAt, .title, .url, .thumbnailURL, .attribution,
-    .locationEstimated, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance, .mediaType,
+    .locationEstimated, .estimateSource, .placeName, .placeAdmin1, .placeAdmin2, .placeCountryCode, .placeDistance,
+    .mediaType,
     .duration, .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry, .offsetSource, .timeZone,
     .offsetAmbiguity,
   ]
@@ -96,6 +100,7 @@ public enum PhotoColumn: Int, CaseIterable, Sendable {
   /// A photo's columns before the "place details" migration: what earlier migrations read.
   public static let beforePlaceDetails = Set(photo).subtracting([
     .placePopulation, .placeTimeZone, .placeGeonameID, .placeIsCountry, .offsetSource, .timeZone, .offsetAmbiguity,
+    .estimateSource,
   ])
 
   /// `id, source, source_id, …` for a SELECT of `photo`.
@@ -224,6 +229,7 @@ extension Photo {
     attribution = row.text(.attribution)
     license = row.text(.license)
     locationEstimated = row.bool(.locationEstimated) ?? false
+    estimateSource = locationEstimated ? row.text(.estimateSource).flatMap(EstimateSource.init(text:)) : nil
     place = row.text(.placeName).map {
       var place = PlaceName(
         name: $0, admin1: row.text(.placeAdmin1) ?? "", admin2: row.text(.placeAdmin2) ?? "",

@@ -57,6 +57,8 @@ public protocol PhotoReading: AnyObject {
   func memberFiles(of ids: [Int64]?) throws -> [Int64: [MemberFile]]
   /// Local photos with no location or an estimated one, under `root` or everywhere.
   func photosToGeotag(under root: String?) throws -> [Photo]
+  /// How many local photos under `root` (or everywhere) have a location their files recorded.
+  func recordedLocationCount(under root: String?) throws -> Int
   /// The `query.limit` located photos nearest to `query.center` that pass `query.filter`,
   /// nearest first, ties by id, only within `query.radius` metres when given. Distances are
   /// great-circle metres on the mean-radius sphere, so every store gives the same answer on
@@ -96,8 +98,12 @@ public protocol PhotoWriting: AnyObject {
   /// Removes every local photo under `root` and the roots at or below it; returns how many photos.
   func forgetLocalPhotos(under root: String) throws -> Int
   /// Places a photo without a recorded location at an estimated one (kept, marked as
-  /// estimated, until the file itself gains GPS).
-  func setEstimatedLocation(id: Int64, _ c: Coordinate, now: IndexTime) throws
+  /// estimated with its altitude and source, until the file itself gains other GPS).
+  func setEstimatedLocation(id: Int64, _ c: Coordinate, altitude: Double?, source: EstimateSource, now: IndexTime)
+    throws
+  /// Removes the estimated positions of the photos `ids` (recorded ones stay), with their
+  /// places; returns how many were removed.
+  func clearEstimatedLocations(ids: [Int64], now: IndexTime) throws -> Int
   /// Whether some located photo has not been named by the gazetteer `identity` yet.
   func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool
   /// Names the place of every located photo not yet named by `namer`'s gazetteer (estimated

@@ -74,6 +74,7 @@ public enum PhotoWrite {
     case .attribution: return StoreValue(p.attribution)
     case .license: return StoreValue(p.license)
     case .locationEstimated: return .bool(p.locationEstimated)
+    case .estimateSource: return StoreValue(p.estimateSource?.text)
     case .placeName: return PlaceColumn.name.value(of: p.place)
     case .placeAdmin1: return PlaceColumn.admin1.value(of: p.place)
     case .placeAdmin2: return PlaceColumn.admin2.value(of: p.place)
@@ -114,20 +115,27 @@ public enum PhotoWrite {
   /// named brings its place, and one that was not keeps the row's, whose gazetteer mark is
   /// cleared when the position changed (so it is named again).
   public static func assignments(new: (PhotoColumn) -> String, old: (PhotoColumn) -> String) -> [String] {
-    let keepEstimate = "\(new(.latitude)) IS NULL AND \(old(.locationEstimated))"
+    // The file brings no position, or the one estimated (a sidecar geotag wrote): the estimate
+    // stays, with its altitude and source.
+    let samePosition =
+      "(ABS(\(new(.latitude)) - \(old(.latitude))) < 1e-7 AND ABS(\(new(.longitude)) - \(old(.longitude))) < 1e-7)"
+    let keepEstimate = "(\(new(.latitude)) IS NULL OR \(samePosition)) AND \(old(.locationEstimated))"
     let named = "\(new(.placeGazetteer)) IS NOT NULL"
     var sets = [
       "latitude = CASE WHEN \(keepEstimate) THEN \(old(.latitude)) ELSE \(new(.latitude)) END",
       "longitude = CASE WHEN \(keepEstimate) THEN \(old(.longitude)) ELSE \(new(.longitude)) END",
+      "altitude = CASE WHEN \(keepEstimate) THEN \(old(.altitude)) ELSE \(new(.altitude)) END",
+      "location_source = CASE WHEN \(keepEstimate) THEN \(old(.estimateSource)) END",
       "location_estimated = (\(keepEstimate))",
-      "place_gazetteer = CASE WHEN \(named) THEN \(new(.placeGazetteer)) "
+      "place_gazetteer = CASE WHEN \(named) THEN \(new(.placeGazetteer)) WHEN \(keepEstimate) THEN \(old(.placeGazetteer)) "
         + "WHEN \(new(.latitude)) IS NOT DISTINCT FROM \(old(.latitude)) "
         + "AND \(new(.longitude)) IS NOT DISTINCT FROM \(old(.longitude)) THEN \(old(.placeGazetteer)) END",
     ]
     for column in placeColumns {
       sets.append("\(column.name) = CASE WHEN \(named) THEN \(new(column)) ELSE \(old(column)) END")
     }
-    let special: Set<PhotoColumn> = Set([.latitude, .longitude, .placeGazetteer] + placeColumns)
+    let special: Set<PhotoColumn> = Set(
+      [.latitude, .longitude, .altitude, .estimateSource, .locationEstimated, .placeGazetteer] + placeColumns)
     for column in columns where !special.contains(column) {
       sets.append("\(column.name) = \(new(column))")
     }

@@ -1,16 +1,19 @@
 public import GeoPhotoCore
 
 /// One position a track, a timeline or a photo gives at one instant: seconds since 1970 in UTC
-/// (fractions kept), the position, and its altitude in metres when the source has one.
+/// (fractions kept), the position, its altitude in metres when the source has one, and which
+/// source it came from (an index the caller gives meaning to; 0 when unsaid).
 public struct Fix: Equatable, Sendable {
   public var time: Double
   public var coordinate: Coordinate
   public var altitude: Double?
+  public var source: UInt16
 
-  public init(time: Double, coordinate: Coordinate, altitude: Double? = nil) {
+  public init(time: Double, coordinate: Coordinate, altitude: Double? = nil, source: UInt16 = 0) {
     self.time = time
     self.coordinate = coordinate
     self.altitude = altitude
+    self.source = source
   }
 }
 
@@ -20,11 +23,13 @@ public struct Visit: Equatable, Sendable {
   public var start: Double
   public var end: Double
   public var coordinate: Coordinate
+  public var source: UInt16
 
-  public init(start: Double, end: Double, coordinate: Coordinate) {
+  public init(start: Double, end: Double, coordinate: Coordinate, source: UInt16 = 0) {
     self.start = start
     self.end = end
     self.coordinate = coordinate
+    self.source = source
   }
 }
 

@@ -64,7 +64,10 @@ public struct Timeline: Sendable {
     let fixes =
       fixes
       + visits.flatMap {
-        [Fix(time: $0.start, coordinate: $0.coordinate), Fix(time: $0.end, coordinate: $0.coordinate)]
+        [
+          Fix(time: $0.start, coordinate: $0.coordinate, source: $0.source),
+          Fix(time: $0.end, coordinate: $0.coordinate, source: $0.source),
+        ]
       }
     // A stable sort, then the last of each instant kept; a fix at no real instant is none.
     let sorted = fixes.filter { $0.time.isFinite }.enumerated().sorted {
@@ -122,6 +125,22 @@ public struct Timeline: Sendable {
       Self.interpolate(before.coordinate, after.coordinate, f),
       altitude: before.altitude.flatMap { a in after.altitude.map { b in b * f + a * (1 - f) } },
       .interpolated(seconds: span))
+  }
+
+  /// The source of what places `time`: the visit it is inside, else the fix nearest in time
+  /// (the earlier of two as near); nil for an empty timeline.
+  public func source(at time: Double) -> UInt16? {
+    if let visit = visit(at: time) { return visit.source }
+    guard !fixes.isEmpty else { return nil }
+    var low = 0
+    var high = fixes.count
+    while low < high {
+      let middle = (low + high) / 2
+      if fixes[middle].time < time { low = middle + 1 } else { high = middle }
+    }
+    if low == fixes.count { return fixes[low - 1].source }
+    if low == 0 { return fixes[0].source }
+    return time - fixes[low - 1].time <= fixes[low].time - time ? fixes[low - 1].source : fixes[low].source
   }
 
   /// The visit that started last among those `time` is inside.

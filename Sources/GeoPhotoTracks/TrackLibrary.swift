@@ -61,8 +61,26 @@ public enum TrackLibrary {
     public var tracks: [LoadedTrack] = []
     public var errors: [TrackReadError] = []
 
-    public var fixes: [Fix] { tracks.flatMap(\.contents.fixes) }
-    public var visits: [Visit] { tracks.flatMap(\.contents.visits) }
+    /// Every track's fixes, each with its track's place in `tracks` plus one as its source.
+    public var fixes: [Fix] {
+      tracks.enumerated().flatMap { i, track in
+        track.contents.fixes.map {
+          var fix = $0
+          fix.source = UInt16(clamping: i + 1)
+          return fix
+        }
+      }
+    }
+    /// Every track's visits, their sources as the fixes'.
+    public var visits: [Visit] {
+      tracks.enumerated().flatMap { i, track in
+        track.contents.visits.map {
+          var visit = $0
+          visit.source = UInt16(clamping: i + 1)
+          return visit
+        }
+      }
+    }
   }
 
   /// The tracks at `paths`: files, and folders read through (hidden entries skipped).

@@ -533,20 +533,27 @@ func photoCount(_ db: URL) throws -> Int {
 
     let dry = try Binary.run(["geotag", "--track", gpx.path, "--all", "--dry-run"], environment: w.env)
     #expect(dry.status == 0)
-    #expect(dry.stdout.contains("a.jpg: 35.680500,139.760000"))
-    #expect(dry.stdout.contains("would place 1 of 4 photos"))
-    #expect(dry.stdout.contains("1 in a gap longer than --max-gap"))
-    #expect(dry.stdout.contains("1 no time zone (use --tz)"))
-    #expect(dry.stdout.contains("1 taken after the track ends"))
+    #expect(dry.stdout.contains("a.jpg  35.680500,139.760000  day.gpx  interpolated over 60 s"))
+    #expect(
+      dry.stdout.contains(
+        "would place 1 of 4 photos without a location; no time zone 1, after the track 1, in a gap 1"))
+    #expect(dry.stderr.contains("day.gpx: GPX, 3 points"))
     #expect(try Binary.run(["near", "35.68,139.76"], environment: w.env).stdout.isEmpty)  // nothing changed
 
     let real = try Binary.run(
       ["geotag", "--track", gpx.path, w.photos.path, "--tz", "+09:00", "--max-gap", "3h"], environment: w.env)
     #expect(real.stdout.contains("placed 3 of 4 photos"))
+    #expect(real.stdout.contains("d.jpg  35.680500,139.760000  day.gpx  interpolated over 60 s"))
     let near = try Binary.run(["near", "35.68,139.76", "-f", "json"], environment: w.env)
     let annotations = try #require(try json(near.stdout)["annotations"] as? [[String: Any]])
     #expect(annotations.count == 3)
     #expect(annotations.allSatisfy { $0["estimated"] as? Bool == true })
+    // Each says where it came from: all three lie between the first two points, 60 s apart.
+    for annotation in annotations {
+      let estimate = try #require(annotation["estimate"] as? [String: Any])
+      #expect(estimate["source"] as? String == "track" && estimate["name"] as? String == "day.gpx")
+      #expect(estimate["method"] as? String == "interpolated" || estimate["method"] as? String == "exact")
+    }
     #expect((annotations.first?["subtitle"] as? String)?.hasSuffix("estimated location") == true)
     // The files are untouched, and a later sync keeps the estimates.
     try photo("a.jpg", 10, 0, 30, offset: 540)

@@ -1,76 +1,165 @@
 import Foundation
 import GeoPhotoCore
-import GeoPhotoRoutes
+import GeoPhotoFixtures
+import GeoPhotoSQLite
+import GeoPhotoStore
+import GeoPhotoTracks
 import Testing
 
 @testable import GeoPhotoGeotag
 
-@Suite struct TrackCorrelatorTests {
-  // Fixes at 2024-05-03 00:00:00Z, +60 s and +4000 s (a long gap before the last).
-  let t0 = Double(CaptureDate(year: 2024, month: 5, day: 3).localSecondsSinceEpoch)
-  var track: [RoutePoint] {
-    [
-      RoutePoint(Coordinate(latitude: 35.0, longitude: 139.0), time: t0 + 60),
-      RoutePoint(Coordinate(latitude: 35.001, longitude: 139.0), time: t0),  // out of order on purpose
-      RoutePoint(Coordinate(latitude: 35.1, longitude: 139.1), time: t0 + 4_000),
+/// A photo's instant from its recorded offset or the camera's zone, corrected for its clock.
+@Suite struct PhotoClockTests {
+  /// Seconds since 1970 of a UTC date, computed by Foundation: the oracle.
+  func utc(_ text: String) -> Int {
+    let format = ISO8601DateFormatter()
+    return Int(format.date(from: text)!.timeIntervalSince1970)
+  }
+
+  func local(_ text: String) -> Int { utc(text + "Z") }
+
+  @Test func namedZonesApplyDaylightSavingAndGiveBothInstantsWhereClocksChanged() throws {
+    let berlin = try CameraZone(parsing: "Europe/Berlin")
+    // Winter (+01:00) and summer (+02:00).
+    #expect(berlin.instants(ofLocal: local("2024-01-15T12:00:00")) == [utc("2024-01-15T11:00:00Z")])
+    #expect(berlin.instants(ofLocal: local("2024-07-15T12:00:00")) == [utc("2024-07-15T10:00:00Z")])
+    // 02:30 on 31 March 2024 never showed (02:00 went to 03:00): either offset around it.
+    #expect(
+      berlin.instants(ofLocal: local("2024-03-31T02:30:00"))
+        == [utc("2024-03-31T00:30:00Z"), utc("2024-03-31T01:30:00Z")])
+    // 02:30 on 27 October 2024 showed twice, at +02:00 and then at +01:00.
+    #expect(
+      berlin.instants(ofLocal: local("2024-10-27T02:30:00"))
+        == [utc("2024-10-27T00:30:00Z"), utc("2024-10-27T01:30:00Z")])
+    #expect(
+      try CameraZone(parsing: "-03:30").instants(ofLocal: local("2024-01-15T12:00:00")) == [utc("2024-01-15T15:30:00Z")]
+    )
+    #expect(throws: CameraZone.Unknown.self) { try CameraZone(parsing: "Mars/Olympus") }
+    #expect(throws: CameraZone.Unknown.self) { try CameraZone(parsing: "+25:00") }
+  }
+
+  @Test func clockCorrectionsReadTheirTextAndDriftAsExiftoolsGeosyncDoes() throws {
+    #expect(ClockCorrection.parse("+00:02:00") == 120)
+    #expect(ClockCorrection.parse("-00:00:45") == -45)
+    #expect(ClockCorrection.parse("+1 02:00:00") == 93_600)
+    #expect(ClockCorrection.parse("-90") == -90)
+    for bad in ["", "+1:2", "00:02:00x", "+00:60:00", "+99999 00:00:00", "nan", "+00:00:nan", "1e300"] {
+      #expect(ClockCorrection.parse(bad) == nil, "\(bad)")
+    }
+    #expect(ClockCorrection.text(93_600) == "+1 02:00:00" && ClockCorrection.text(-45) == "-00:00:45")
+    // exiftool's -geosync with +10 s checked at 08:00 and +30 s at 10:00: +20 s at 09:00,
+    // and the line carried on beyond the checks (+40 s at 11:00, 0 s at 07:00).
+    let at8 = Double(utc("2024-05-02T08:00:00Z"))
+    let drift = ClockCorrection(checks: [(at8 + 7_200, 30), (at8, 10)])
+    #expect(drift.offset(at: at8 + 3_600) == 20)
+    #expect(drift.offset(at: at8 + 10_800) == 40)
+    #expect(drift.offset(at: at8 - 3_600) == 0)
+    #expect(ClockCorrection(offset: -45).offset(at: 0) == -45)
+  }
+
+  @Test func aPhotosInstantIsItsRecordedOneUnlessThatOffsetCameFromAnEstimate() throws {
+    var photo = Photo(id: 1, source: .local, sourceID: "/p/a.jpg", title: "a")
+    let clock = GeotagEngine.Clock(zone: .offset(minutes: 60), correction: ClockCorrection(offset: 30))
+    #expect(GeotagEngine.instants(of: photo, clock: clock) == .failure(.init(outcome: .noTime)))
+    photo.takenAt = CaptureDate(iso8601: "2024-05-02T10:00:00+09:00")
+    #expect(GeotagEngine.instants(of: photo, clock: clock) == .success([Double(utc("2024-05-02T01:00:30Z"))]))
+    // An offset that an earlier estimate's place gave is read again in the camera's zone.
+    photo.locationEstimated = true
+    photo.offsetSource = .place
+    #expect(GeotagEngine.instants(of: photo, clock: clock) == .success([Double(utc("2024-05-02T09:00:30Z"))]))
+    photo.takenAt?.utcOffsetMinutes = nil
+    #expect(GeotagEngine.instants(of: photo, clock: .init()) == .failure(.init(outcome: .noZone)))
+  }
+}
+
+/// The engine over a real index: photos placed with their sources, outcomes counted, the
+/// gap rules obeyed, ambiguous local times resolved or refused.
+@Suite struct GeotagEngineTests {
+  static let now = IndexTime(seconds: 1_714_730_400)
+
+  func seconds(_ text: String) -> Double { Double(ISO8601DateFormatter().date(from: text)!.timeIntervalSince1970) }
+
+  func store(_ photos: [(String, String?, Coordinate?)], in dir: TemporaryDirectory) throws -> SQLitePhotoStore {
+    let store = try SQLitePhotoStore(url: dir.url.appendingPathComponent("g.sqlite"), create: true)
+    try store.write {
+      for (path, taken, position) in photos {
+        var photo = Photo(id: 0, source: .local, sourceID: path, coordinate: position, title: path)
+        photo.takenAt = taken.flatMap { CaptureDate(iso8601: $0) }
+        _ = try store.upsert(
+          PhotoRecord(photo: photo, file: FileState(size: 1, changedNanoseconds: 1, contentHash: path)), now: Self.now)
+      }
+    }
+    return store
+  }
+
+  @Test func photosArePlacedWithTheirSourcesAndTheOthersCountedByReason() throws {
+    let dir = try TemporaryDirectory()
+    // Berlin, 31 March 2024: a walk 00:00–00:02Z, then from 01:29 to 01:31Z; clocks went
+    // forward at 01:00Z (02:00 local).
+    let walk = [
+      Fix(time: seconds("2024-03-31T00:00:00Z"), coordinate: Coordinate(latitude: 52.5, longitude: 13.4), source: 1),
+      Fix(time: seconds("2024-03-31T00:02:00Z"), coordinate: Coordinate(latitude: 52.6, longitude: 13.4), source: 1),
+      Fix(time: seconds("2024-03-31T01:29:00Z"), coordinate: Coordinate(latitude: 52.7, longitude: 13.5), source: 2),
+      Fix(time: seconds("2024-03-31T01:31:00Z"), coordinate: Coordinate(latitude: 52.7, longitude: 13.7), source: 2),
     ]
-  }
-
-  func date(_ secondsAfter: Int, offset: Int?) -> CaptureDate {
-    var d = CaptureDate(secondsSinceEpoch: Int(t0) + secondsAfter + (offset ?? 0) * 60, utcOffsetMinutes: nil)
-    d.utcOffsetMinutes = offset
-    return d
-  }
-
-  @Test func interpolatesBetweenFixes() throws {
-    let c = try TrackCorrelator(track: track)
-    // Photo taken at 09:00:30 +09:00 = 00:00:30Z: half way between the first two fixes.
-    guard case .located(let p, let between) = c.locate(date(30, offset: 540)) else {
-      Issue.record("not located")
-      return
+    let positions = GeotagEngine.Positions(
+      timeline: Timeline(walk), sources: [1: (.track, "night.gpx"), 2: (.track, "later.nmea")])
+    let store = try store(
+      [
+        ("/p/a.jpg", "2024-03-31T01:01:00+01:00", nil),  // 00:01Z: half way on night.gpx
+        ("/p/b.jpg", "2024-03-31T03:30:00", nil),  // local, after the change: 01:30Z on later.nmea
+        ("/p/c.jpg", "2024-03-31T02:30:00", nil),  // never showed: 00:30Z (gap) or 01:30Z (placed)
+        ("/p/d.jpg", "2024-03-31T01:30:00", nil),  // 00:30Z: in the gap
+        ("/p/e.jpg", "2024-03-30T12:00:00+01:00", nil),  // before the track
+        ("/p/f.jpg", "2024-04-01T12:00:00+01:00", nil),  // after it
+        ("/p/g.jpg", nil, nil),  // no time
+        ("/p/h.jpg", "2024-03-31T01:01:00+01:00", Coordinate(latitude: 1, longitude: 2)),  // located
+        ("/q/i.jpg", "2024-03-31T01:01:00+01:00", nil),  // not under /p
+      ], in: dir)
+    let engine = GeotagEngine(store: store)
+    let clock = GeotagEngine.Clock(zone: try CameraZone(parsing: "Europe/Berlin"))
+    let dry = try engine.geotag(under: "/p", positions: positions, clock: clock, rules: GapRules(), dryRun: true)
+    #expect(dry.considered == 7)
+    #expect(
+      dry.counts == [.placed: 3, .alreadyLocated: 1, .noTime: 1, .inGap: 1, .beforeTrack: 1, .afterTrack: 1])
+    let placed = Dictionary(uniqueKeysWithValues: dry.placed.map { ($0.photo.path ?? "", $0) })
+    let a = try #require(placed["/p/a.jpg"])
+    #expect(abs(a.coordinate.latitude - 52.55) < 1e-12 && a.coordinate.longitude == 13.4)
+    #expect(a.source == EstimateSource(kind: .track, name: "night.gpx", method: .interpolated(seconds: 120)))
+    #expect(a.instant == seconds("2024-03-31T00:01:00Z"))
+    for path in ["/p/b.jpg", "/p/c.jpg"] {
+      let p = try #require(placed[path])
+      #expect(abs(p.coordinate.longitude - 13.6) < 1e-12 && p.source.name == "later.nmea", "\(path)")
     }
-    #expect(abs(p.latitude - 35.0005) < 1e-7 && abs(p.longitude - 139.0) < 1e-9)
-    #expect(between == (t0, t0 + 60))
-    // Exactly on a fix.
-    #expect(c.locate(date(0, offset: 0)) == .located(Coordinate(latitude: 35.001, longitude: 139.0), between: (t0, t0)))
+    #expect(try store.photo(id: a.photo.id)?.coordinate == nil)  // a dry run writes nothing
+
+    let real = try engine.geotag(under: "/p", positions: positions, clock: clock, rules: GapRules(), dryRun: false)
+    #expect(real.counts[.placed] == 3)
+    let stored = try #require(try store.photo(id: a.photo.id))
+    #expect(stored.locationEstimated && stored.estimateSource == a.source && stored.coordinate == a.coordinate)
+    // Placed again: the estimates are considered again, nothing else changes.
+    let again = try engine.geotag(under: "/p", positions: positions, clock: clock, rules: GapRules(), dryRun: true)
+    #expect(again.counts == dry.counts)
   }
 
-  @Test func neverGuessesOutsideTheTrack() throws {
-    let c = try TrackCorrelator(track: track)
-    #expect(c.locate(date(-1, offset: 0)) == .beforeTrack)
-    #expect(c.locate(date(4_001, offset: 0)) == .afterTrack)
-    #expect(c.locate(date(2_000, offset: 0)) == .gapTooLong(seconds: 3_940))
-    #expect(c.locate(nil) == .noTime)
-    #expect(c.locate(date(30, offset: nil)) == .noZone)  // floating time, no --tz
-    let wide = try TrackCorrelator(track: track, maximumGap: 4_000)
-    guard case .located = wide.locate(date(2_000, offset: 0)) else {
-      Issue.record("a wider gap limit should interpolate")
-      return
-    }
-  }
-
-  @Test func cameraZoneAndClockOffset() throws {
-    // A floating 11:00:30 from a camera in UTC+11, whose clock ran 30 s fast.
-    let c = try TrackCorrelator(track: track, clockOffset: -30, defaultUTCOffsetMinutes: 660)
-    let floating = date(60, offset: 660)  // local 11:01:00
-    var noZone = floating
-    noZone.utcOffsetMinutes = nil
-    guard case .located(let p, _) = c.locate(noZone) else {
-      Issue.record("not located")
-      return
-    }
-    #expect(abs(p.latitude - 35.0005) < 1e-7)  // 00:01:00 − 30 s = 00:00:30Z
-  }
-
-  @Test func trackWithoutTimesIsRefused() {
-    #expect(throws: TrackCorrelator.NoTimes.self) {
-      try TrackCorrelator(track: [RoutePoint(Coordinate(latitude: 1, longitude: 2))])
-    }
-  }
-
-  @Test func greatCircleInterpolation() {
-    let mid = TrackCorrelator.interpolate(
-      Coordinate(latitude: 0, longitude: 179), Coordinate(latitude: 0, longitude: -179), fraction: 0.5)
-    #expect(abs(mid.latitude) < 1e-9 && abs(abs(mid.longitude) - 180) < 1e-9)
+  @Test func anAmbiguousTimeBothOfWhoseInstantsArePlacedFarApartIsLeftUnplaced() throws {
+    let dir = try TemporaryDirectory()
+    // 27 October 2024, 02:30 Berlin showed at 00:30Z and at 01:30Z; the track is 20 km apart then.
+    let track = Timeline([
+      Fix(time: seconds("2024-10-27T00:00:00Z"), coordinate: Coordinate(latitude: 52.5, longitude: 13.4)),
+      Fix(time: seconds("2024-10-27T02:00:00Z"), coordinate: Coordinate(latitude: 52.5, longitude: 13.4)),
+      Fix(time: seconds("2024-10-27T00:30:00Z"), coordinate: Coordinate(latitude: 52.5, longitude: 13.4)),
+      Fix(time: seconds("2024-10-27T01:30:00Z"), coordinate: Coordinate(latitude: 52.68, longitude: 13.4)),
+    ])
+    let store = try store([("/p/fold.jpg", "2024-10-27T02:30:00", nil)], in: dir)
+    let report = try GeotagEngine(store: store).geotag(
+      under: nil, positions: .init(timeline: track, sources: [:]),
+      clock: .init(zone: try CameraZone(parsing: "Europe/Berlin")), rules: GapRules(maxGap: 7_200), dryRun: true)
+    #expect(report.counts == [.inconsistentZone: 1])
+    // With a fixed offset there is one instant, and it is placed.
+    let fixed = try GeotagEngine(store: store).geotag(
+      under: nil, positions: .init(timeline: track, sources: [:]), clock: .init(zone: .offset(minutes: 60)),
+      rules: GapRules(maxGap: 7_200), dryRun: true)
+    #expect(fixed.counts == [.placed: 1] && fixed.placed.first?.coordinate.latitude == 52.68)
   }
 }

@@ -133,25 +133,45 @@ import Testing
 
     let g = try store.generation()
     let spot = Coordinate(latitude: 35.0, longitude: 135.0)
-    try store.write { try store.setEstimatedLocation(id: a, spot, now: Self.now) }
+    let source = EstimateSource(kind: .track, name: "day1.gpx", method: .interpolated(seconds: 12.5))
+    func estimate(_ id: Int64) throws {
+      try store.write { try store.setEstimatedLocation(id: id, spot, altitude: 41.5, source: source, now: Self.now) }
+    }
+    try estimate(a)
     #expect(try store.generation() == g + 1)
-    #expect(try store.photo(id: a)?.locationEstimated == true)
+    var estimated = try #require(try store.photo(id: a))
+    #expect(estimated.locationEstimated && estimated.altitude == 41.5 && estimated.estimateSource == source)
     #expect(try store.nearest(to: spot, limit: 1).first?.id == a)
-    // A sync that reads the file again (still without GPS) keeps the estimate...
+    #expect(try store.recordedLocationCount(under: "/trip") == 0)
+    // A sync that reads the file again (still without GPS) keeps the estimate, its altitude and source...
     try store.write { try store.upsert(late, now: Self.now) }
     #expect(try store.photo(id: a)?.coordinate == spot)
     try store.write { try store.update(id: a, with: late, now: Self.now) }
-    #expect(try store.photo(id: a)?.coordinate == spot)
+    estimated = try #require(try store.photo(id: a))
+    #expect(estimated.coordinate == spot && estimated.altitude == 41.5 && estimated.estimateSource == source)
+    // ...and so does one that reads back the same position (a sidecar geotag wrote)...
+    var sidecar = late
+    sidecar.photo.coordinate = Coordinate(latitude: 35.000_000_01, longitude: 135.0)
+    try store.write { try store.upsert(sidecar, now: Self.now) }
+    #expect(try store.photo(id: a)?.estimateSource == source)
     // ...until the file gains its own position, which replaces it.
     var tagged = late
     tagged.photo.coordinate = Coordinate(latitude: 34, longitude: 134)
     try store.write { try store.upsert(tagged, now: Self.now) }
     let photo = try #require(try store.photo(id: a))
     #expect(photo.coordinate == Coordinate(latitude: 34, longitude: 134) && !photo.locationEstimated)
-    // A recorded position is never overwritten by an estimate.
-    try store.write { try store.setEstimatedLocation(id: a, spot, now: Self.now) }
+    #expect(photo.estimateSource == nil && photo.altitude == nil)
+    #expect(try store.recordedLocationCount(under: "/trip") == 1 && store.recordedLocationCount(under: "/none") == 0)
+    // A recorded position is never overwritten by an estimate, nor cleared as one.
+    try estimate(a)
     #expect(try store.photo(id: a)?.coordinate == Coordinate(latitude: 34, longitude: 134))
     #expect(try store.photosToGeotag(under: "/trip").map(\.id) == [c, b])
+    // Clearing removes estimates only.
+    try estimate(b)
+    #expect(try store.write { try store.clearEstimatedLocations(ids: [a, b, c], now: Self.now) } == 1)
+    let cleared = try #require(try store.photo(id: b))
+    #expect(cleared.coordinate == nil && !cleared.locationEstimated && cleared.estimateSource == nil)
+    #expect(try store.photo(id: a)?.coordinate == Coordinate(latitude: 34, longitude: 134))
   }
 
   @Test(arguments: StoreKind.available)

@@ -22,8 +22,10 @@ public struct Annotation: Hashable, Sendable {
   /// Metres along a route to the point nearest the photo, when the annotation answers a
   /// route query (`distance` is then the distance from the route).
   public var distanceAlong: Double?
-  /// The position was estimated from a GPS track, not recorded by the camera.
+  /// The position was estimated (by geotag), not recorded by the camera.
   public var estimated = false
+  /// Where an estimated position came from, when the index knows.
+  public var estimateSource: EstimateSource?
   public var place: PlaceName?
   public var mediaType: MediaType = .photo
   /// A video's length in seconds.
@@ -65,6 +67,7 @@ public struct Annotation: Hashable, Sendable {
     url = photo.url
     thumbnailURL = photo.thumbnailURL
     estimated = photo.locationEstimated
+    estimateSource = photo.estimateSource
     place = photo.place
     mediaType = photo.mediaType
     duration = photo.duration

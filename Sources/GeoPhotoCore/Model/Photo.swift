@@ -98,6 +98,9 @@ public struct Photo: Hashable, Sendable {
   public var license: String?
   /// The location was estimated (from a GPS track by time), not recorded by the camera.
   public var locationEstimated = false
+  /// Where an estimated location came from (nil for a recorded one, and for estimates made
+  /// before sources were kept).
+  public var estimateSource: EstimateSource?
   /// The nearest populated place, when one is within reach.
   public var place: PlaceName?
   public var mediaType: MediaType = .photo

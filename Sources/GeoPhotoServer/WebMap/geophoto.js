@@ -273,9 +273,11 @@
         markers++;
         // A photo: its thumbnail, small; a click (or Enter) opens the viewer.
         const video = p.mediaType === 'video';
-        const icon = L.divIcon({ className: video ? 'gp-marker gp-video' : 'gp-marker', iconSize: L.point(34, 34),
-          html: p.thumbnailURL ? '<img alt="">' : '' });
-        const marker = L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : ''), alt: p.title })
+        // An estimated position (placed by geotag) is drawn dashed, and says where it came from.
+        const estimate = p.estimated ? ' · estimated' + (p.estimate && p.estimate.name ? ' from ' + p.estimate.name : '') : '';
+        const icon = L.divIcon({ className: 'gp-marker' + (video ? ' gp-video' : '') + (p.estimated ? ' gp-estimated' : ''),
+          iconSize: L.point(34, 34), html: p.thumbnailURL ? '<img alt="">' : '' });
+        const marker = L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : '') + estimate, alt: p.title })
           .on('click', () => openViewer(p.id)).addTo(layer);
         const img = marker.getElement() && marker.getElement().querySelector('img');
         if (img) { setImage(img, p.thumbnailURL); }
