@@ -72,7 +72,7 @@ public struct GeotagEngine {
     under root: String?, positions: Positions, clock: Clock, rules: GapRules, dryRun: Bool
   ) throws -> Report {
     var report = Report()
-    let photos = try store.photosToGeotag(under: root)
+    let photos = try store.localPhotos(under: root, .toGeotag)
     report.considered = photos.count
     let located = try store.recordedLocationCount(under: root)
     if located > 0 { report.counts[.alreadyLocated] = located }

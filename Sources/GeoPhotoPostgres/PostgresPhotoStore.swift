@@ -382,10 +382,10 @@ public final class PostgresPhotoStore: PhotoStore {
     return try query(sql, parameters) { Int($0.first?.int64(at: 0) ?? 0) }
   }
 
-  public func photosToGeotag(under root: String?) throws -> [Photo] {
+  public func localPhotos(under root: String?, _ kind: LocalPhotoKind) throws -> [Photo] {
     var sql = """
       SELECT \(PhotoColumn.photoList) FROM photos
-      WHERE source = 'local' AND (latitude IS NULL OR location_estimated) AND problem IS NULL
+      WHERE source = 'local' AND \(kind.condition) AND problem IS NULL
       """
     var parameters: [StoreValue] = []
     if let root {

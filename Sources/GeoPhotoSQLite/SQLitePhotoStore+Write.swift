@@ -286,10 +286,10 @@ extension SQLitePhotoStore {
     return named
   }
 
-  public func photosToGeotag(under root: String?) throws -> [Photo] {
+  public func localPhotos(under root: String?, _ kind: LocalPhotoKind) throws -> [Photo] {
     var photos: [Photo] = []
     var sql =
-      "SELECT \(PhotoColumn.photoList) FROM photos WHERE source = 'local' AND (latitude IS NULL OR location_estimated = 1) AND problem IS NULL"
+      "SELECT \(PhotoColumn.photoList) FROM photos WHERE source = 'local' AND \(kind.condition) AND problem IS NULL"
     var values: [StoreValue] = []
     if let root {
       let prefix = directoryPrefix(root)

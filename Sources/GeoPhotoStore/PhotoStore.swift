@@ -55,8 +55,9 @@ public protocol PhotoReading: AnyObject {
   /// The files of the photos `ids` besides their primary ones (all photos' when `nil`), by
   /// photo id; photos with one file are absent.
   func memberFiles(of ids: [Int64]?) throws -> [Int64: [MemberFile]]
-  /// Local photos with no location or an estimated one, under `root` or everywhere.
-  func photosToGeotag(under root: String?) throws -> [Photo]
+  /// Local photos under `root` (everywhere when nil) of one kind by location, without a
+  /// problem reading them, by capture time (undated first), then id.
+  func localPhotos(under root: String?, _ kind: LocalPhotoKind) throws -> [Photo]
   /// How many local photos under `root` (or everywhere) have a location their files recorded.
   func recordedLocationCount(under root: String?) throws -> Int
   /// The `query.limit` located photos nearest to `query.center` that pass `query.filter`,
@@ -264,6 +265,28 @@ public func circle(_ searched: Coordinate, radius searchedRadius: Double, covers
 
 /// The upper end of a prefix range: paths under `prefix` (ending in "/") sort at or above it
 /// and below the result, because '0' follows '/'.
+/// Local photos by what their location is: what geotagging places, reads as a track, clears.
+public enum LocalPhotoKind: Sendable, CaseIterable {
+  /// No location, or an estimated one (what geotagging places).
+  case toGeotag
+  /// A location the file recorded (what `--from-photos` takes as a track).
+  case recorded
+  /// An estimated location (what `--clear` removes).
+  case estimated
+  /// Every one.
+  case all
+
+  /// The SQL condition, in terms both stores speak (SQLite reads TRUE and FALSE as 1 and 0).
+  public var condition: String {
+    switch self {
+    case .toGeotag: "(latitude IS NULL OR location_estimated = TRUE)"
+    case .recorded: "latitude IS NOT NULL AND location_estimated = FALSE"
+    case .estimated: "location_estimated = TRUE"
+    case .all: "TRUE"
+    }
+  }
+}
+
 public func pathRangeEnd(_ prefix: String) -> String { String(prefix.dropLast()) + "0" }
 
 /// `root` with one trailing slash, the prefix of every path under it.

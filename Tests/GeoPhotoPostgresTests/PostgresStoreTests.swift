@@ -288,7 +288,7 @@ struct PostgresStoreTests {
       try store.recordSyncRoot("/A", now: now)
     }
     #expect(try store.knownFiles(under: "/a").map(\.path).sorted() == ["/a/sub/y.jpg", "/a/x.jpg"])
-    #expect(try store.photosToGeotag(under: "/a").count == 2)
+    #expect(try store.localPhotos(under: "/a", .toGeotag).count == 2)
     #expect(try store.write { try store.forgetLocalPhotos(under: "/a") } == 2)
     #expect(try store.syncRoots().map(\.path) == ["/A"])
   }

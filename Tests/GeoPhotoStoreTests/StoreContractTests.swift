@@ -128,8 +128,8 @@ import Testing
     }
     try store.write { try store.upsert(record("/elsewhere/3.jpg", nil, nil), now: Self.now) }
     // Undated first, then by date.
-    #expect(try store.photosToGeotag(under: "/trip").map(\.id) == [c, b, a])
-    #expect(try store.photosToGeotag(under: nil).count == 4)
+    #expect(try store.localPhotos(under: "/trip", .toGeotag).map(\.id) == [c, b, a])
+    #expect(try store.localPhotos(under: nil, .toGeotag).count == 4)
 
     let g = try store.generation()
     let spot = Coordinate(latitude: 35.0, longitude: 135.0)
@@ -165,7 +165,7 @@ import Testing
     // A recorded position is never overwritten by an estimate, nor cleared as one.
     try estimate(a)
     #expect(try store.photo(id: a)?.coordinate == Coordinate(latitude: 34, longitude: 134))
-    #expect(try store.photosToGeotag(under: "/trip").map(\.id) == [c, b])
+    #expect(try store.localPhotos(under: "/trip", .toGeotag).map(\.id) == [c, b])
     // Clearing removes estimates only.
     try estimate(b)
     #expect(try store.write { try store.clearEstimatedLocations(ids: [a, b, c], now: Self.now) } == 1)
