@@ -177,6 +177,7 @@ let package = Package(
       name: "geophoto-fuzz",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoExif", "GeoPhotoFixtures", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
+        "GeoPhotoTracks",
       ],
       swiftSettings: strict),
     .executableTarget(
