@@ -81,7 +81,7 @@ import Testing
     #expect(
       lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp"]
         + ["thumbnail-jpeg", "thumbnail-png", "thumbnail-webp", "thumbnail-heif", "thumbnail-jxl"]
-        + ["previews", "tile", "snapshot"])
+        + ["previews", "tile", "snapshot", "track-csv"])
     for (line, format) in zip(lines, PhotoFormat.allCases) {
       #expect(Set(format.extensions).isSubset(of: line.dropFirst()))
     }

@@ -10,8 +10,11 @@ enum ExiftoolGeotag {
   static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
   /// exiftool's latitude, longitude and (when it has one) altitude for `instant` (seconds since
-  /// 1970, UTC) from the track at `track`; nil when it places nothing there.
-  static func position(from track: URL, at instant: Double, rules: GapRules = GapRules()) throws -> [Double]? {
+  /// 1970, UTC) from the track at `track`; nil when it places nothing there. `environment` adds
+  /// to the test's own for the geotagging run (`TZ`, the zone exiftool reads a DJI log's start in).
+  static func position(
+    from track: URL, at instant: Double, rules: GapRules = GapRules(), environment: [String: String] = [:]
+  ) throws -> [Double]? {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gp-geotag-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -23,7 +26,7 @@ enum ExiftoolGeotag {
       [
         "-q", "-q", "-geotag", track.path, "-Geotime=\(text(instant))", "-api", "GeoMaxIntSecs=\(Int(rules.maxGap))",
         "-api", "GeoMaxExtSecs=\(Int(rules.maxExtrapolation))", "-o", out.path, photo.path,
-      ])
+      ], environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 })
     // exiftool may write the file even when it placed nothing: the tags say.
     guard FileManager.default.fileExists(atPath: out.path) else { return nil }
     let read = try ToolRun(path, ["-n", "-T", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", out.path])
