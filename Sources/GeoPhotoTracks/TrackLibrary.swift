@@ -10,6 +10,7 @@ public enum TrackFormat: String, CaseIterable, Sendable {
   case garminLogbook = "Garmin logbook"
   case nmea = "NMEA"
   case igc = "IGC"
+  case csv = "CSV"
 
   /// What a file's first bytes say it is; nil when none of these.
   public static func sniff(head: [UInt8]) -> TrackFormat? {
@@ -31,6 +32,7 @@ public enum TrackFormat: String, CaseIterable, Sendable {
     if text.first?.hasPrefix("A") == true, text.contains(where: { $0.hasPrefix("HFDTE") || $0.hasPrefix("B") }) {
       return .igc
     }
+    if CSVTrackReader.looksLikeTrack(head: head) { return .csv }
     return nil
   }
 
@@ -84,7 +86,7 @@ public enum TrackLibrary {
   }
 
   /// The tracks at `paths`: files, and folders read through (hidden entries skipped).
-  public static func load(_ paths: [String]) -> Result {
+  public static func load(_ paths: [String], zoneOffsetSeconds: Int? = nil) -> Result {
     var result = Result()
     for path in paths {
       var isFolder: ObjCBool = false
@@ -93,9 +95,9 @@ public enum TrackLibrary {
         continue
       }
       if isFolder.boolValue {
-        for file in files(under: path) { load(file, into: &result) }
+        for file in files(under: path) { load(file, zoneOffsetSeconds: zoneOffsetSeconds, into: &result) }
       } else {
-        load(path, into: &result)
+        load(path, zoneOffsetSeconds: zoneOffsetSeconds, into: &result)
       }
     }
     return result
@@ -116,16 +118,16 @@ public enum TrackLibrary {
     return files.sorted()
   }
 
-  static func load(_ path: String, into result: inout Result) {
+  static func load(_ path: String, zoneOffsetSeconds: Int?, into result: inout Result) {
     do {
-      result.tracks.append(try read(path))
+      result.tracks.append(try read(path, zoneOffsetSeconds: zoneOffsetSeconds))
     } catch {
       result.errors.append(error)
     }
   }
 
   /// One file, read by the reader its content calls for.
-  public static func read(_ path: String) throws(TrackReadError) -> LoadedTrack {
+  public static func read(_ path: String, zoneOffsetSeconds: Int? = nil) throws(TrackReadError) -> LoadedTrack {
     let name = (path as NSString).lastPathComponent
     let file: ReadableFile
     do { file = try ReadableFile(path: path) } catch { throw TrackReadError(name, error.description) }
@@ -134,7 +136,9 @@ public enum TrackLibrary {
     }
     let bytes: [UInt8]
     do { bytes = try file.read(at: 0, count: file.size) } catch { throw TrackReadError(name, error.description) }
-    return LoadedTrack(path: path, format: try format(of: bytes, name: name), contents: try read(bytes, name: name))
+    return LoadedTrack(
+      path: path, format: try format(of: bytes, name: name),
+      contents: try read(bytes, name: name, zoneOffsetSeconds: zoneOffsetSeconds))
   }
 
   static func format(of bytes: [UInt8], name: String) throws(TrackReadError) -> TrackFormat {
@@ -145,8 +149,11 @@ public enum TrackLibrary {
     return format
   }
 
-  /// The contents of a track file's bytes.
-  public static func read(_ bytes: [UInt8], name: String) throws(TrackReadError) -> TrackContents {
+  /// The contents of a track file's bytes; `zoneOffsetSeconds` is the zone of local times a
+  /// file's own clock wrote (a DJI log's start in its name), when known.
+  public static func read(_ bytes: [UInt8], name: String, zoneOffsetSeconds: Int? = nil) throws(TrackReadError)
+    -> TrackContents
+  {
     switch try format(of: bytes, name: name) {
     case .gpx, .kml, .tcx, .garminLogbook:
       return try XMLTrackReader.read(bytes, name: name)
@@ -159,6 +166,8 @@ public enum TrackLibrary {
         notes: log.badChecksums > 0 ? ["\(log.badChecksums) sentences with bad checksums skipped"] : [])
     case .igc:
       return TrackContents(fixes: try IGCReader.read(bytes, name: name))
+    case .csv:
+      return try CSVTrackReader.read(bytes, name: name, zoneOffsetSeconds: zoneOffsetSeconds)
     }
   }
 

@@ -39,14 +39,14 @@ let allTargets: [FuzzTarget] =
     FuzzTarget(name: "tracks", seedExtensions: ["gpx", "kml", "kmz", "tcx", "igc", "log", "nmea"]) { bytes in
       _ = try? TrackLibrary.read(bytes, name: "fuzz")
     },
-    FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),
-    FuzzTarget(name: "snapshot", seedExtensions: [], isFile: false, exercise: SnapshotFuzzing.exercise),
     FuzzTarget(name: "track-csv", seedExtensions: ["csv"]) { bytes in
       _ = CSVTrackReader.looksLikeTrack(head: Array(bytes.prefix(4_096)))
       // A DJI log's name (its times count from the start the name gives), in a zone from the bytes.
       let zone = Int(bytes.last ?? 0) % 40 * 3_600 - 20 * 3_600
       _ = try? CSVTrackReader.read(bytes, name: "Track_2020-12-02_[07-50-31].csv", zoneOffsetSeconds: zone)
     },
+    FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),
+    FuzzTarget(name: "snapshot", seedExtensions: [], isFile: false, exercise: SnapshotFuzzing.exercise),
   ]
 
 /// One target per image decoder a thumbnail is made with, seeded by its own files.

@@ -70,7 +70,8 @@ import Testing
     #expect(PhotoReadError.notA(.raw).description == "not a camera RAW file")
   }
 
-  /// The fuzz binary's targets are the registry's formats and the two block readers.
+  /// The fuzz binary's targets are the registry's formats, the two block readers, the
+  /// thumbnail decoders, previews, tracks, and the tile and snapshot parameters.
   @Test func theFuzzTargetsAreTheRegistry() throws {
     let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".build/debug/geophoto-fuzz")
@@ -81,7 +82,7 @@ import Testing
     #expect(
       lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp"]
         + ["thumbnail-jpeg", "thumbnail-png", "thumbnail-webp", "thumbnail-heif", "thumbnail-jxl"]
-        + ["previews", "tile", "snapshot", "track-csv"])
+        + ["previews", "tracks", "track-csv", "tile", "snapshot"])
     for (line, format) in zip(lines, PhotoFormat.allCases) {
       #expect(Set(format.extensions).isSubset(of: line.dropFirst()))
     }

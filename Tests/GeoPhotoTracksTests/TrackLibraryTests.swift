@@ -50,14 +50,15 @@ import Testing
     try copy("Geotag.gpx", to: dir, as: "day1.gpx")
     try copy("Geotag.igc", to: dir.appendingPathComponent("day2"), as: "flight.igc")
     try copy("Text.csv", to: dir, as: "photos.csv")
+    try copy("Geotag_DJI_2020-12-02_[07-50-31].csv", to: dir, as: "Geotag_DJI_2020-12-02_[07-50-31].csv")
     try copy("Geotag3.log", to: dir, as: "bramor.log")
     try copy("Garmin.fit", to: dir, as: "ride.fit")
     try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\">\n<time>2024-05-02T08:00:00Z</time>\n".write(
       to: dir.appendingPathComponent("cut.gpx"), atomically: true, encoding: .utf8)
     try "secret".write(to: dir.appendingPathComponent(".hidden.gpx"), atomically: true, encoding: .utf8)
     let result = TrackLibrary.load([dir.path, dir.appendingPathComponent("missing.gpx").path])
-    #expect(Set(result.tracks.map(\.name)) == ["day1.gpx", "flight.igc"])
-    let notATrack = "not a track (none of GPX, KML, KMZ, TCX, Garmin logbook, NMEA, IGC)"
+    #expect(Set(result.tracks.map(\.name)) == ["day1.gpx", "flight.igc", "Geotag_DJI_2020-12-02_[07-50-31].csv"])
+    let notATrack = "not a track (none of GPX, KML, KMZ, TCX, Garmin logbook, NMEA, IGC, CSV)"
     #expect(
       Set(result.errors.map(\.description)) == [
         "bramor.log: \(notATrack)", "photos.csv: \(notATrack)", "ride.fit: \(notATrack)", "cut.gpx:2: malformed XML",

@@ -11,8 +11,10 @@ enum GeotagCommand: Subcommand {
     abstract: "Place photos without a location on tracks, by the time they were taken.",
     discussion: """
       Tracks are files or folders of them, each told by its content: GPX, KML and KMZ, Garmin
-      TCX, NMEA 0183 logs and IGC flight logs. A file that is none of these, or is damaged, is
-      named with the line where it went wrong; the other tracks are still used.
+      TCX, NMEA 0183 logs, IGC flight logs, and CSV files whose header names latitude,
+      longitude and time columns (DJI flight logs too: their start, in the file name, is read
+      in the --tz offset). A file that is none of these, or is damaged, is named with the line
+      where it went wrong; the other tracks are still used.
 
       A photo's instant is its capture time with its OffsetTimeOriginal, or read in the
       camera's zone given with --tz (a fixed offset, or a named zone with its daylight saving
@@ -79,7 +81,13 @@ enum GeotagCommand: Subcommand {
     let clock = GeotagEngine.Clock(
       zone: try parsed.value(Self.zone), correction: ClockCorrection(offset: try parsed.value(Self.offset)))
 
-    let positions = try loadPositions(trackPaths, context: context)
+    // A DJI log's start, in its file name, is the camera's local time: in the --tz offset.
+    let logZone: Int? =
+      switch clock.zone {
+      case .offset(let minutes)?: minutes * 60
+      case .named?, nil: nil
+      }
+    let positions = try loadPositions(trackPaths, zoneOffsetSeconds: logZone, context: context)
     let store = try context.openExistingStore()
     let root = parsed.positionals.first.map(SyncEngine.canonicalRoot)
     let dryRun = parsed.has(Self.dryRun)
@@ -91,8 +99,10 @@ enum GeotagCommand: Subcommand {
 
   /// The tracks read, their notes and errors said on stderr; a usage of none that holds a
   /// position fails.
-  static func loadPositions(_ paths: [String], context: CommandContext) throws -> GeotagEngine.Positions {
-    let library = TrackLibrary.load(paths)
+  static func loadPositions(_ paths: [String], zoneOffsetSeconds: Int?, context: CommandContext) throws
+    -> GeotagEngine.Positions
+  {
+    let library = TrackLibrary.load(paths, zoneOffsetSeconds: zoneOffsetSeconds)
     for error in library.errors { context.console.err("warning: \(error)\n") }
     for track in library.tracks {
       let fixes = track.contents.fixes.count
