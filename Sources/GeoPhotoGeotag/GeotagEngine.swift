@@ -20,12 +20,53 @@ public struct GeotagEngine {
   public struct Positions: Sendable {
     public var timeline: Timeline
     /// By source number: what `EstimateSource` a placement from it carries (its kind and name).
-    public var sources: [UInt16: (kind: EstimateSource.Kind, name: String)]
+    public var sources: [UInt32: (kind: EstimateSource.Kind, name: String)]
 
-    public init(timeline: Timeline, sources: [UInt16: (kind: EstimateSource.Kind, name: String)]) {
+    public init(timeline: Timeline, sources: [UInt32: (kind: EstimateSource.Kind, name: String)]) {
       self.timeline = timeline
       self.sources = sources
     }
+
+    /// The tracks a library read, each its own source, and the photos' fixes beside them.
+    public init(tracks: TrackLibrary.Result, photos: PhotoFixes = PhotoFixes()) {
+      var sources: [UInt32: (kind: EstimateSource.Kind, name: String)] = [:]
+      for (i, track) in tracks.tracks.enumerated() { sources[UInt32(clamping: i + 1)] = (.track, track.name) }
+      let base = UInt32(clamping: tracks.tracks.count + 1)
+      var fixes = tracks.fixes
+      for (i, photo) in photos.fixes.enumerated() {
+        let number = base &+ UInt32(clamping: i)
+        sources[number] = (.photos, photo.name)
+        fixes.append(Fix(time: photo.fix.time, coordinate: photo.fix.coordinate, altitude: nil, source: number))
+      }
+      self.init(timeline: Timeline(fixes, visits: tracks.visits), sources: sources)
+    }
+  }
+
+  /// The located photos of the index as a track: each photo whose file recorded a position
+  /// and whose capture time is an instant, under a folder or everywhere. Estimated positions
+  /// never count: an estimate never feeds another.
+  public struct PhotoFixes: Sendable {
+    public var fixes: [(name: String, fix: Fix)] = []
+
+    public init() {}
+
+    public init(store: any PhotoStore, under root: String?) throws {
+      for photo in try store.localPhotos(under: root, .recorded) {
+        guard let c = photo.coordinate, let instant = photo.takenAt?.instant else { continue }
+        let name = photo.path.map { String($0.split(separator: "/").last ?? "") } ?? photo.title
+        fixes.append((name, Fix(time: Double(instant), coordinate: c)))
+      }
+    }
+  }
+
+  /// Which photos a run considers.
+  public enum Scope: Sendable, Equatable {
+    /// Every local photo.
+    case all
+    /// The photos under a folder.
+    case under(String)
+    /// These files (canonical paths), each found in the index.
+    case files([String])
   }
 
   /// How the photos' times are read.
@@ -58,6 +99,8 @@ public struct GeotagEngine {
   /// What a run found: the photos it placed, and how many of each outcome.
   public struct Report: Sendable {
     public var considered = 0
+    /// Files named that the index does not hold.
+    public var missing: [String] = []
     public var placed: [Placed] = []
     public var counts: [Outcome: Int] = [:]
   }
@@ -66,15 +109,38 @@ public struct GeotagEngine {
   /// further apart than this disagree: the photo's zone is in doubt.
   public static let agreement = 100.0
 
-  /// Locates the photos without a recorded location under `root` (everywhere when nil) on
-  /// `positions`; writes nothing when `dryRun`.
+  /// The photos of `scope` to place, how many of it are already located, and the files of it
+  /// the index does not hold.
+  public func candidates(_ scope: Scope) throws -> (photos: [Photo], located: Int, missing: [String]) {
+    switch scope {
+    case .all:
+      return (try store.localPhotos(under: nil, .toGeotag), try store.recordedLocationCount(under: nil), [])
+    case .under(let root):
+      return (try store.localPhotos(under: root, .toGeotag), try store.recordedLocationCount(under: root), [])
+    case .files(let paths):
+      var byPath: [String: Photo] = [:]
+      for folder in Set(paths.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) }) {
+        for photo in try store.localPhotos(under: folder.isEmpty ? "/" : folder, .all) {
+          if let path = photo.path { byPath[path] = photo }
+        }
+      }
+      let found = paths.compactMap { byPath[$0] }
+      let located = found.filter { $0.coordinate != nil && !$0.locationEstimated }
+      return (
+        found.filter { $0.coordinate == nil || $0.locationEstimated }, located.count, paths.filter { byPath[$0] == nil }
+      )
+    }
+  }
+
+  /// Locates the photos of `scope` without a recorded location on `positions`; writes
+  /// nothing when `dryRun`.
   public func geotag(
-    under root: String?, positions: Positions, clock: Clock, rules: GapRules, dryRun: Bool
+    _ scope: Scope, positions: Positions, clock: Clock, rules: GapRules, dryRun: Bool
   ) throws -> Report {
     var report = Report()
-    let photos = try store.localPhotos(under: root, .toGeotag)
+    let (photos, located, missing) = try candidates(scope)
     report.considered = photos.count
-    let located = try store.recordedLocationCount(under: root)
+    report.missing = missing
     if located > 0 { report.counts[.alreadyLocated] = located }
     for photo in photos {
       switch Self.place(photo, on: positions, clock: clock, rules: rules) {
@@ -85,17 +151,56 @@ public struct GeotagEngine {
         report.counts[outcome.outcome, default: 0] += 1
       }
     }
-    guard !dryRun, !report.placed.isEmpty else { return report }
+    try write(report.placed, dryRun: dryRun)
+    return report
+  }
+
+  /// Places the photos of `scope` at `coordinate` by hand (recorded positions stay).
+  public func place(_ scope: Scope, at coordinate: Coordinate, dryRun: Bool) throws -> Report {
+    var report = Report()
+    let (photos, located, missing) = try candidates(scope)
+    report.considered = photos.count
+    report.missing = missing
+    if located > 0 { report.counts[.alreadyLocated] = located }
+    report.placed = photos.map {
+      Placed(
+        photo: $0, coordinate: coordinate, altitude: nil, source: .byHand,
+        instant: ($0.takenAt?.instant).map(Double.init) ?? 0)
+    }
+    if !report.placed.isEmpty { report.counts[.placed] = report.placed.count }
+    try write(report.placed, dryRun: dryRun)
+    return report
+  }
+
+  /// Removes the estimated positions (from tracks, photos or hands) of the photos of `scope`;
+  /// returns the photos whose estimates were (or would be) removed.
+  public func clear(_ scope: Scope, dryRun: Bool) throws -> [Photo] {
+    let estimated: [Photo]
+    switch scope {
+    case .all: estimated = try store.localPhotos(under: nil, .estimated)
+    case .under(let root): estimated = try store.localPhotos(under: root, .estimated)
+    case .files: estimated = try candidates(scope).photos.filter(\.locationEstimated)
+    }
+    guard !dryRun, !estimated.isEmpty else { return estimated }
+    let now = IndexTime.now()
+    try store.write { _ = try store.clearEstimatedLocations(ids: estimated.map(\.id), now: now) }
+    try store.refreshDerivedIndexes()
+    return estimated
+  }
+
+  /// Writes the placements as estimates, names their places, and brings the spatial index up
+  /// to date; nothing when `dryRun`.
+  func write(_ placed: [Placed], dryRun: Bool) throws {
+    guard !dryRun, !placed.isEmpty else { return }
     let now = IndexTime.now()
     try store.write {
-      for placed in report.placed {
+      for placed in placed {
         try store.setEstimatedLocation(
           id: placed.photo.id, placed.coordinate, altitude: placed.altitude, source: placed.source, now: now)
       }
       if let namer { _ = try store.assignPlaces(with: namer) }
     }
     try store.refreshDerivedIndexes()
-    return report
   }
 
   /// Why a photo was not placed.

@@ -7,9 +7,9 @@ public struct Fix: Equatable, Sendable {
   public var time: Double
   public var coordinate: Coordinate
   public var altitude: Double?
-  public var source: UInt16
+  public var source: UInt32
 
-  public init(time: Double, coordinate: Coordinate, altitude: Double? = nil, source: UInt16 = 0) {
+  public init(time: Double, coordinate: Coordinate, altitude: Double? = nil, source: UInt32 = 0) {
     self.time = time
     self.coordinate = coordinate
     self.altitude = altitude
@@ -23,9 +23,9 @@ public struct Visit: Equatable, Sendable {
   public var start: Double
   public var end: Double
   public var coordinate: Coordinate
-  public var source: UInt16
+  public var source: UInt32
 
-  public init(start: Double, end: Double, coordinate: Coordinate, source: UInt16 = 0) {
+  public init(start: Double, end: Double, coordinate: Coordinate, source: UInt32 = 0) {
     self.start = start
     self.end = end
     self.coordinate = coordinate

@@ -129,7 +129,7 @@ public struct Timeline: Sendable {
 
   /// The source of what places `time`: the visit it is inside, else the fix nearest in time
   /// (the earlier of two as near); nil for an empty timeline.
-  public func source(at time: Double) -> UInt16? {
+  public func source(at time: Double) -> UInt32? {
     if let visit = visit(at: time) { return visit.source }
     guard !fixes.isEmpty else { return nil }
     var low = 0

@@ -63,12 +63,17 @@ public enum TrackLibrary {
     public var tracks: [LoadedTrack] = []
     public var errors: [TrackReadError] = []
 
+    public init(tracks: [LoadedTrack] = [], errors: [TrackReadError] = []) {
+      self.tracks = tracks
+      self.errors = errors
+    }
+
     /// Every track's fixes, each with its track's place in `tracks` plus one as its source.
     public var fixes: [Fix] {
       tracks.enumerated().flatMap { i, track in
         track.contents.fixes.map {
           var fix = $0
-          fix.source = UInt16(clamping: i + 1)
+          fix.source = UInt32(clamping: i + 1)
           return fix
         }
       }
@@ -78,7 +83,7 @@ public enum TrackLibrary {
       tracks.enumerated().flatMap { i, track in
         track.contents.visits.map {
           var visit = $0
-          visit.source = UInt16(clamping: i + 1)
+          visit.source = UInt32(clamping: i + 1)
           return visit
         }
       }

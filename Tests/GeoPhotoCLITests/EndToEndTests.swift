@@ -563,6 +563,43 @@ func photoCount(_ db: URL) throws -> Int {
   }
 }
 
+extension GeotagEndToEndTests {
+  /// Placing by hand at a place name, as near resolves it (GeoNames' Kyoto: 35.02107, 135.75385),
+  /// then clearing; and the usage errors of the modes.
+  @Test func photosArePlacedByHandAndCleared() throws {
+    let w = try ExampleWorkspace(.sqlite, withPhotos: false)
+    for name in ["a.jpg", "b.jpg"] {
+      try SampleJPEG.write(to: w.photos.appendingPathComponent(name)) {
+        $0.takenAt = CaptureDate(year: 2024, month: 5, day: 3, hour: 10, minute: 0, second: 0, utcOffsetMinutes: 540)
+      }
+    }
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let a = w.photos.appendingPathComponent("a.jpg").path
+    let placed = try Binary.run(["geotag", "--at", "Kyoto", a], environment: w.env)
+    #expect(placed.status == 0, "\(placed.stderr)")
+    #expect(placed.stdout.contains("placed 1 of 1 photo without a location"))
+    let near = try Binary.run(["near", "35.02107,135.75385", "-f", "json", "--radius", "2km"], environment: w.env)
+    let annotations = try #require(try json(near.stdout)["annotations"] as? [[String: Any]])
+    #expect(annotations.count == 1)
+    let estimate = try #require(annotations.first?["estimate"] as? [String: Any])
+    #expect(estimate["source"] as? String == "hand" && estimate["method"] as? String == "hand")
+    let cleared = try Binary.run(["geotag", "--clear", w.photos.path], environment: w.env)
+    #expect(cleared.stdout.hasSuffix("cleared 1 estimated position\n"))
+    #expect(try Binary.run(["near", "35.02107,135.75385"], environment: w.env).stdout.isEmpty)
+    for (arguments, error) in [
+      (["geotag", "--all"], "Missing expected option '--track <file|dir>' (or --from-photos, --at or --clear)"),
+      (["geotag", "--at", "Kyoto", "--track", a, a], "--at places photos by hand"),
+      (["geotag", "--clear", "--from-photos", "--all"], "--clear removes positions"),
+      (["geotag", "--track", a, "--from", w.photos.path, "--all"], "--from chooses the photos of --from-photos"),
+      (["geotag", "--at", "Kyoto", w.photos.path, a], "is a folder"),
+      (["geotag", "--at", "Kyoto", "--all", a], "not both"),
+    ] {
+      let run = try Binary.run(arguments, environment: w.env)
+      #expect(run.status == 64 && run.stderr.contains(error), "\(arguments): \(run.status) \(run.stderr)")
+    }
+  }
+}
+
 @Suite struct PlaceNameEndToEndTests {
   @Test func namesWhereCoordinatesGo() throws {
     let w = try ExampleWorkspace()

@@ -118,7 +118,7 @@ import Testing
       ], in: dir)
     let engine = GeotagEngine(store: store)
     let clock = GeotagEngine.Clock(zone: try CameraZone(parsing: "Europe/Berlin"))
-    let dry = try engine.geotag(under: "/p", positions: positions, clock: clock, rules: GapRules(), dryRun: true)
+    let dry = try engine.geotag(.under("/p"), positions: positions, clock: clock, rules: GapRules(), dryRun: true)
     #expect(dry.considered == 7)
     #expect(
       dry.counts == [.placed: 3, .alreadyLocated: 1, .noTime: 1, .inGap: 1, .beforeTrack: 1, .afterTrack: 1])
@@ -133,12 +133,12 @@ import Testing
     }
     #expect(try store.photo(id: a.photo.id)?.coordinate == nil)  // a dry run writes nothing
 
-    let real = try engine.geotag(under: "/p", positions: positions, clock: clock, rules: GapRules(), dryRun: false)
+    let real = try engine.geotag(.under("/p"), positions: positions, clock: clock, rules: GapRules(), dryRun: false)
     #expect(real.counts[.placed] == 3)
     let stored = try #require(try store.photo(id: a.photo.id))
     #expect(stored.locationEstimated && stored.estimateSource == a.source && stored.coordinate == a.coordinate)
     // Placed again: the estimates are considered again, nothing else changes.
-    let again = try engine.geotag(under: "/p", positions: positions, clock: clock, rules: GapRules(), dryRun: true)
+    let again = try engine.geotag(.under("/p"), positions: positions, clock: clock, rules: GapRules(), dryRun: true)
     #expect(again.counts == dry.counts)
   }
 
@@ -153,13 +153,63 @@ import Testing
     ])
     let store = try store([("/p/fold.jpg", "2024-10-27T02:30:00", nil)], in: dir)
     let report = try GeotagEngine(store: store).geotag(
-      under: nil, positions: .init(timeline: track, sources: [:]),
+      .all, positions: .init(timeline: track, sources: [:]),
       clock: .init(zone: try CameraZone(parsing: "Europe/Berlin")), rules: GapRules(maxGap: 7_200), dryRun: true)
     #expect(report.counts == [.inconsistentZone: 1])
     // With a fixed offset there is one instant, and it is placed.
     let fixed = try GeotagEngine(store: store).geotag(
-      under: nil, positions: .init(timeline: track, sources: [:]), clock: .init(zone: .offset(minutes: 60)),
+      .all, positions: .init(timeline: track, sources: [:]), clock: .init(zone: .offset(minutes: 60)),
       rules: GapRules(maxGap: 7_200), dryRun: true)
     #expect(fixed.counts == [.placed: 1] && fixed.placed.first?.coordinate.latitude == 52.68)
+  }
+
+  /// The phone's photos as a track: recorded positions with instants become fixes; estimated
+  /// ones never do; a camera photo between two phone photos is placed between them.
+  @Test func photosWithRecordedPositionsAreATrackAndEstimatesNeverFeedEstimates() throws {
+    let dir = try TemporaryDirectory()
+    let store = try store(
+      [
+        ("/phone/1.heic", "2024-05-02T10:00:00+01:00", Coordinate(latitude: 38.70, longitude: -9.14)),
+        ("/phone/2.heic", "2024-05-02T10:10:00+01:00", Coordinate(latitude: 38.72, longitude: -9.12)),
+        ("/phone/3.heic", "2024-05-02T10:40:00", Coordinate(latitude: 1, longitude: 1)),  // no instant
+        ("/camera/a.jpg", "2024-05-02T10:04:00+01:00", nil),
+        ("/camera/b.jpg", "2024-05-02T10:12:00+01:00", nil),
+      ], in: dir)
+    // b is placed by hand first: an estimate, which must not become a fix.
+    let engine = GeotagEngine(store: store)
+    let b = try #require(try engine.candidates(.files(["/camera/b.jpg"])).photos.first)
+    _ = try engine.place(.files(["/camera/b.jpg"]), at: Coordinate(latitude: 50, longitude: 50), dryRun: false)
+    #expect(try store.photo(id: b.id)?.estimateSource == .byHand)
+    let photos = try GeotagEngine.PhotoFixes(store: store, under: nil)
+    #expect(photos.fixes.map(\.name) == ["1.heic", "2.heic"])
+    let report = try engine.geotag(
+      .under("/camera"), positions: .init(tracks: TrackLibrary.Result(), photos: photos), clock: .init(),
+      rules: GapRules(), dryRun: true)
+    let a = try #require(report.placed.first { $0.photo.path == "/camera/a.jpg" })
+    // 4 of 10 minutes from 1 to 2.
+    #expect(abs(a.coordinate.latitude - 38.708) < 1e-9 && abs(a.coordinate.longitude - -9.132) < 1e-9)
+    #expect(a.source == EstimateSource(kind: .photos, name: "1.heic", method: .interpolated(seconds: 600)))
+    // b (two minutes after the last phone photo) is after the track; its hand placement stays
+    // an estimate to place again.
+    #expect(report.counts[.afterTrack] == 1)
+  }
+
+  @Test func handPlacementsAndClearingTouchEstimatesOnly() throws {
+    let dir = try TemporaryDirectory()
+    let store = try store(
+      [
+        ("/p/a.jpg", "2024-05-02T10:00:00+01:00", nil), ("/p/b.jpg", nil, nil),
+        ("/p/c.jpg", nil, Coordinate(latitude: 1, longitude: 2)),
+      ], in: dir)
+    let engine = GeotagEngine(store: store)
+    let kyoto = Coordinate(latitude: 35.0116, longitude: 135.7681)
+    let report = try engine.place(.files(["/p/a.jpg", "/p/c.jpg", "/p/missing.jpg"]), at: kyoto, dryRun: false)
+    #expect(report.counts == [.placed: 1, .alreadyLocated: 1] && report.missing == ["/p/missing.jpg"])
+    #expect(try store.nearest(to: kyoto, limit: 5, maximumDistance: 1_000).count == 1)
+    #expect(try engine.clear(.under("/p"), dryRun: true).map(\.path) == ["/p/a.jpg"])
+    #expect(try store.nearest(to: kyoto, limit: 5, maximumDistance: 1_000).count == 1)  // a dry run clears nothing
+    #expect(try engine.clear(.all, dryRun: false).count == 1)
+    #expect(try store.nearest(to: kyoto, limit: 5, maximumDistance: 1_000).isEmpty)
+    #expect(try store.localPhotos(under: "/p", .recorded).map(\.path) == ["/p/c.jpg"])
   }
 }

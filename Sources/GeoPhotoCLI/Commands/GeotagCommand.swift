@@ -23,18 +23,27 @@ enum GeotagCommand: Subcommand {
       track points around it when they are at most --max-gap apart; never across a longer gap,
       and before a track's first point or after its last only within --max-extrapolation.
 
-      Positions are stored in the index as estimated, with the track they came from; the
-      photo files are never modified.
+      --from-photos takes the index's photos whose files recorded a position (a phone's,
+      taken beside the camera) as a track; estimated positions never feed other estimates.
+      --at places photos by hand. Positions are stored in the index as estimated, with the
+      track, photo or hand they came from; the photo files are never modified. --clear
+      removes estimated positions again.
       """,
     arguments: [
-      .init(name: "dir", help: "Only photos under this folder (or --all).", optional: true, completion: .directory)
+      .init(
+        name: "dir|file", help: "The photos under this folder, or these photo files (or --all).", repeating: true,
+        optional: true, completion: .file)
     ],
     options: [
-      track.spec, zone.spec, offset.spec, maxGap.spec, maxExtrapolation.spec, all.spec, dryRun.spec,
+      track.spec, fromPhotos.spec, from.spec, at.spec, clear.spec, zone.spec, offset.spec, maxGap.spec,
+      maxExtrapolation.spec, all.spec, dryRun.spec,
     ],
     examples: [
       "geophoto geotag --track day1.gpx ~/Pictures/2024-05-03",
       "geophoto geotag --track ~/tracks --tz Europe/Lisbon --offset -00:00:45 --all --dry-run",
+      "geophoto geotag --from-photos --from ~/Pictures/Phone ~/Pictures/Camera",
+      "geophoto geotag --at \"Kyoto, JP\" IMG_0412.JPG IMG_0413.JPG",
+      "geophoto geotag --clear --all",
     ])
 
   static let track = ValueOption.text(
@@ -64,44 +73,110 @@ enum GeotagCommand: Subcommand {
   static let maxExtrapolation = ValueOption.duration(
     "max-extrapolation", help: "How far before a track's first point or after its last that point is used."
   ).defaulting(to: GapRules().maxExtrapolation) { _ in "0 (never)" }
-  static let all = FlagOption(long: "all", help: "Every photo without a location in the index.")
+  static let fromPhotos = FlagOption(
+    long: "from-photos", help: "Use the index's photos whose files recorded a position (a phone's) as a track.")
+  static let from = ValueOption.text(
+    "from", valueName: "dir", help: "With --from-photos: only the photos under this folder.", completion: .directory)
+  static let at = ValueOption.text(
+    "at", valueName: "lat,lon|place", help: "Place the photos here by hand (a place as near finds it).")
+  static let clear = FlagOption(
+    long: "clear", help: "Remove estimated positions (from tracks, photos or hands); recorded ones stay.")
+  static let all = FlagOption(long: "all", help: "Every photo in the index.")
   static let dryRun = FlagOption(long: "dry-run", short: "n", help: "List what would change; change nothing.")
 
   static func run(_ context: CommandContext) throws {
     let parsed = context.parsed
     let trackPaths = try parsed.values(Self.track)
-    guard !trackPaths.isEmpty else { throw UsageError("Missing expected option '--track <file|dir>'") }
-    let all = parsed.has(Self.all)
-    guard all != !parsed.positionals.isEmpty else {
-      throw UsageError(all ? "Give either a folder or --all, not both" : "Missing expected argument '<dir>' (or --all)")
+    let fromPhotos = parsed.has(Self.fromPhotos)
+    let at = try parsed.value(Self.at)
+    let clear = parsed.has(Self.clear)
+    let hasSource = !trackPaths.isEmpty || fromPhotos
+    if try parsed.value(Self.from) != nil && !fromPhotos {
+      throw UsageError("--from chooses the photos of --from-photos: give both")
     }
-    guard parsed.positionals.count <= 1 else { throw UsageError("Unexpected argument '\(parsed.positionals[1])'") }
-    let rules = GapRules(
-      maxGap: try parsed.value(Self.maxGap), maxExtrapolation: try parsed.value(Self.maxExtrapolation))
-    let clock = GeotagEngine.Clock(
-      zone: try parsed.value(Self.zone), correction: ClockCorrection(offset: try parsed.value(Self.offset)))
-
-    // A DJI log's start, in its file name, is the camera's local time: in the --tz offset.
-    let logZone: Int? =
-      switch clock.zone {
-      case .offset(let minutes)?: minutes * 60
-      case .named?, nil: nil
-      }
-    let positions = try loadPositions(trackPaths, zoneOffsetSeconds: logZone, context: context)
-    let store = try context.openExistingStore()
-    let root = parsed.positionals.first.map(SyncEngine.canonicalRoot)
+    if at != nil && hasSource {
+      throw UsageError("--at places photos by hand: give it without --track or --from-photos")
+    }
+    if clear && (hasSource || at != nil) {
+      throw UsageError("--clear removes positions: give it without a source or --at")
+    }
+    guard hasSource || at != nil || clear else {
+      throw UsageError("Missing expected option '--track <file|dir>' (or --from-photos, --at or --clear)")
+    }
+    let scope = try Self.scope(parsed)
     let dryRun = parsed.has(Self.dryRun)
-    let report = try GeotagEngine(store: store, namer: PlaceNames.namer(context))
-      .geotag(under: root, positions: positions, clock: clock, rules: rules, dryRun: dryRun)
-    if clock.correction != .none { context.console.err("clock: \(clock.correction)\n") }
+    let store = try context.openExistingStore()
+    let engine = GeotagEngine(store: store, namer: PlaceNames.namer(context))
+
+    if clear {
+      let cleared = try engine.clear(scope, dryRun: dryRun)
+      let names = cleared.map { name(of: $0) + "\n" }.joined()
+      context.console.out(
+        names + "\(dryRun ? "would clear" : "cleared") \(count(cleared.count, "estimated position"))\n")
+      return
+    }
+    let report: GeotagEngine.Report
+    if let at {
+      report = try engine.place(scope, at: try PlaceNames.coordinate(at, context), dryRun: dryRun)
+    } else {
+      let rules = GapRules(
+        maxGap: try parsed.value(Self.maxGap), maxExtrapolation: try parsed.value(Self.maxExtrapolation))
+      let clock = GeotagEngine.Clock(
+        zone: try parsed.value(Self.zone), correction: ClockCorrection(offset: try parsed.value(Self.offset)))
+      // A DJI log's start, in its file name, is the camera's local time: in the --tz offset.
+      let logZone: Int? =
+        switch clock.zone {
+        case .offset(let minutes)?: minutes * 60
+        case .named?, nil: nil
+        }
+      let library = readTracks(trackPaths, zoneOffsetSeconds: logZone, context: context)
+      let photos =
+        fromPhotos
+        ? try GeotagEngine.PhotoFixes(store: store, under: try parsed.value(Self.from).map(SyncEngine.canonicalRoot))
+        : GeotagEngine.PhotoFixes()
+      if fromPhotos { context.console.err("photos with recorded positions: \(count(photos.fixes.count, "point"))\n") }
+      let positions = GeotagEngine.Positions(tracks: library, photos: photos)
+      guard !positions.timeline.isEmpty else {
+        throw RuntimeError(
+          library.errors.isEmpty
+            ? "no track or photo gives a position with a time" : "no track could be read (see the warnings)")
+      }
+      report = try engine.geotag(scope, positions: positions, clock: clock, rules: rules, dryRun: dryRun)
+      if clock.correction != .none { context.console.err("clock: \(clock.correction)\n") }
+    }
+    for path in report.missing { context.console.err("warning: \(path): not in the index (sync its folder first)\n") }
     context.console.out(rows(report.placed) + summary(report, dryRun: dryRun) + "\n")
   }
 
-  /// The tracks read, their notes and errors said on stderr; a usage of none that holds a
-  /// position fails.
-  static func loadPositions(_ paths: [String], zoneOffsetSeconds: Int?, context: CommandContext) throws
-    -> GeotagEngine.Positions
-  {
+  /// The photos the positionals and --all name: one folder, files, or every photo.
+  static func scope(_ parsed: ParsedArguments) throws -> GeotagEngine.Scope {
+    let all = parsed.has(Self.all)
+    guard all != !parsed.positionals.isEmpty else {
+      throw UsageError(
+        all
+          ? "Give either folders or files, or --all, not both" : "Missing expected argument '<dir|file...>' (or --all)")
+    }
+    if all { return .all }
+    var isFolder: ObjCBool = false
+    let paths = parsed.positionals
+    if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder), isFolder.boolValue {
+      return .under(SyncEngine.canonicalRoot(paths[0]))
+    }
+    for path in paths {
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw UsageError("'\(path)': no such file")
+      }
+      if isFolder.boolValue { throw UsageError("Give one folder, or photo files: '\(path)' is a folder") }
+    }
+    return .files(paths.map(SyncEngine.canonicalRoot))
+  }
+
+  static func name(of photo: Photo) -> String {
+    photo.path.map { ($0 as NSString).lastPathComponent } ?? photo.title
+  }
+
+  /// The tracks read, their notes and errors said on stderr.
+  static func readTracks(_ paths: [String], zoneOffsetSeconds: Int?, context: CommandContext) -> TrackLibrary.Result {
     let library = TrackLibrary.load(paths, zoneOffsetSeconds: zoneOffsetSeconds)
     for error in library.errors { context.console.err("warning: \(error)\n") }
     for track in library.tracks {
@@ -112,20 +187,13 @@ enum GeotagCommand: Subcommand {
       if !track.contents.notes.isEmpty { line += " (\(track.contents.notes.joined(separator: "; ")))" }
       context.console.err(line + "\n")
     }
-    let timeline = Timeline(library.fixes, visits: library.visits)
-    guard !timeline.isEmpty else {
-      throw RuntimeError(
-        library.errors.isEmpty ? "no track holds a point with a time" : "no track could be read (see the warnings)")
-    }
-    var sources: [UInt16: (kind: EstimateSource.Kind, name: String)] = [:]
-    for (i, track) in library.tracks.enumerated() { sources[UInt16(clamping: i + 1)] = (.track, track.name) }
-    return GeotagEngine.Positions(timeline: timeline, sources: sources)
+    return library
   }
 
   /// One line per placed photo: name, position, source and how.
   static func rows(_ placed: [GeotagEngine.Placed]) -> String {
     guard !placed.isEmpty else { return "" }
-    let names = placed.map { $0.photo.path.map { ($0 as NSString).lastPathComponent } ?? $0.photo.title }
+    let names = placed.map { name(of: $0.photo) }
     let width = min(40, names.map(\.count).max() ?? 0)
     var lines = ""
     for (name, p) in zip(names, placed) {
