@@ -1,3 +1,4 @@
+public import Foundation
 public import GeoPhotoCore
 public import GeoPhotoStore
 public import GeoPhotoTracks
@@ -74,10 +75,16 @@ public struct GeotagEngine {
     /// The camera's zone, for capture times without an offset.
     public var zone: CameraZone?
     public var correction: ClockCorrection
+    /// The zone of a position (the gazetteer's), for `CameraZone.auto`.
+    public var zoneAt: (@Sendable (Coordinate) -> TimeZone?)?
 
-    public init(zone: CameraZone? = nil, correction: ClockCorrection = .none) {
+    public init(
+      zone: CameraZone? = nil, correction: ClockCorrection = .none,
+      zoneAt: (@Sendable (Coordinate) -> TimeZone?)? = nil
+    ) {
       self.zone = zone
       self.correction = correction
+      self.zoneAt = zoneAt
     }
   }
 
@@ -87,7 +94,7 @@ public struct GeotagEngine {
   }
 
   /// A photo placed (or that would be, in a dry run).
-  public struct Placed: Sendable {
+  public struct Placed: Sendable, Equatable {
     public var photo: Photo
     public var coordinate: Coordinate
     public var altitude: Double?
@@ -212,12 +219,10 @@ public struct GeotagEngine {
   /// (two where that zone's clocks changed), each corrected for the camera clock.
   public static func instants(of photo: Photo, clock: Clock) -> Result<[Double], Unplaced> {
     guard let taken = photo.takenAt else { return .failure(Unplaced(outcome: .noTime)) }
-    // An offset taken from the place of an earlier estimate is no evidence of the zone.
-    let offsetFromEstimate = photo.locationEstimated && (photo.offsetSource == .place || photo.offsetSource == .sea)
     let cameraInstants: [Int]
-    if let instant = taken.instant, !offsetFromEstimate {
+    if let instant = recordedInstant(of: photo) {
       cameraInstants = [instant]
-    } else if let zone = clock.zone {
+    } else if let zone = clock.zone, zone != .auto {
       cameraInstants = zone.instants(ofLocal: taken.localSecondsSinceEpoch)
     } else {
       return .failure(Unplaced(outcome: .noZone))
@@ -225,10 +230,21 @@ public struct GeotagEngine {
     return .success(cameraInstants.map { Double($0) + clock.correction.offset(at: Double($0)) })
   }
 
+  /// The instant the photo's file recorded (its time with an offset), nil for a local time.
+  /// An offset taken from the place of an earlier estimate is no evidence of the zone.
+  static func recordedInstant(of photo: Photo) -> Int? {
+    let offsetFromEstimate = photo.locationEstimated && (photo.offsetSource == .place || photo.offsetSource == .sea)
+    return offsetFromEstimate ? nil : photo.takenAt?.instant
+  }
+
   /// Where `photo` falls on `positions`, or why it is not placed.
   public static func place(_ photo: Photo, on positions: Positions, clock: Clock, rules: GapRules) -> Result<
     Placed, Unplaced
   > {
+    if clock.zone == .auto, let taken = photo.takenAt, recordedInstant(of: photo) == nil, let zoneAt = clock.zoneAt {
+      return placeInTracksZone(
+        photo, local: taken.localSecondsSinceEpoch, on: positions, clock: clock, zoneAt: zoneAt, rules: rules)
+    }
     let instants: [Double]
     switch Self.instants(of: photo, clock: clock) {
     case .success(let found): instants = found
@@ -237,18 +253,9 @@ public struct GeotagEngine {
     var placed: [Placed] = []
     var missed: Outcome = .inGap
     for instant in instants {
-      switch positions.timeline.locate(at: instant, rules: rules) {
-      case .placed(let c, let altitude, let method)?:
-        let number = positions.timeline.source(at: instant) ?? 0
-        let origin = positions.sources[number] ?? (.track, "")
-        placed.append(
-          Placed(
-            photo: photo, coordinate: c, altitude: altitude,
-            source: EstimateSource(kind: origin.kind, name: origin.name, method: Self.method(method)), instant: instant)
-        )
-      case .beforeTrack?: missed = .beforeTrack
-      case .afterTrack?: missed = .afterTrack
-      case .inGap?, nil: missed = .inGap
+      switch place(at: instant, photo: photo, on: positions, rules: rules) {
+      case .success(let found): placed.append(found)
+      case .failure(let unplaced): missed = unplaced.outcome
       }
     }
     guard let first = placed.first else { return .failure(Unplaced(outcome: missed)) }
@@ -256,6 +263,70 @@ public struct GeotagEngine {
       return .failure(Unplaced(outcome: .inconsistentZone))
     }
     return .success(first)
+  }
+
+  /// `--tz auto`: the instants the local time `local` can be in the zones the track passes
+  /// through near it; one is kept where the position there is in the zone that gave it.
+  /// None: where every instant missed the track (before, after, in a gap), or no zone fits
+  /// (`noZone`); several far apart, or a placement whose zone does not show that time: the
+  /// zone is in doubt (`inconsistentZone`).
+  static func placeInTracksZone(
+    _ photo: Photo, local: Int, on positions: Positions, clock: Clock, zoneAt: (Coordinate) -> TimeZone?,
+    rules: GapRules
+  ) -> Result<Placed, Unplaced> {
+    // The zones of the track within 15 hours of the local time (read as UTC), sampled at
+    // least ten minutes apart.
+    var zones: [String: TimeZone] = [:]
+    var lastSample = -Double.infinity
+    let window = Double(local - 54_000)...Double(local + 54_000)
+    for fix in positions.timeline.fixes(in: window) where fix.time - lastSample >= 600 {
+      lastSample = fix.time
+      if let zone = zoneAt(fix.coordinate) { zones[zone.identifier] = zone }
+    }
+    var offsets = Set<Int>()
+    for zone in zones.values { offsets.formUnion(CameraZone.offsets(of: zone, atLocal: local)) }
+    var placed: [Placed] = []
+    var misses = Set<Outcome>()
+    for offset in offsets.sorted(by: >) {
+      let camera = Double(local - offset)
+      let instant = camera + clock.correction.offset(at: camera)
+      switch place(at: instant, photo: photo, on: positions, rules: rules) {
+      case .success(let found):
+        // Consistent when the zone where the track is then shows this local time.
+        if let zone = zoneAt(found.coordinate), CameraZone.offsets(of: zone, atLocal: local).contains(offset) {
+          placed.append(found)
+        } else {
+          misses.insert(.inconsistentZone)
+        }
+      case .failure(let unplaced):
+        misses.insert(unplaced.outcome)
+      }
+    }
+    // Nothing placed: why, when every instant says the same; else no zone fits.
+    guard let first = placed.first else {
+      return .failure(Unplaced(outcome: misses.count == 1 ? misses.first! : .noZone))
+    }
+    if placed.contains(where: { GreatCircle.distance(first.coordinate, $0.coordinate) > agreement }) {
+      return .failure(Unplaced(outcome: .inconsistentZone))
+    }
+    return .success(first)
+  }
+
+  /// The photo at one instant of the timeline.
+  static func place(at instant: Double, photo: Photo, on positions: Positions, rules: GapRules) -> Result<
+    Placed, Unplaced
+  > {
+    switch positions.timeline.locate(at: instant, rules: rules) {
+    case .placed(let c, let altitude, let method)?:
+      let origin = positions.sources[positions.timeline.source(at: instant) ?? 0] ?? (.track, "")
+      return .success(
+        Placed(
+          photo: photo, coordinate: c, altitude: altitude,
+          source: EstimateSource(kind: origin.kind, name: origin.name, method: Self.method(method)), instant: instant))
+    case .beforeTrack?: return .failure(Unplaced(outcome: .beforeTrack))
+    case .afterTrack?: return .failure(Unplaced(outcome: .afterTrack))
+    case .inGap?, nil: return .failure(Unplaced(outcome: .inGap))
+    }
   }
 
   static func method(_ method: Placement.Method) -> EstimateSource.Method {

@@ -1,12 +1,16 @@
 public import Foundation
 public import GeoPhotoCore
+import Synchronization
 
 /// The zone a camera's clock was set to, for photos whose capture time carries no offset:
-/// a fixed offset (`+02:00`), or a named zone (`Europe/Lisbon`) whose offset at the photo's
-/// time, daylight saving included, is used.
+/// a fixed offset (`+02:00`), a named zone (`Europe/Lisbon`) whose offset at the photo's
+/// time, daylight saving included, is used, or the zone of wherever the track was (`auto`).
 public enum CameraZone: Equatable, Sendable, CustomStringConvertible {
   case offset(minutes: Int)
   case named(TimeZone)
+  /// The zone of the track's position at the moment the local time, read in that zone,
+  /// falls on the track.
+  case auto
 
   public struct Unknown: Error, CustomStringConvertible {
     public var description: String
@@ -14,12 +18,14 @@ public enum CameraZone: Equatable, Sendable, CustomStringConvertible {
 
   /// `±HH:MM` or an IANA zone name.
   public init(parsing text: String) throws(Unknown) {
-    if let minutes = CaptureDate.parseOffset(text) {
+    if text == "auto" {
+      self = .auto
+    } else if let minutes = CaptureDate.parseOffset(text) {
       self = .offset(minutes: minutes)
     } else if text.contains("/") || text == "UTC", let zone = TimeZone(identifier: text) {
       self = .named(zone)
     } else {
-      throw Unknown(description: "expected an offset such as +09:00 or a zone such as Asia/Tokyo")
+      throw Unknown(description: "expected an offset such as +09:00, a zone such as Asia/Tokyo, or auto")
     }
   }
 
@@ -28,23 +34,32 @@ public enum CameraZone: Equatable, Sendable, CustomStringConvertible {
     case .offset(let minutes):
       (minutes < 0 ? "-" : "+") + String(format: "%02d:%02d", abs(minutes) / 60, abs(minutes) % 60)
     case .named(let zone): zone.identifier
+    case .auto: "auto"
     }
   }
 
   /// The instants a local wall time (seconds since 1970 as if UTC) can be in this zone: one,
   /// or two where the zone's clocks went back (a fold) or forward (a gap: the time never
   /// showed, and either offset around it may be what the camera kept).
+  /// (`auto` has none of its own: the track decides.)
   public func instants(ofLocal local: Int) -> [Int] {
     switch self {
     case .offset(let minutes):
       return [local - minutes * 60]
     case .named(let zone):
-      func offset(at instant: Int) -> Int { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) }
-      let nearby = Set([offset(at: local - 86_400), offset(at: local + 86_400), offset(at: local)])
-      let valid = nearby.filter { offset(at: local - $0) == $0 }
-      // The earlier instant first: what the index shows for an ambiguous time.
-      return (valid.isEmpty ? nearby : valid).sorted(by: >).map { local - $0 }
+      return Self.offsets(of: zone, atLocal: local).map { local - $0 }
+    case .auto:
+      return []
     }
+  }
+
+  /// The offsets (seconds) at which `zone` shows the local time `local`: one, two in a fold,
+  /// or, in a gap, the two around it; the larger (the earlier instant) first.
+  public static func offsets(of zone: TimeZone, atLocal local: Int) -> [Int] {
+    func offset(at instant: Int) -> Int { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) }
+    let nearby = Set([offset(at: local - 86_400), offset(at: local + 86_400), offset(at: local)])
+    let valid = nearby.filter { offset(at: local - $0) == $0 }
+    return (valid.isEmpty ? nearby : valid).sorted(by: >)
   }
 }
 
@@ -113,5 +128,28 @@ public struct ClockCorrection: Equatable, Sendable, CustomStringConvertible {
 
   static func instantText(_ instant: Double) -> String {
     CaptureDate(secondsSinceEpoch: Int(instant.rounded()), utcOffsetMinutes: 0).iso8601
+  }
+}
+
+/// The time zones of positions, from a namer's gazetteer, remembered by position rounded to
+/// a hundredth of a degree (about a kilometre) and by name: `--tz auto` asks for the same few
+/// zones along a track many times.
+public final class PositionZones: Sendable {
+  let namer: any PlaceNamer
+  private let known = Mutex<(byCell: [Int64: String], byName: [String: TimeZone])>(([:], [:]))
+
+  public init(namer: any PlaceNamer) { self.namer = namer }
+
+  /// The zone a local time taken at `c` is read in; nil when the namer knows none.
+  public func zone(at c: Coordinate) -> TimeZone? {
+    let cell = Int64((c.latitude * 100).rounded()) * 100_000 + Int64((c.longitude * 100).rounded())
+    if let name = known.withLock({ $0.byCell[cell] }) { return known.withLock { $0.byName[name] } }
+    guard let name = (try? namer.timeZone(for: c, named: nil))?.identifier, let zone = TimeZone(identifier: name)
+    else { return nil }
+    known.withLock {
+      $0.byCell[cell] = name
+      $0.byName[name] = zone
+    }
+    return zone
   }
 }

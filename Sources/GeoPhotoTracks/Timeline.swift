@@ -127,6 +127,19 @@ public struct Timeline: Sendable {
       .interpolated(seconds: span))
   }
 
+  /// The fixes whose times are within `window`, in time order.
+  public func fixes(in window: ClosedRange<Double>) -> ArraySlice<Fix> {
+    var low = 0
+    var high = fixes.count
+    while low < high {
+      let middle = (low + high) / 2
+      if fixes[middle].time < window.lowerBound { low = middle + 1 } else { high = middle }
+    }
+    var end = low
+    while end < fixes.count, fixes[end].time <= window.upperBound { end += 1 }
+    return fixes[low..<end]
+  }
+
   /// The source of what places `time`: the visit it is inside, else the fix nearest in time
   /// (the earlier of two as near); nil for an empty timeline.
   public func source(at time: Double) -> UInt32? {

@@ -600,6 +600,37 @@ extension GeotagEndToEndTests {
   }
 }
 
+extension GeotagEndToEndTests {
+  /// --tz auto with the shipped gazetteer's zones: a local 13:00 from a camera that went from
+  /// Elvas (Portugal, UTC+1 in July) to Badajoz (Spain, UTC+2) and stayed, is 11:00Z in Badajoz.
+  @Test func theTracksOwnZoneComesFromTheGazetteer() throws {
+    let w = try ExampleWorkspace(.sqlite, withPhotos: false)
+    try SampleJPEG.write(to: w.photos.appendingPathComponent("local.jpg")) {
+      $0.takenAt = CaptureDate(year: 2024, month: 7, day: 1, hour: 13, minute: 0, second: 0, utcOffsetMinutes: nil)
+    }
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    var gpx = "<gpx version=\"1.1\"><trk><trkseg>\n"
+    for minute in stride(from: 0, through: 240, by: 5) {
+      let f = min(1, Double(minute) / 60)
+      let lat = 38.8815 + (38.87789 - 38.8815) * f
+      let lon = -7.16282 + (-6.97061 - -7.16282) * f
+      gpx +=
+        "<trkpt lat=\"\(lat)\" lon=\"\(lon)\"><time>2024-07-01T\(String(format: "%02d:%02d", 10 + minute / 60, minute % 60)):00Z</time></trkpt>\n"
+    }
+    gpx += "</trkseg></trk></gpx>\n"
+    let track = w.root.appendingPathComponent("border.gpx")
+    try gpx.write(to: track, atomically: true, encoding: .utf8)
+    let run = try Binary.run(
+      ["geotag", "--track", track.path, "--tz", "auto", "--all", "--dry-run"], environment: w.env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("local.jpg  38.877890,-6.970610  border.gpx"), "\(run.stdout)")
+    let fixed = try Binary.run(
+      ["geotag", "--track", track.path, "--tz", "+01:00", "--all", "--dry-run"], environment: w.env)
+    // Read as Lisbon's +1 instead: 12:00Z, also in Badajoz, the same place; the zone differs.
+    #expect(fixed.stdout.contains("local.jpg  38.877890,-6.970610  border.gpx  at a fix"))
+  }
+}
+
 @Suite struct PlaceNameEndToEndTests {
   @Test func namesWhereCoordinatesGo() throws {
     let w = try ExampleWorkspace()

@@ -212,4 +212,60 @@ import Testing
     #expect(try store.nearest(to: kyoto, limit: 5, maximumDistance: 1_000).isEmpty)
     #expect(try store.localPhotos(under: "/p", .recorded).map(\.path) == ["/p/c.jpg"])
   }
+
+  /// `--tz auto` across the border between Elvas (Portugal, UTC+1 in summer) and Badajoz
+  /// (Spain, UTC+2), with the zones the test's own rule gives (west of 7.05° W is Portugal).
+  /// The track: Elvas at 10:00Z, across the border at 10:30Z, Badajoz 11:00–13:00Z, back in
+  /// Elvas 14:00–16:00Z; a fix every 5 minutes.
+  @Test func theTracksOwnZonePlacesLocalTimesAndRefusesTimesThatFitTwoPlaces() throws {
+    let elvas = Coordinate(latitude: 38.8815, longitude: -7.16282)
+    let badajoz = Coordinate(latitude: 38.87789, longitude: -6.97061)
+    let start = seconds("2024-07-01T10:00:00Z")
+    func at(_ minutes: Int) -> Coordinate {
+      let f: Double =
+        switch minutes {
+        case ..<60: Double(minutes) / 60
+        case 60..<180: 1
+        case 180..<240: 1 - Double(minutes - 180) / 60
+        default: 0
+        }
+      return Coordinate(
+        latitude: elvas.latitude + (badajoz.latitude - elvas.latitude) * f,
+        longitude: elvas.longitude + (badajoz.longitude - elvas.longitude) * f)
+    }
+    let fixes = stride(from: 0, through: 360, by: 5).map {
+      Fix(time: start + Double($0 * 60), coordinate: at($0), source: 1)
+    }
+    let positions = GeotagEngine.Positions(timeline: Timeline(fixes), sources: [1: (.track, "border.gpx")])
+    let lisbon = try #require(TimeZone(identifier: "Europe/Lisbon"))
+    let madrid = try #require(TimeZone(identifier: "Europe/Madrid"))
+    let clock = GeotagEngine.Clock(zone: .auto) { $0.longitude < -7.05 ? lisbon : madrid }
+    func photo(_ local: String) -> Photo {
+      var photo = Photo(id: 1, source: .local, sourceID: "/p/\(local).jpg", title: local)
+      photo.takenAt = CaptureDate(iso8601: "2024-07-01T\(local)")
+      return photo
+    }
+    func placed(_ local: String) -> GeotagEngine.Placed? {
+      try? GeotagEngine.place(photo(local), on: positions, clock: clock, rules: GapRules()).get()
+    }
+    // 13:00 local: 11:00Z in Badajoz (Madrid's +2 fits); 12:00Z (Lisbon's +1) is in Spain too.
+    #expect(placed("13:00:00")?.instant == start + 3_600)
+    // 11:00 local: 09:00Z is before the track; 10:00Z (Lisbon's +1) is in Elvas.
+    #expect(placed("11:00:00")?.instant == start && placed("11:00:00")?.coordinate == elvas)
+    // 12:40 local: 10:40Z, just inside Spain (Madrid's +2); 11:40Z would be Spain, not +1.
+    #expect(placed("12:40:00")?.instant == start + 2_400)
+    // 15:00 local fits both: 13:00Z in Badajoz at +2, and 14:00Z in Elvas at +1.
+    #expect(
+      GeotagEngine.place(photo("15:00:00"), on: positions, clock: clock, rules: GapRules())
+        == .failure(.init(outcome: .inconsistentZone)))
+    // 05:00 local: 03:00Z or 04:00Z, hours before the track.
+    #expect(
+      GeotagEngine.place(photo("05:00:00"), on: positions, clock: clock, rules: GapRules())
+        == .failure(.init(outcome: .beforeTrack)))
+    // A track in no zone the rule knows: no zone fits.
+    let nowhere = GeotagEngine.Clock(zone: .auto) { _ in nil }
+    #expect(
+      GeotagEngine.place(photo("13:00:00"), on: positions, clock: nowhere, rules: GapRules())
+        == .failure(.init(outcome: .noZone)))
+  }
 }

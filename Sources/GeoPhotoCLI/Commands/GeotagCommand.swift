@@ -51,8 +51,10 @@ enum GeotagCommand: Subcommand {
     help: "A track, or a folder of tracks, in any format geophoto reads (repeatable).", completion: .file,
     repeating: true)
   static let zone = ValueOption<CameraZone>(
-    long: "tz", valueName: "±HH:MM|Area/City",
-    help: "The camera's zone, for photos without OffsetTimeOriginal (a named zone applies daylight saving time)."
+    long: "tz", valueName: "±HH:MM|Area/City|auto",
+    help:
+      "The camera's zone, for photos without OffsetTimeOriginal: an offset, a named zone (with its daylight saving "
+      + "time), or auto (the zone where the track was)."
   ) { text throws(InputParser.Failure) in
     do throws(CameraZone.Unknown) { return try CameraZone(parsing: text) } catch {
       throw InputParser.Failure(error.description)
@@ -121,13 +123,20 @@ enum GeotagCommand: Subcommand {
     } else {
       let rules = GapRules(
         maxGap: try parsed.value(Self.maxGap), maxExtrapolation: try parsed.value(Self.maxExtrapolation))
-      let clock = GeotagEngine.Clock(
+      var clock = GeotagEngine.Clock(
         zone: try parsed.value(Self.zone), correction: ClockCorrection(offset: try parsed.value(Self.offset)))
+      if clock.zone == .auto {
+        guard let namer = PlaceNames.namer(context) else {
+          throw RuntimeError("--tz auto needs the gazetteer (places.gazetteer) to know the track's zones")
+        }
+        let zones = PositionZones(namer: namer)
+        clock.zoneAt = { zones.zone(at: $0) }
+      }
       // A DJI log's start, in its file name, is the camera's local time: in the --tz offset.
       let logZone: Int? =
         switch clock.zone {
         case .offset(let minutes)?: minutes * 60
-        case .named?, nil: nil
+        case .named?, .auto?, nil: nil
         }
       let library = readTracks(trackPaths, zoneOffsetSeconds: logZone, context: context)
       let photos =
