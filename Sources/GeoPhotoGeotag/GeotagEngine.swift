@@ -304,7 +304,7 @@ public struct GeotagEngine {
     }
     // Nothing placed: why, when every instant says the same; else no zone fits.
     guard let first = placed.first else {
-      return .failure(Unplaced(outcome: misses.count == 1 ? misses.first! : .noZone))
+      return .failure(Unplaced(outcome: misses.count == 1 ? (misses.first ?? .noZone) : .noZone))
     }
     if placed.contains(where: { GreatCircle.distance(first.coordinate, $0.coordinate) > agreement }) {
       return .failure(Unplaced(outcome: .inconsistentZone))
