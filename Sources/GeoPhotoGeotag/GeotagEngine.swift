@@ -116,14 +116,16 @@ public struct GeotagEngine {
   /// further apart than this disagree: the photo's zone is in doubt.
   public static let agreement = 100.0
 
-  /// The photos of `scope` to place, how many of it are already located, and the files of it
-  /// the index does not hold.
-  public func candidates(_ scope: Scope) throws -> (photos: [Photo], located: Int, missing: [String]) {
+  /// The photos of `scope` of one kind (those to place unless said), how many of it are
+  /// already located, and the files of it the index does not hold.
+  public func candidates(_ scope: Scope, including kind: LocalPhotoKind = .toGeotag) throws -> (
+    photos: [Photo], located: Int, missing: [String]
+  ) {
     switch scope {
     case .all:
-      return (try store.localPhotos(under: nil, .toGeotag), try store.recordedLocationCount(under: nil), [])
+      return (try store.localPhotos(under: nil, kind), try store.recordedLocationCount(under: nil), [])
     case .under(let root):
-      return (try store.localPhotos(under: root, .toGeotag), try store.recordedLocationCount(under: root), [])
+      return (try store.localPhotos(under: root, kind), try store.recordedLocationCount(under: root), [])
     case .files(let paths):
       var byPath: [String: Photo] = [:]
       for folder in Set(paths.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) }) {
@@ -133,9 +135,15 @@ public struct GeotagEngine {
       }
       let found = paths.compactMap { byPath[$0] }
       let located = found.filter { $0.coordinate != nil && !$0.locationEstimated }
-      return (
-        found.filter { $0.coordinate == nil || $0.locationEstimated }, located.count, paths.filter { byPath[$0] == nil }
-      )
+      let wanted = found.filter {
+        switch kind {
+        case .toGeotag: $0.coordinate == nil || $0.locationEstimated
+        case .recorded: $0.coordinate != nil && !$0.locationEstimated
+        case .estimated: $0.locationEstimated
+        case .all: true
+        }
+      }
+      return (wanted, located.count, paths.filter { byPath[$0] == nil })
     }
   }
 
@@ -186,7 +194,7 @@ public struct GeotagEngine {
     switch scope {
     case .all: estimated = try store.localPhotos(under: nil, .estimated)
     case .under(let root): estimated = try store.localPhotos(under: root, .estimated)
-    case .files: estimated = try candidates(scope).photos.filter(\.locationEstimated)
+    case .files: estimated = try candidates(scope, including: .estimated).photos
     }
     guard !dryRun, !estimated.isEmpty else { return estimated }
     let now = IndexTime.now()

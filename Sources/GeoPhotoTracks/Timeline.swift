@@ -1,3 +1,4 @@
+import Foundation
 public import GeoPhotoCore
 
 /// How far a timeline reaches from its fixes: two fixes at most `maxGap` seconds apart are
@@ -138,6 +139,43 @@ public struct Timeline: Sendable {
     var end = low
     while end < fixes.count, fixes[end].time <= window.upperBound { end += 1 }
     return fixes[low..<end]
+  }
+
+  /// The moment within `window` the timeline came nearest `spot`, and how near (metres): on
+  /// the straight line between two fixes at most `maxGap` apart (flat locally), or at a fix.
+  public func nearestApproach(to spot: Coordinate, within window: ClosedRange<Double>, maxGap: Double)
+    -> (time: Double, metres: Double)?
+  {
+    let near = fixes(in: window)
+    var best: (time: Double, metres: Double)?
+    let metresPerDegree = 6_371_008.8 * Double.pi / 180
+    let scale = cos(spot.latitude * Double.pi / 180)
+    // Metres east and north of the spot, the longitude the short way round.
+    func local(_ c: Coordinate) -> (x: Double, y: Double) {
+      var dLon = c.longitude - spot.longitude
+      if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+      return (dLon * scale * metresPerDegree, (c.latitude - spot.latitude) * metresPerDegree)
+    }
+    func consider(_ time: Double, _ x: Double, _ y: Double) {
+      let metres = (x * x + y * y).squareRoot()
+      if metres < best?.metres ?? .infinity { best = (time, metres) }
+    }
+    var previous: Fix?
+    for fix in near {
+      let b = local(fix.coordinate)
+      consider(fix.time, b.x, b.y)
+      if let a = previous, fix.time - a.time <= maxGap {
+        let p = local(a.coordinate)
+        let (dx, dy) = (b.x - p.x, b.y - p.y)
+        let length = dx * dx + dy * dy
+        if length > 0 {
+          let f = max(0, min(1, -(p.x * dx + p.y * dy) / length))
+          consider(a.time + (fix.time - a.time) * f, p.x + dx * f, p.y + dy * f)
+        }
+      }
+      previous = fix
+    }
+    return best
   }
 
   /// The source of what places `time`: the visit it is inside, else the fix nearest in time

@@ -539,6 +539,17 @@ func photoCount(_ db: URL) throws -> Int {
         "would place 1 of 4 photos without a location; no time zone 1, after the track 1, in a gap 1"))
     #expect(dry.stderr.contains("day.gpx: GPX, 3 points"))
     #expect(try Binary.run(["near", "35.68,139.76"], environment: w.env).stdout.isEmpty)  // nothing changed
+    // a.jpg shows a clock reading 10:00:00 when the camera said 10:00:30: 30 s fast, so it
+    // was taken at the first point.
+    let synced = try Binary.run(
+      [
+        "geotag", "--track", gpx.path, "--sync", w.photos.appendingPathComponent("a.jpg").path + "=10:00:00", "--all",
+        "-n",
+      ],
+      environment: w.env)
+    #expect(
+      synced.stderr.contains("--sync: a.jpg shows 10:00:00: -00:00:30") && synced.stderr.contains("clock: -00:00:30"))
+    #expect(synced.stdout.contains("a.jpg  35.680000,139.760000  day.gpx  at a fix"), "\(synced.stdout)")
 
     let real = try Binary.run(
       ["geotag", "--track", gpx.path, w.photos.path, "--tz", "+09:00", "--max-gap", "3h"], environment: w.env)

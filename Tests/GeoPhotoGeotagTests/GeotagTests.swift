@@ -268,4 +268,99 @@ import Testing
       GeotagEngine.place(photo("13:00:00"), on: positions, clock: nowhere, rules: GapRules())
         == .failure(.init(outcome: .noZone)))
   }
+
+  /// `--sync`: by the time a photo shows, by where it was taken (a camera 83 s slow recovered
+  /// from a pass the track made), and two checks drifting.
+  @Test func syncPointsGiveTheCameraClocksCorrection() throws {
+    let dir = try TemporaryDirectory()
+    // A walk due east along the equator-free 38.7° N, 10 m a second, a fix every 10 s,
+    // 10:00:00Z to 10:30:00Z.
+    let start = seconds("2024-05-02T10:00:00Z")
+    let fixes = stride(from: 0, through: 1_800, by: 10).map { t in
+      Fix(time: start + Double(t), coordinate: Coordinate(latitude: 38.7, longitude: -9.2 + Double(t) * 10 / 86_900))
+    }
+    let positions = GeotagEngine.Positions(timeline: Timeline(fixes), sources: [:])
+    // The camera is 83 s slow: the photo taken at 10:12:03Z says 11:10:40 (+01:00).
+    let store = try store(
+      [
+        ("/p/clock.jpg", "2024-05-02T11:10:40+01:00", nil), ("/p/spot.jpg", "2024-05-02T11:10:40+01:00", nil),
+        ("/p/late.jpg", "2024-05-02T11:20:00", nil),
+      ], in: dir)
+    let engine = GeotagEngine(store: store)
+    // Where the track was at 10:12:03Z (723 s in): the spot.
+    let spot = Coordinate(latitude: 38.7, longitude: -9.2 + 7_230 / 86_900)
+    let byPlace = try engine.correction(
+      from: [("/p/spot.jpg", .place(spot))], positions: positions, zone: nil, maxGap: 1_800)
+    #expect(abs(byPlace.correction.offset(at: 0) - 83) < 1, "\(byPlace.notes)")
+    #expect(byPlace.notes.first?.contains("passed 0 m away") == true)
+    let byTime = try engine.correction(
+      from: [("/p/clock.jpg", .time("11:12:03"))], positions: positions, zone: nil, maxGap: 1_800)
+    #expect(byTime.correction.offset(at: 0) == 83)
+    #expect(
+      try engine.correction(
+        from: [("/p/clock.jpg", .time("2024-05-02T10:12:03Z"))], positions: positions, zone: nil, maxGap: 1_800
+      ).correction.offset(at: 0) == 83)
+    // A local time needs the camera's zone; a drift from two checks (83 s slow at 10:10:40Z,
+    // 103 s slow at 10:20:00Z as +01:00).
+    #expect(throws: GeotagEngine.SyncProblem.self) {
+      try engine.correction(from: [("/p/late.jpg", .time("11:21:43"))], positions: positions, zone: nil, maxGap: 1_800)
+    }
+    let drift = try engine.correction(
+      from: [("/p/clock.jpg", .time("11:12:03")), ("/p/late.jpg", .time("11:21:43"))], positions: positions,
+      zone: .offset(minutes: 60), maxGap: 1_800)
+    let early = seconds("2024-05-02T10:10:40Z")
+    #expect(drift.correction.offset(at: early) == 83 && drift.correction.offset(at: early + 560) == 103)
+    #expect(abs(drift.correction.offset(at: early + 280) - 93) < 1e-9)
+    // Looked for only within the gap of the camera's time: 60 s finds the track 230 m off,
+    // and says so; a camera time hours from the track finds nothing.
+    let narrow = try engine.correction(
+      from: [("/p/spot.jpg", .place(spot))], positions: positions, zone: nil, maxGap: 60)
+    #expect(narrow.notes.first?.hasSuffix("(far: check the place)") == true)
+    #expect(throws: GeotagEngine.SyncProblem.self) {
+      try engine.correction(
+        from: [("/p/late.jpg", .place(spot))], positions: positions, zone: .offset(minutes: 300), maxGap: 60)
+    }
+    // Not in the index.
+    #expect(throws: GeotagEngine.SyncProblem.self) {
+      try engine.correction(from: [("/p/none.jpg", .time("10:00"))], positions: positions, zone: nil, maxGap: 60)
+    }
+  }
+}
+
+/// The moment a track came nearest a spot, against a scan of each segment cut in a thousand.
+@Suite struct NearestApproachTests {
+  @Test func theNearestMomentIsTheScansWithinASecond() {
+    var rng = SeededGenerator(seed: 83)
+    for _ in 0..<50 {
+      var t = 1_714_640_000.0
+      var c = Coordinate(
+        latitude: Double.random(in: -60...60, using: &rng), longitude: Double.random(in: -170...170, using: &rng))
+      var fixes: [Fix] = []
+      for _ in 0..<20 {
+        fixes.append(Fix(time: t, coordinate: c))
+        t += Double.random(in: 5...120, using: &rng).rounded()
+        c = Coordinate(
+          latitude: c.latitude + Double.random(in: -0.002...0.002, using: &rng),
+          longitude: c.longitude + Double.random(in: -0.002...0.002, using: &rng))
+      }
+      let spot = Coordinate(
+        latitude: fixes[10].coordinate.latitude + Double.random(in: -0.001...0.001, using: &rng),
+        longitude: fixes[10].coordinate.longitude + Double.random(in: -0.001...0.001, using: &rng))
+      var best = (time: 0.0, metres: Double.infinity)
+      for (a, b) in zip(fixes, fixes.dropFirst()) {
+        for k in 0...1_000 {
+          let f = Double(k) / 1_000
+          let p = Coordinate(
+            latitude: a.coordinate.latitude + (b.coordinate.latitude - a.coordinate.latitude) * f,
+            longitude: a.coordinate.longitude + (b.coordinate.longitude - a.coordinate.longitude) * f)
+          let d = GreatCircle.distance(p, spot)
+          if d < best.metres { best = (a.time + (b.time - a.time) * f, d) }
+        }
+      }
+      let found = Timeline(fixes).nearestApproach(to: spot, within: fixes[0].time...t, maxGap: 1_800)
+      #expect(
+        found.map { abs($0.time - best.time) < 1 && abs($0.metres - best.metres) < 0.5 } == true,
+        "\(String(describing: found)) vs \(best)")
+    }
+  }
 }

@@ -35,7 +35,7 @@ enum GeotagCommand: Subcommand {
         optional: true, completion: .file)
     ],
     options: [
-      track.spec, fromPhotos.spec, from.spec, at.spec, clear.spec, zone.spec, offset.spec, maxGap.spec,
+      track.spec, fromPhotos.spec, from.spec, at.spec, clear.spec, zone.spec, offset.spec, sync.spec, maxGap.spec,
       maxExtrapolation.spec, all.spec, dryRun.spec,
     ],
     examples: [
@@ -43,6 +43,8 @@ enum GeotagCommand: Subcommand {
       "geophoto geotag --track ~/tracks --tz Europe/Lisbon --offset -00:00:45 --all --dry-run",
       "geophoto geotag --from-photos --from ~/Pictures/Phone ~/Pictures/Camera",
       "geophoto geotag --at \"Kyoto, JP\" IMG_0412.JPG IMG_0413.JPG",
+      "geophoto geotag --track day1.gpx --sync IMG_0042.JPG=10:41:00 --all",
+      "geophoto geotag --track day1.gpx --sync \"IMG_0050.JPG@Praça do Comércio\" --all",
       "geophoto geotag --clear --all",
     ])
 
@@ -69,6 +71,17 @@ enum GeotagCommand: Subcommand {
     }
     return seconds
   }.defaulting(to: 0) { _ in "0" }
+  static let sync = ValueOption<SyncPoint>(
+    long: "sync", valueName: "photo=time|photo@lat,lon",
+    help:
+      "Correct the camera clock from a photo: the true time it shows, or where it was taken (repeatable: two or "
+      + "more correct a drifting clock).",
+    repeating: true
+  ) { text throws(InputParser.Failure) in
+    do throws(SyncPoint.Unknown) { return try SyncPoint(parsing: text) } catch {
+      throw InputParser.Failure(error.description)
+    }
+  }
   static let maxGap = ValueOption.duration(
     "max-gap", help: "The longest gap between track points to interpolate across."
   ).defaulting(to: GapRules().maxGap) { "\(Int($0) / 60)m" }
@@ -125,6 +138,10 @@ enum GeotagCommand: Subcommand {
         maxGap: try parsed.value(Self.maxGap), maxExtrapolation: try parsed.value(Self.maxExtrapolation))
       var clock = GeotagEngine.Clock(
         zone: try parsed.value(Self.zone), correction: ClockCorrection(offset: try parsed.value(Self.offset)))
+      let syncs = try parsed.values(Self.sync)
+      if !syncs.isEmpty && parsed.isGiven(Self.offset.option) {
+        throw UsageError("--sync works the clock's offset out: give it without --offset")
+      }
       if clock.zone == .auto {
         guard let namer = PlaceNames.namer(context) else {
           throw RuntimeError("--tz auto needs the gazetteer (places.gazetteer) to know the track's zones")
@@ -149,6 +166,19 @@ enum GeotagCommand: Subcommand {
         throw RuntimeError(
           library.errors.isEmpty
             ? "no track or photo gives a position with a time" : "no track could be read (see the warnings)")
+      }
+      if !syncs.isEmpty {
+        let checks = try syncs.map { point -> (path: String, check: GeotagEngine.Check) in
+          let path = SyncEngine.canonicalRoot(point.photo)
+          switch point.truth {
+          case .time(let text): return (path, .time(text))
+          case .place(let text): return (path, .place(try PlaceNames.coordinate(text, context)))
+          }
+        }
+        let found = try engine.correction(
+          from: checks, positions: positions, zone: clock.zone, maxGap: try parsed.value(Self.maxGap))
+        for note in found.notes { context.console.err("--sync: \(note)\n") }
+        clock.correction = found.correction
       }
       report = try engine.geotag(scope, positions: positions, clock: clock, rules: rules, dryRun: dryRun)
       if clock.correction != .none { context.console.err("clock: \(clock.correction)\n") }
