@@ -7,9 +7,11 @@ public import GeoPhotoCore
 public struct SnapshotContent: Sendable {
   /// A route drawn as a line.
   public var route: [Coordinate] = []
+  /// More lines drawn as the route is (tracks, each segment on its own).
+  public var lines: [[Coordinate]] = []
   /// Photo pins, with titles for labels.
   public var pins: [(coordinate: Coordinate, title: String)] = []
-  /// The area to show; when `nil`, the box around the route and pins.
+  /// The area to show; when `nil`, the box around the route, lines and pins.
   public var bounds: BoundingBox?
 
   public init() {}
@@ -74,7 +76,7 @@ public struct SnapshotRenderer: Sendable {
         [b.south, b.north].allSatisfy({ $0.isFinite && abs($0) <= 90 })
       else { throw SnapshotError("the area's bounds are outside the world") }
     }
-    let points = content.route + content.pins.map(\.coordinate)
+    let points = content.route + content.lines.joined() + content.pins.map(\.coordinate)
     guard let box = content.bounds ?? RouteGeometry.bounds(points) else {
       throw SnapshotError("nothing to show: no route, photos or area")
     }
@@ -120,7 +122,7 @@ public struct SnapshotRenderer: Sendable {
     cairo_scale(cr, s, s)
 
     drawBackground(cr, projection: projection, origin: origin)
-    drawRoute(cr, content.route, projection: projection, origin: origin)
+    for line in [content.route] + content.lines { drawRoute(cr, line, projection: projection, origin: origin) }
     drawPins(cr, content.pins, projection: projection, origin: origin)
     drawScaleBar(cr, projection: projection, origin: origin)
     drawAttribution(cr)

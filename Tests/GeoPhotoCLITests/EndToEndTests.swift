@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoFixtures
+import GeoPhotoSnapshot
 import Testing
 
 /// Distance computed here, independently of geophoto: plain haversine on R = 6371008.8 m.
@@ -531,7 +532,24 @@ func photoCount(_ db: URL) throws -> Int {
     </trkseg></trk></gpx>
     """.write(to: gpx, atomically: true, encoding: .utf8)
 
-    let dry = try Binary.run(["geotag", "--track", gpx.path, "--all", "--dry-run"], environment: w.env)
+    let preview = w.root.appendingPathComponent("preview.png")
+    let dry = try Binary.run(
+      ["geotag", "--track", gpx.path, "--all", "--dry-run", "--preview", preview.path], environment: w.env)
+    // The preview shows the track's line and the placed photo's pin.
+    let image = try PNGImage(contentsOf: preview)
+    var colours: Set<String> = []
+    for y in stride(from: 0, to: image.height, by: 2) {
+      for x in stride(from: 0, to: image.width, by: 2) {
+        guard let p = image.rgb(x: x, y: y) else { continue }
+        func near(_ c: (Double, Double, Double)) -> Bool {
+          abs(p.r - Int(c.0 * 255)) < 6 && abs(p.g - Int(c.1 * 255)) < 6 && abs(p.b - Int(c.2 * 255)) < 6
+        }
+        if near(SnapshotRenderer.routeColor) { colours.insert("route") }
+        if near(SnapshotRenderer.pinColor) { colours.insert("pin") }
+      }
+    }
+    #expect(colours == ["route", "pin"])
+    #expect(dry.stderr.contains("wrote \(preview.path) (2 track lines, 1 photo)"))
     #expect(dry.status == 0)
     #expect(dry.stdout.contains("a.jpg  35.680500,139.760000  day.gpx  interpolated over 60 s"))
     #expect(

@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoGeotag
+import GeoPhotoSnapshot
 import GeoPhotoStore
 import GeoPhotoSync
 import GeoPhotoTracks
@@ -36,7 +37,7 @@ enum GeotagCommand: Subcommand {
     ],
     options: [
       track.spec, fromPhotos.spec, from.spec, at.spec, clear.spec, zone.spec, offset.spec, sync.spec, maxGap.spec,
-      maxExtrapolation.spec, all.spec, dryRun.spec,
+      maxExtrapolation.spec, preview.spec, all.spec, dryRun.spec,
     ],
     examples: [
       "geophoto geotag --track day1.gpx ~/Pictures/2024-05-03",
@@ -96,6 +97,10 @@ enum GeotagCommand: Subcommand {
     "at", valueName: "lat,lon|place", help: "Place the photos here by hand (a place as near finds it).")
   static let clear = FlagOption(
     long: "clear", help: "Remove estimated positions (from tracks, photos or hands); recorded ones stay.")
+  static let preview = ValueOption.text(
+    "preview", valueName: "out.png",
+    help: "Draw the tracks and the photos placed on the map (PNG or SVG), with what snapshot draws.",
+    completion: .file)
   static let all = FlagOption(long: "all", help: "Every photo in the index.")
   static let dryRun = FlagOption(long: "dry-run", short: "n", help: "List what would change; change nothing.")
 
@@ -180,7 +185,13 @@ enum GeotagCommand: Subcommand {
         for note in found.notes { context.console.err("--sync: \(note)\n") }
         clock.correction = found.correction
       }
+      let previewPath = try parsed.value(Self.preview)
+      let previewFormat = try previewPath.map(SnapshotCommand.format(of:))
       report = try engine.geotag(scope, positions: positions, clock: clock, rules: rules, dryRun: dryRun)
+      if let previewPath, let previewFormat {
+        try drawPreview(
+          positions.timeline, report.placed, rules: rules, to: previewPath, format: previewFormat, context)
+      }
       if clock.correction != .none { context.console.err("clock: \(clock.correction)\n") }
     }
     for path in report.missing { context.console.err("warning: \(path): not in the index (sync its folder first)\n") }
@@ -227,6 +238,39 @@ enum GeotagCommand: Subcommand {
       context.console.err(line + "\n")
     }
     return library
+  }
+
+  /// The tracks (a line per stretch without a longer gap, at most 20,000 points) and the
+  /// photos placed, drawn as snapshot draws a route and its photos.
+  static func drawPreview(
+    _ timeline: Timeline, _ placed: [GeotagEngine.Placed], rules: GapRules, to output: String,
+    format: SnapshotRenderer.Format, _ context: CommandContext
+  ) throws {
+    var content = SnapshotContent()
+    let step = max(1, timeline.fixes.count / 20_000)
+    var line: [Coordinate] = []
+    var last: Double?
+    for (i, fix) in timeline.fixes.enumerated() where i % step == 0 || i == timeline.fixes.count - 1 {
+      if let last, fix.time - last > max(rules.maxGap, 1) * Double(step) {
+        content.lines.append(line)
+        line = []
+      }
+      line.append(fix.coordinate)
+      last = fix.time
+    }
+    content.lines.append(line)
+    content.pins = placed.map { ($0.coordinate, name(of: $0.photo)) }
+    var style = SnapshotStyle()
+    (style.width, style.height) = (1_200, 900)
+    style.labels = placed.count <= 50
+    try SnapshotCommand.drawBasemap(into: &style, context)
+    do {
+      try SnapshotRenderer(style: style).render(content, format: format, to: URL(fileURLWithPath: output))
+    } catch {
+      throw RuntimeError(error.description)
+    }
+    context.console.err(
+      "wrote \(output) (\(count(content.lines.count, "track line")), \(count(placed.count, "photo")))\n")
   }
 
   /// One line per placed photo: name, position, source and how.

@@ -87,12 +87,7 @@ enum SnapshotCommand: Subcommand {
     guard parsed.positionals.isEmpty else { throw UsageError("Unexpected argument '\(parsed.positionals[0])'") }
     let subject = try Subject(parsed)
     let output = try parsed.required(Self.output)
-    let format: SnapshotRenderer.Format
-    switch URL(fileURLWithPath: output).pathExtension.lowercased() {
-    case "png": format = .png
-    case "svg": format = .svg
-    default: throw UsageError("The output must end in .png or .svg, not '\(output)'")
-    }
+    let format = try Self.format(of: output)
     var style = SnapshotStyle()
     (style.width, style.height) = try parsed.value(size)
     style.scale = try parsed.value(scale)
@@ -110,6 +105,15 @@ enum SnapshotCommand: Subcommand {
     }
     context.console.out(
       "wrote \(output) (\(style.width * style.scale)×\(style.height * style.scale) px, \(content.pins.count) photos)\n")
+  }
+
+  /// The image format an output file's name asks for.
+  static func format(of output: String) throws -> SnapshotRenderer.Format {
+    switch URL(fileURLWithPath: output).pathExtension.lowercased() {
+    case "png": return .png
+    case "svg": return .svg
+    default: throw UsageError("The output must end in .png or .svg, not '\(output)'")
+    }
   }
 
   /// The route, pins and bounds for `subject`, at most `limit` photos.
