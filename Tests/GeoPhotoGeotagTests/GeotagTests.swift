@@ -364,3 +364,24 @@ import Testing
     }
   }
 }
+
+@Suite struct RetentionWindowsTests {
+  /// Against a check of every centre's own window.
+  @Test func aRangeMeetsAWindowExactlyWhenItMeetsSomeCentresReach() {
+    var rng = SeededGenerator(seed: 14)
+    for _ in 0..<200 {
+      let centres = (0..<Int.random(in: 0...20, using: &rng)).map { _ in
+        Double.random(in: 0...100_000, using: &rng).rounded()
+      }
+      let reach = Double.random(in: 0...5_000, using: &rng).rounded()
+      let windows = RetentionWindows(centres: centres, reach: reach)
+      for _ in 0..<50 {
+        let start = Double.random(in: -10_000...110_000, using: &rng).rounded()
+        let range =
+          start...(start + (Bool.random(using: &rng) ? 0 : Double.random(in: 0...3_000, using: &rng).rounded()))
+        let expected = centres.contains { range.lowerBound <= $0 + reach && $0 - reach <= range.upperBound }
+        #expect(windows.meets(range) == expected)
+      }
+    }
+  }
+}
