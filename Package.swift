@@ -81,6 +81,11 @@ let package = Package(
       pkgConfig: "libjxl",
       providers: [.apt(["libjxl-dev"])]
     ),
+    .systemLibrary(
+      name: "CGeoPhotoYAJL",
+      pkgConfig: "yajl",
+      providers: [.apt(["libyajl-dev"])]
+    ),
 
     // MARK: Pure Swift core: geodesy, the spatial index, the annotation model
     .target(name: "GeoPhotoCore", swiftSettings: strict),
@@ -122,7 +127,7 @@ let package = Package(
       swiftSettings: strict),
     .target(
       name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
-    .target(name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
+    .target(name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore", "CGeoPhotoYAJL"], swiftSettings: strict),
     .target(name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore"], swiftSettings: strict),
     .target(
       name: "GeoPhotoBasemap",
