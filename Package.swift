@@ -182,6 +182,7 @@ let package = Package(
       name: "geophoto-fuzz",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoExif", "GeoPhotoFixtures", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
+        "GeoPhotoTracks",
       ],
       swiftSettings: strict),
     .executableTarget(

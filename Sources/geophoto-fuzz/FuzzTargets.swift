@@ -5,6 +5,7 @@ import GeoPhotoExif
 import GeoPhotoFixtures
 import GeoPhotoSnapshot
 import GeoPhotoThumbnails
+import GeoPhotoTracks
 
 /// A reader, decoder or renderer under test, the corpus files that seed it, and whether its
 /// input is a file (whose size and offset fields `ExtremeFields` rewrites) or parameters read
@@ -35,6 +36,8 @@ let allTargets: [FuzzTarget] =
     FuzzTarget(name: "previews", seedExtensions: ["nef", "cr2", "dng", "raf", "rw2", "orf", "arw", "tif", "jpg"]) {
       _ = EmbeddedPreviews.jpegs(in: MemoryBytes($0))
     },
+    FuzzTarget(name: "google-history", seedExtensions: ["json"], exercise: TrackFuzzing.google),
+    FuzzTarget(name: "geojson-track", seedExtensions: ["geojson", "json"], exercise: TrackFuzzing.geoJSON),
     FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),
     FuzzTarget(name: "snapshot", seedExtensions: [], isFile: false, exercise: SnapshotFuzzing.exercise),
   ]
@@ -118,5 +121,27 @@ enum SnapshotFuzzing {
         west: draws.double(), south: draws.double(), east: draws.double(), north: draws.double())
     }
     try? SnapshotRenderer(style: style).render(content, format: .png, to: output)
+  }
+}
+
+/// The JSON track readers, fed in chunks whose size the input's length chooses (so tokens are
+/// cut at varying places), once whole and once through a retention filter keeping every other
+/// second.
+enum TrackFuzzing {
+  static func chunk(_ bytes: [UInt8]) -> Int { max(1, bytes.count / 3) }
+  static func keeping(_ span: ClosedRange<Double>) -> Bool {
+    span.lowerBound.magnitude.truncatingRemainder(dividingBy: 2) < 1
+  }
+
+  static let google: @Sendable ([UInt8]) -> Void = { bytes in
+    _ = GoogleHistoryReader.sniff(head: Array(bytes.prefix(4_096)))
+    _ = try? GoogleHistoryReader.read(bytes, name: "fuzz.json", chunkSize: chunk(bytes))
+    _ = try? GoogleHistoryReader.read(bytes, name: "fuzz.json", keeping: keeping, chunkSize: 1 + bytes.count / 2)
+  }
+
+  static let geoJSON: @Sendable ([UInt8]) -> Void = { bytes in
+    _ = GeoJSONTrackReader.sniff(head: Array(bytes.prefix(4_096)))
+    _ = try? GeoJSONTrackReader.read(bytes, name: "fuzz.geojson", chunkSize: chunk(bytes))
+    _ = try? GeoJSONTrackReader.read(bytes, name: "fuzz.geojson", keeping: keeping, chunkSize: 1 + bytes.count / 2)
   }
 }

@@ -415,6 +415,37 @@ typealias GoogleMove = GoogleHistoryFixture.Move
   }
 }
 
+extension GoogleHistoryTests {
+  /// The fuzzers' seeds: each read whole and byte by byte by both readers, never a crash; what
+  /// each must say.
+  @Test func theHostileTrackFilesAreReadOrRefused() throws {
+    for file in HostileFiles.tracks {
+      for chunk in [1 << 18, 1] {
+        _ = try? GoogleHistoryReader.read(file.bytes, name: file.name, chunkSize: chunk)
+        _ = try? GeoJSONTrackReader.read(file.bytes, name: file.name, chunkSize: chunk)
+      }
+    }
+    func google(_ name: String) throws -> Result<TrackContents, TrackReadError> {
+      let file = try #require(HostileFiles.tracks.first { $0.name == name })
+      return Result { () throws(TrackReadError) in try GoogleHistoryReader.read(file.bytes, name: name) }
+    }
+    #expect(try google("records-deep.json").failure?.message == "nested deeper than 64 levels")
+    #expect(try google("records-nul.json").failure?.message == "invalid character inside string.")
+    #expect(try google("records-e7-digits.json").failure?.message.hasPrefix("no usable position and time") == true)
+    #expect(try google("records-extreme-times.json").failure?.message.hasPrefix("no usable position and time") == true)
+    // Fixes at the poles and on the antimeridian are fixes.
+    #expect(try google("records-bom.json").get().fixes.count == 3)
+    #expect(try google("timeline-ios.json").get().visits.count == 1)
+  }
+}
+
+extension Result {
+  fileprivate var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}
+
 extension Array where Element == UInt8 {
   fileprivate func withPrefix(_ text: String) -> [UInt8] { Array(text.utf8) + self }
 }
