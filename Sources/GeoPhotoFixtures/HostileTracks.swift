@@ -1,7 +1,7 @@
 extension HostileFiles {
   /// JSON tracks (Google location history in each shape, GeoJSON) with extreme values where
-  /// readers take numbers, instants and nesting: E7 coordinates of 20 digits, milliseconds
-  /// before the year 1 and after 9999, positions past the poles, arrays nested a thousand deep, a
+  /// readers take numbers, instants and nesting: E7 coordinates of 20 digits, instants just
+  /// outside the years 1800 to 2200 geophoto takes, positions at the poles, arrays nested a thousand deep, a
   /// NUL and bytes that are not UTF-8 in strings. The seeds of the track fuzz targets.
   public static var tracks: [File] {
     let t0: Int64 = 1_714_639_260_120
@@ -26,9 +26,9 @@ extension HostileFiles {
       File(
         name: "records-extreme-times.json",
         bytes: text(
-          #"{"locations": [{"latitudeE7": 1, "longitudeE7": 1, "timestampMs": "-62135596800001"}, "#
-            + #"{"latitudeE7": 1, "longitudeE7": 1, "timestamp": "9999-12-31T23:59:59.999-14:00"}]}"#),
-        field: "instants just outside years 1 to 9999"),
+          #"{"locations": [{"latitudeE7": 1, "longitudeE7": 1, "timestampMs": "-5364662400001"}, "#
+            + #"{"latitudeE7": 1, "longitudeE7": 1, "timestamp": "2201-01-01T00:00:00.000+14:00"}]}"#),
+        field: "instants just outside the years 1800 to 2200"),
       File(
         name: "records-deep.json",
         bytes: text(#"{"locations": [{"activity": "# + String(repeating: "[", count: 1_000)),

@@ -43,13 +43,9 @@ public enum GeoJSONTrackReader {
   public static func read(path: String, name: String, keeping: ((ClosedRange<Double>) -> Bool)? = nil)
     throws(TrackReadError) -> TrackContents
   {
-    let parser = GeoJSONParser(name: name, keeping: keeping)
-    do {
-      try JSONStream.read(path: path, parser.handle)
-    } catch {
-      throw parser.failure ?? TrackReadError(name, byte: error.offset, error.message)
+    try readJSONTrack(GeoJSONParser(name: name, keeping: keeping)) { (handler) throws(JSONStreamError) in
+      try JSONStream.read(path: path, handler)
     }
-    return try parser.contents()
   }
 
   /// Reads a GeoJSON track from its bytes, fed to the parser in chunks of `chunkSize`.
@@ -63,12 +59,9 @@ public enum GeoJSONTrackReader {
     _ bytes: [UInt8], name: String, keeping: ((ClosedRange<Double>) -> Bool)?, chunkSize: Int, maximumCoordinates: Int
   ) throws(TrackReadError) -> TrackContents {
     let parser = GeoJSONParser(name: name, keeping: keeping, maximumCoordinates: maximumCoordinates)
-    do {
-      try JSONStream.read(bytes, chunkSize: chunkSize, parser.handle)
-    } catch {
-      throw parser.failure ?? TrackReadError(name, byte: error.offset, error.message)
+    return try readJSONTrack(parser) { (handler) throws(JSONStreamError) in
+      try JSONStream.read(bytes, chunkSize: chunkSize, handler)
     }
-    return try parser.contents()
   }
 }
 
@@ -78,8 +71,9 @@ enum GeoJSONKey: UInt8, CaseIterable, Sendable {
 }
 
 /// One reading of a GeoJSON file: the feature being gathered (its coordinates and times, held
-/// until its end, when they are paired).
-final class GeoJSONParser {
+/// until its end, when they are paired). The handler's helpers are all `mutating`: calling a
+/// non-mutating one from it copies the whole parser at each event.
+struct GeoJSONParser: JSONTrackParser {
   static let keys = JSONKeyTable(GeoJSONKey.allCases.filter { $0 != .other && $0 != .element }.map { ("\($0)", $0) })
   static let types: Set<String> = [
     "FeatureCollection", "Feature", "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon",
@@ -167,7 +161,7 @@ final class GeoJSONParser {
   static func features(_ count: Int) -> String { count == 1 ? "1 feature" : "\(count) features" }
 
   /// The stream's handler.
-  func handle(_ event: JSONEvent, _ text: UnsafeBufferPointer<UInt8>, _ depth: Int) -> Bool {
+  mutating func handle(_ event: JSONEvent, _ text: UnsafeBufferPointer<UInt8>, _ depth: Int) -> Bool {
     switch event {
     case .key:
       path[depth] = Self.keys(text) ?? .other
@@ -198,7 +192,7 @@ final class GeoJSONParser {
     return failure == nil
   }
 
-  private func begin(_ depth: Int) {
+  private mutating func begin(_ depth: Int) {
     feature = depth
     geometryType = ""
     ownType = ""
@@ -209,20 +203,20 @@ final class GeoJSONParser {
   }
 
   /// `geometry.coordinates` of a feature, or `coordinates` of a bare geometry.
-  private func isCoordinates(_ depth: Int, _ f: Int) -> Bool {
+  private mutating func isCoordinates(_ depth: Int, _ f: Int) -> Bool {
     (depth == f + 2 && path[f] == .geometry && path[f + 1] == .coordinates)
       || (depth == f + 1 && f == 1 && path[f] == .coordinates)
   }
 
   /// `properties.coordinateProperties.times` or `properties.coordTimes`.
-  private func timesArray(_ depth: Int, _ f: Int) -> GeoJSONKey? {
+  private mutating func timesArray(_ depth: Int, _ f: Int) -> GeoJSONKey? {
     guard path[f] == .properties else { return nil }
     if depth == f + 3 && path[f + 1] == .coordinateProperties && path[f + 2] == .times { return .times }
     if depth == f + 2 && path[f + 1] == .coordTimes { return .coordTimes }
     return nil
   }
 
-  private func value(_ text: UnsafeBufferPointer<UInt8>, _ depth: Int, isString: Bool) {
+  private mutating func value(_ text: UnsafeBufferPointer<UInt8>, _ depth: Int, isString: Bool) {
     guard let f = feature else { return }
     if inCoordinates {
       holdsValues[depth] = true
@@ -244,12 +238,12 @@ final class GeoJSONParser {
     }
   }
 
-  private func tooLong() {
+  private mutating func tooLong() {
     failure = TrackReadError(name, "a feature of over \(maximumCoordinates) coordinates; split the track")
   }
 
   /// ISO 8601 text, or seconds since 1970 (milliseconds when over 10¹¹).
-  private func time(_ text: UnsafeBufferPointer<UInt8>, isString: Bool) -> Double {
+  private mutating func time(_ text: UnsafeBufferPointer<UInt8>, isString: Bool) -> Double {
     if isString {
       guard let time = JSONValue.time(text) else { return .nan }
       if !time.zoned { collector.unzoned += 1 }
@@ -259,7 +253,7 @@ final class GeoJSONParser {
     return abs(number) > 1e11 ? number / 1_000 : number
   }
 
-  private func endArray(_ depth: Int) -> Bool {
+  private mutating func endArray(_ depth: Int) -> Bool {
     if inCoordinates {
       if holdsValues[depth] {
         positions.leaf(at: depth)
@@ -287,7 +281,7 @@ final class GeoJSONParser {
   }
 
   /// Pairs the feature's coordinates with its times.
-  private func end() {
+  private mutating func end() {
     defer { feature = nil }
     guard let root = positions.root, let leaf = positions.leafDepth, !positions.mixed else { return }
     isGeoJSON = true
@@ -319,7 +313,7 @@ final class GeoJSONParser {
     }
   }
 
-  private func add(_ p: (longitude: Double, latitude: Double, altitude: Double?), _ time: Double) {
+  private mutating func add(_ p: (longitude: Double, latitude: Double, altitude: Double?), _ time: Double) {
     collector.fix(latitude: p.latitude, longitude: p.longitude, time: time.isNaN ? nil : time, altitude: p.altitude)
   }
 }

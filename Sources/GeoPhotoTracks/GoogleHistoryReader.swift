@@ -60,26 +60,18 @@ public enum GoogleHistoryReader {
   public static func read(path: String, name: String, keeping: ((ClosedRange<Double>) -> Bool)? = nil)
     throws(TrackReadError) -> TrackContents
   {
-    let parser = GoogleHistoryParser(name: name, keeping: keeping)
-    do {
-      try JSONStream.read(path: path, parser.handle)
-    } catch {
-      throw parser.failure ?? TrackReadError(name, byte: error.offset, error.message)
+    try readJSONTrack(GoogleHistoryParser(name: name, keeping: keeping)) { (handler) throws(JSONStreamError) in
+      try JSONStream.read(path: path, handler)
     }
-    return try parser.contents()
   }
 
   /// Reads a history from its bytes, fed to the parser in chunks of `chunkSize`.
   public static func read(
     _ bytes: [UInt8], name: String, keeping: ((ClosedRange<Double>) -> Bool)? = nil, chunkSize: Int = 256 << 10
   ) throws(TrackReadError) -> TrackContents {
-    let parser = GoogleHistoryParser(name: name, keeping: keeping)
-    do {
-      try JSONStream.read(bytes, chunkSize: chunkSize, parser.handle)
-    } catch {
-      throw parser.failure ?? TrackReadError(name, byte: error.offset, error.message)
+    try readJSONTrack(GoogleHistoryParser(name: name, keeping: keeping)) { (handler) throws(JSONStreamError) in
+      try JSONStream.read(bytes, chunkSize: chunkSize, handler)
     }
-    return try parser.contents()
   }
 }
 
@@ -105,8 +97,9 @@ enum GoogleKey: UInt8, CaseIterable, Sendable {
 }
 
 /// The state of one reading: where the parser is (the key at each depth) and the record or
-/// segment being gathered.
-final class GoogleHistoryParser {
+/// segment being gathered. The handler's helpers are all `mutating`: calling a non-mutating one
+/// from it copies the whole parser at each event.
+struct GoogleHistoryParser: JSONTrackParser {
   static let keys = JSONKeyTable(
     GoogleKey.allCases.filter { $0 != .other && $0 != .element }.map { ($0.name, $0) })
   static func topKeys(_ text: UnsafeBufferPointer<UInt8>) -> GoogleKey? { keys(text) }
@@ -125,7 +118,7 @@ final class GoogleHistoryParser {
   static let segmentKeys: Set<GoogleKey> = [.startTime, .endTime, .visit, .activity, .timelinePath, .timelineMemory]
 
   /// Path points held for a segment whose start is not known yet, at most.
-  static let maximumHeldPoints = 1_000_000
+  static let maximumHeldPoints = 100_000
 
   /// A position and instant being gathered from one record, point or place.
   struct Sample {
@@ -199,7 +192,7 @@ final class GoogleHistoryParser {
   }
 
   /// The stream's handler.
-  func handle(_ event: JSONEvent, _ text: UnsafeBufferPointer<UInt8>, _ depth: Int) -> Bool {
+  mutating func handle(_ event: JSONEvent, _ text: UnsafeBufferPointer<UInt8>, _ depth: Int) -> Bool {
     switch event {
     case .key:
       let key = Self.keys(text) ?? .other
@@ -222,7 +215,7 @@ final class GoogleHistoryParser {
     return true
   }
 
-  private func top(_ key: GoogleKey) -> Bool {
+  private mutating func top(_ key: GoogleKey) -> Bool {
     guard let found = Self.shape(of: key) else { return true }
     if found == .timelineEdits {
       failure = TrackReadError(
@@ -242,7 +235,7 @@ final class GoogleHistoryParser {
     case signal
   }
 
-  private func place(_ depth: Int) -> Place? {
+  private mutating func place(_ depth: Int) -> Place? {
     switch path[1] {
     case .locations where depth >= 3 && path[2] == .element: .record
     case .timelineObjects where depth >= 3 && path[2] == .element: .semantic
@@ -253,7 +246,7 @@ final class GoogleHistoryParser {
     }
   }
 
-  private func opened(_ depth: Int) {
+  private mutating func opened(_ depth: Int) {
     switch place(depth) {
     case .record where depth == 3: sample = Sample()
     case .signal where depth == 4: sample = Sample()
@@ -275,7 +268,7 @@ final class GoogleHistoryParser {
     }
   }
 
-  private func closed(_ depth: Int) {
+  private mutating func closed(_ depth: Int) {
     switch place(depth) {
     case .record where depth == 3:
       collector.fix(
@@ -303,16 +296,16 @@ final class GoogleHistoryParser {
   }
 
   /// `simplifiedRawPath.points[]` of a place visit or an activity segment.
-  private func isRawPoint(_ depth: Int) -> Bool {
+  private mutating func isRawPoint(_ depth: Int) -> Bool {
     depth == 7 && (path[3] == .placeVisit || path[3] == .activitySegment) && path[4] == .simplifiedRawPath
       && path[5] == .points
   }
 
-  private func value(_ text: UnsafeBufferPointer<UInt8>, _ depth: Int, isString: Bool) {
+  private mutating func value(_ text: UnsafeBufferPointer<UInt8>, _ depth: Int, isString: Bool) {
     let key = path[depth]
     switch place(depth) {
     case .record where depth == 3, .signal where depth == 4:
-      read(key, text, into: &sample)
+      Self.read(key, text, into: &sample, unzoned: &collector.unzoned)
     case .semantic:
       semanticValue(key, text, depth)
     case .segment(let s):
@@ -322,7 +315,9 @@ final class GoogleHistoryParser {
   }
 
   /// A record's, a raw signal's or a path point's own member.
-  private func read(_ key: GoogleKey, _ text: UnsafeBufferPointer<UInt8>, into sample: inout Sample) {
+  private static func read(
+    _ key: GoogleKey, _ text: UnsafeBufferPointer<UInt8>, into sample: inout Sample, unzoned: inout Int
+  ) {
     switch key {
     case .latitudeE7, .latE7:
       sample.latitude = JSONValue.degreesE7(text) ?? .nan
@@ -336,7 +331,7 @@ final class GoogleHistoryParser {
       sample.longitude = position?.longitude ?? .nan
       sample.given = true
     case .timestamp, .time:
-      sample.time = time(text)
+      sample.time = time(text, unzoned: &unzoned)
     case .timestampMs:
       sample.time = JSONValue.milliseconds(text) ?? .nan
     case .accuracy, .accuracyMeters:
@@ -347,13 +342,18 @@ final class GoogleHistoryParser {
     }
   }
 
-  private func time(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+  private mutating func time(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+    Self.time(text, unzoned: &collector.unzoned)
+  }
+
+  /// An instant, NaN when it is none; one read as UTC for want of a zone is counted.
+  private static func time(_ text: UnsafeBufferPointer<UInt8>, unzoned: inout Int) -> Double {
     guard let time = JSONValue.time(text) else { return .nan }
-    if !time.zoned { collector.unzoned += 1 }
+    if !time.zoned { unzoned += 1 }
     return time.seconds
   }
 
-  private func semanticValue(_ key: GoogleKey, _ text: UnsafeBufferPointer<UInt8>, _ depth: Int) {
+  private mutating func semanticValue(_ key: GoogleKey, _ text: UnsafeBufferPointer<UInt8>, _ depth: Int) {
     guard path[3] == .placeVisit || path[3] == .activitySegment else { return }
     let visit = path[3] == .placeVisit
     switch depth {
@@ -373,20 +373,20 @@ final class GoogleHistoryParser {
         case .endTimestampMs: segment.end = JSONValue.milliseconds(text) ?? .nan
         default: break
         }
-      case .location where visit: read(key, text, into: &segment.place)
-      case .startLocation where !visit: read(key, text, into: &segment.from)
-      case .endLocation where !visit: read(key, text, into: &segment.to)
+      case .location where visit: Self.read(key, text, into: &segment.place, unzoned: &collector.unzoned)
+      case .startLocation where !visit: Self.read(key, text, into: &segment.from, unzoned: &collector.unzoned)
+      case .endLocation where !visit: Self.read(key, text, into: &segment.to, unzoned: &collector.unzoned)
       default: break
       }
     case 6 where visit && path[4] == .otherCandidateLocations:
-      read(key, text, into: &inner)
+      Self.read(key, text, into: &inner, unzoned: &collector.unzoned)
     case 7 where isRawPoint(7):
-      read(key, text, into: &inner)
+      Self.read(key, text, into: &inner, unzoned: &collector.unzoned)
     default: break
     }
   }
 
-  private func segmentValue(
+  private mutating func segmentValue(
     _ key: GoogleKey, _ text: UnsafeBufferPointer<UInt8>, _ depth: Int, _ s: Int, isString: Bool
   ) {
     switch depth - s {
@@ -403,27 +403,27 @@ final class GoogleHistoryParser {
       }
     case 1 where path[s] == .activity && isString:
       // iOS: `"start": "geo:…"`.
-      if key == .start { read(.point, text, into: &segment.from) }
-      if key == .end { read(.point, text, into: &segment.to) }
+      if key == .start { Self.read(.point, text, into: &segment.from, unzoned: &collector.unzoned) }
+      if key == .end { Self.read(.point, text, into: &segment.to, unzoned: &collector.unzoned) }
     case 2 where path[s] == .visit && path[s + 1] == .topCandidate && key == .placeLocation && isString:
       // iOS: `"placeLocation": "geo:…"`.
       segment.isVisit = true
-      read(.point, text, into: &segment.place)
+      Self.read(.point, text, into: &segment.place, unzoned: &collector.unzoned)
     case 2 where path[s] == .activity && key == .latLng:
-      if path[s + 1] == .start { read(.point, text, into: &segment.from) }
-      if path[s + 1] == .end { read(.point, text, into: &segment.to) }
+      if path[s + 1] == .start { Self.read(.point, text, into: &segment.from, unzoned: &collector.unzoned) }
+      if path[s + 1] == .end { Self.read(.point, text, into: &segment.to, unzoned: &collector.unzoned) }
     case 2 where path[s] == .timelinePath:
-      read(key, text, into: &inner)
+      Self.read(key, text, into: &inner, unzoned: &collector.unzoned)
     case 3 where path[s] == .visit && path[s + 1] == .topCandidate && path[s + 2] == .placeLocation && key == .latLng:
       segment.isVisit = true
-      read(.point, text, into: &segment.place)
+      Self.read(.point, text, into: &segment.place, unzoned: &collector.unzoned)
     default: break
     }
   }
 
   /// A `timelinePath` point: at its own `time` (Android), or minutes after the segment's start
   /// (iOS), held until the start is read when it comes later in the segment.
-  private func pathPoint(_ point: Sample) {
+  private mutating func pathPoint(_ point: Sample) {
     guard point.given || point.time != nil || point.minutes != nil else { return }
     if point.time == nil, let minutes = point.minutes {
       guard let start = segment.start else {
@@ -440,7 +440,7 @@ final class GoogleHistoryParser {
     }
   }
 
-  private func finishSemantic() {
+  private mutating func finishSemantic() {
     if segment.isVisit {
       let place =
         [segment.place, segment.center, segment.candidate ?? Sample()].first {
@@ -452,7 +452,7 @@ final class GoogleHistoryParser {
     }
   }
 
-  private func finishSegment() {
+  private mutating func finishSegment() {
     // Path points waiting for a start that never came.
     collector.skipped += segment.waiting.count
     if segment.isVisit {
@@ -462,7 +462,7 @@ final class GoogleHistoryParser {
     finishActivity()
   }
 
-  private func finishActivity() {
+  private mutating func finishActivity() {
     if segment.from.given {
       collector.fix(latitude: segment.from.latitude, longitude: segment.from.longitude, time: segment.start)
     }

@@ -19,9 +19,10 @@ enum JSONEvent: Equatable, Sendable {
 }
 
 /// JSON text that cannot be read, and where: the number of the file's bytes read when the
-/// damage was found (just past the token at fault; the file's size when it ends too soon).
+/// damage was found (just past the token at fault; the file's size when it ends too soon), or
+/// nil when the file itself could not be opened or read.
 struct JSONStreamError: Error, Equatable, Sendable {
-  var offset: Int
+  var offset: Int?
   var message: String
   /// The handler asked to stop (its own reason is its own business).
   var stopped = false
@@ -46,18 +47,23 @@ final class JSONStream {
   static let maximumToken = 4 << 20
   static let chunkSize = 256 << 10
 
+  /// What the callbacks change at every event, behind a pointer (no exclusivity check each time).
+  fileprivate struct Counters {
+    /// The open containers.
+    var depth = 0
+    var events = 0
+    /// The file offset of the first byte of the chunk yajl is reading.
+    var base = 0
+    /// An error found by a callback (too deep), reported when yajl returns.
+    var failure: JSONStreamError?
+  }
+
   private var parser: yajl_handle?
-  private let handler: Handler
-  /// The open containers.
-  private(set) var depth = 0
-  /// The file offset of the first byte of the chunk yajl is reading.
-  private var base = 0
+  fileprivate let handler: Handler
+  fileprivate let counters = UnsafeMutablePointer<Counters>.allocate(capacity: 1)
   /// The first bytes, held until a byte order mark is ruled in or out.
   private var head: [UInt8] = []
   private var headDone = false
-  /// An error found by a callback (too deep), reported when yajl returns.
-  private var failure: JSONStreamError?
-  private var events = 0
   private var eventsBefore = 0
   private var bytesWithoutEvent = 0
   private let tokenLimit: Int
@@ -65,10 +71,25 @@ final class JSONStream {
   init(maximumToken: Int = JSONStream.maximumToken, _ handler: @escaping Handler) {
     self.handler = handler
     tokenLimit = maximumToken
+    counters.initialize(to: Counters())
     parser = yajl_alloc(jsonCallbacks, nil, Unmanaged.passUnretained(self).toOpaque())
   }
 
-  deinit { if let parser { yajl_free(parser) } }
+  deinit {
+    if let parser { yajl_free(parser) }
+    counters.deinitialize(count: 1)
+    counters.deallocate()
+  }
+
+  /// The open containers.
+  var depth: Int { counters.pointee.depth }
+
+  private var base: Int {
+    get { counters.pointee.base }
+    set { counters.pointee.base = newValue }
+  }
+
+  private var events: Int { counters.pointee.events }
 
   /// The offset in the file just past the token being reported (during a handler call), or
   /// read so far.
@@ -133,7 +154,7 @@ final class JSONStream {
   private func check(_ status: yajl_status, end: Bool) throws(JSONStreamError) {
     guard status != yajl_status_ok, let parser else { return }
     let at = end ? base : offset
-    if let failure { throw failure }
+    if let failure = counters.pointee.failure { throw failure }
     if status == yajl_status_client_canceled { throw JSONStreamError(offset: at, message: "stopped", stopped: true) }
     var message = "not JSON"
     if let text = yajl_get_error(parser, 0, nil, 0) {
@@ -152,31 +173,35 @@ final class JSONStream {
   // The callbacks' Swift side.
 
   fileprivate func open(_ event: JSONEvent) -> Bool {
-    depth += 1
+    counters.pointee.depth += 1
+    let depth = counters.pointee.depth
     guard depth <= Self.maximumDepth else {
-      failure = JSONStreamError(offset: offset, message: "nested deeper than \(Self.maximumDepth) levels")
+      counters.pointee.failure = JSONStreamError(
+        offset: offset, message: "nested deeper than \(Self.maximumDepth) levels")
       return false
     }
-    events += 1
+    counters.pointee.events += 1
     return handler(event, UnsafeBufferPointer(start: nil, count: 0), depth)
   }
 
   fileprivate func close(_ event: JSONEvent) -> Bool {
-    events += 1
-    let going = handler(event, UnsafeBufferPointer(start: nil, count: 0), depth)
-    depth -= 1
+    counters.pointee.events += 1
+    let going = handler(event, UnsafeBufferPointer(start: nil, count: 0), counters.pointee.depth)
+    counters.pointee.depth -= 1
     return going
   }
 
   fileprivate func value(_ event: JSONEvent, _ text: UnsafeRawPointer?, _ count: Int) -> Bool {
-    events += 1
-    return handler(event, UnsafeBufferPointer(start: text?.assumingMemoryBound(to: UInt8.self), count: count), depth)
+    counters.pointee.events += 1
+    return handler(
+      event, UnsafeBufferPointer(start: text?.assumingMemoryBound(to: UInt8.self), count: count),
+      counters.pointee.depth)
   }
 
   /// Reads the file at `path` through `handler`, by chunks of `chunkSize`.
   static func read(path: String, _ handler: @escaping Handler) throws(JSONStreamError) {
     let file: ReadableFile
-    do { file = try ReadableFile(path: path) } catch { throw JSONStreamError(offset: 0, message: error.description) }
+    do { file = try ReadableFile(path: path) } catch { throw JSONStreamError(offset: nil, message: error.description) }
     let stream = JSONStream(handler)
     let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
     defer { buffer.deallocate() }
@@ -184,7 +209,7 @@ final class JSONStream {
       let count = Glibc.read(file.fd, buffer.baseAddress, chunkSize)
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
-        throw JSONStreamError(offset: stream.offset, message: String(cString: strerror(errno)))
+        throw JSONStreamError(offset: nil, message: String(cString: strerror(errno)))
       }
       if count == 0 { break }
       try stream.feed(UnsafeBufferPointer(rebasing: buffer[..<count]))
@@ -220,7 +245,8 @@ extension String {
 /// Calls `body` with the stream a callback's context points to; 1 to go on, 0 to stop.
 private func with(_ context: UnsafeMutableRawPointer?, _ body: (JSONStream) -> Bool) -> Int32 {
   guard let context else { return 0 }
-  return body(Unmanaged<JSONStream>.fromOpaque(context).takeUnretainedValue()) ? 1 : 0
+  // The stream outlives its parser's callbacks: no retain for each.
+  return Unmanaged<JSONStream>.fromOpaque(context)._withUnsafeGuaranteedRef(body) ? 1 : 0
 }
 
 /// yajl keeps a pointer to its callbacks: one table, for the life of the process.

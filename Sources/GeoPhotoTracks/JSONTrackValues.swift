@@ -1,5 +1,9 @@
 import GeoPhotoCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Member names a JSON reader knows, found from a key's bytes without making a `String` of it:
 /// only the names of the key's length are compared.
 struct JSONKeyTable<Key: Sendable>: Sendable {
@@ -12,8 +16,13 @@ struct JSONKeyTable<Key: Sendable>: Sendable {
   }
 
   func callAsFunction(_ text: UnsafeBufferPointer<UInt8>) -> Key? {
-    guard text.count < byLength.count else { return nil }
-    for candidate in byLength[text.count] where candidate.name.elementsEqual(text) { return candidate.key }
+    guard text.count < byLength.count, let start = text.baseAddress else { return nil }
+    for candidate in byLength[text.count] {
+      let same = candidate.name.withUnsafeBufferPointer { name in
+        name.baseAddress.map { memcmp($0, start, text.count) == 0 } ?? false
+      }
+      if same { return candidate.key }
+    }
     return nil
   }
 }
@@ -50,14 +59,11 @@ enum JSONValue {
   }
 
   /// An ISO 8601 instant, read by `TrackTime`.
-  static func time(_ text: UnsafeBufferPointer<UInt8>) -> TrackTime? {
-    guard text.count <= 64 else { return nil }
-    return TrackTime(String(decoding: text, as: UTF8.self))
-  }
+  static func time(_ text: UnsafeBufferPointer<UInt8>) -> TrackTime? { TrackTime(utf8: text) }
 
-  /// The earliest and latest instants geophoto takes from a track: years 1 to 9999, as
+  /// The earliest and latest instants geophoto takes from a track: the years 1800 to 2200, as
   /// `TrackTime` reads them.
-  static let instants: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
+  static let instants: ClosedRange<Double> = -5_364_662_400...7_289_654_399.999
 
   /// Milliseconds since 1970 (`timestampMs`, a string of digits) as seconds.
   static func milliseconds(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
@@ -181,4 +187,33 @@ struct TrackCollector {
     }
     return notes
   }
+}
+
+/// A reader's state over one JSON file: the stream's events in, contents out.
+protocol JSONTrackParser {
+  var name: String { get }
+  /// Set when the parser stopped the stream, with the reason.
+  var failure: TrackReadError? { get }
+  mutating func handle(_ event: JSONEvent, _ text: UnsafeBufferPointer<UInt8>, _ depth: Int) -> Bool
+  func contents() throws(TrackReadError) -> TrackContents
+}
+
+/// Runs `parser` over the events `feed` streams to the handler it is given. The parser lives
+/// behind a pointer for the reading, so its state changes at each event without exclusivity
+/// checks (there is one caller, the stream, and it never reenters).
+func readJSONTrack<Parser: JSONTrackParser>(
+  _ parser: Parser, _ feed: (@escaping JSONStream.Handler) throws(JSONStreamError) -> Void
+) throws(TrackReadError) -> TrackContents {
+  let state = UnsafeMutablePointer<Parser>.allocate(capacity: 1)
+  state.initialize(to: parser)
+  defer {
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+  do {
+    try feed { state.pointee.handle($0, $1, $2) }
+  } catch {
+    throw state.pointee.failure ?? TrackReadError(state.pointee.name, byte: error.offset, error.message)
+  }
+  return try state.pointee.contents()
 }

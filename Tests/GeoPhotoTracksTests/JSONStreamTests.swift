@@ -179,9 +179,15 @@ import Testing
       return true
     }
     #expect(numbers == Array(0..<count))
-    #expect(throws: JSONStreamError.self) { try JSONStream.read(path: folder.path) { _, _, _ in true } }
-    #expect(throws: JSONStreamError.self) {
+    // Files that cannot be read: no byte to name.
+    #expect(throws: JSONStreamError(offset: nil, message: "not a regular file (a folder)")) {
+      try JSONStream.read(path: folder.path) { _, _, _ in true }
+    }
+    #expect(throws: JSONStreamError(offset: nil, message: "No such file or directory")) {
       try JSONStream.read(path: folder.appendingPathComponent("none").path) { _, _, _ in true }
+    }
+    #expect(throws: TrackReadError("none.json", "No such file or directory")) {
+      try GoogleHistoryReader.read(path: folder.appendingPathComponent("none.json").path, name: "none.json")
     }
   }
 }
