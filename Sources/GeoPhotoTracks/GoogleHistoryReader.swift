@@ -12,8 +12,8 @@ import GeoPhotoCore
 ///   is a visit at its `location` (or `centerLatE7`/`centerLngE7`, or the first of
 ///   `otherCandidateLocations` when the location is empty) over its `duration`; an
 ///   `activitySegment` gives its `startLocation` at the start and its `endLocation` at the end;
-///   `simplifiedRawPath.points` are timed fixes. `waypointPath` (no times) and `childVisits`
-///   are not used.
+///   `simplifiedRawPath.points` are timed fixes (accuracy filtered as records are).
+///   `waypointPath` (no times) and `childVisits` are not used.
 /// - The Android on-device export (`{"semanticSegments":[…],"rawSignals":[…],…}`): segments'
 ///   visits (`visit.topCandidate.placeLocation.latLng`) over `startTime`…`endTime`, activities'
 ///   `start`/`end` at those instants, `timelinePath` points at their `time`; `rawSignals`
@@ -23,8 +23,9 @@ import GeoPhotoCore
 ///   segment's start. Numbers may be strings.
 /// - Timeline Edits (`{"timelineEdits":[…]}`) are recognised and refused.
 ///
-/// Positions outside ±90°/±180° or exactly at 0°, 0° are skipped and counted in the notes; a file
-/// with no usable position and time is an error. Errors in the JSON name the byte.
+/// Positions outside ±90°/±180° or exactly at 0°, 0°, and instants outside the years 1800 to
+/// 2200, are skipped and counted in the notes, as are times without a zone (read as UTC); a
+/// file with no usable position and time is an error. Errors in the JSON name the byte.
 public enum GoogleHistoryReader {
   public enum Shape: String, Sendable, CaseIterable {
     case records, semantic, androidTimeline, iosTimeline, timelineEdits
