@@ -86,6 +86,11 @@ let package = Package(
       pkgConfig: "libjxl",
       providers: [.apt(["libjxl-dev"])]
     ),
+    .systemLibrary(
+      name: "CGeoPhotoYAJL",
+      pkgConfig: "yajl",
+      providers: [.apt(["libyajl-dev"])]
+    ),
 
     // MARK: Pure Swift core: geodesy, the spatial index, the annotation model
     .target(name: "GeoPhotoCore", swiftSettings: strict),
@@ -127,7 +132,8 @@ let package = Package(
       swiftSettings: strict),
     .target(
       name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
-    .target(name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore", "CGeoPhotoZlib"], swiftSettings: strict),
+    .target(
+      name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore", "CGeoPhotoZlib", "CGeoPhotoYAJL"], swiftSettings: strict),
     .target(
       name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoTracks"], swiftSettings: strict),
     .target(

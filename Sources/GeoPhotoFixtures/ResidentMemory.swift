@@ -22,4 +22,14 @@ public enum ResidentMemory {
     }
     return nil
   }
+
+  /// This process's resident kilobytes as /proc/self/status gives them: `VmRSS` (now) or
+  /// `VmHWM` (the most so far); nil where there is no such file.
+  public static func processKilobytes(_ field: String = "VmRSS") -> Int? {
+    guard let data = FileHandle(forReadingAtPath: "/proc/self/status")?.readDataToEndOfFile() else { return nil }
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix(field + ":") {
+      return Int(line.split { $0 == " " || $0 == "\t" }.dropFirst().first ?? "")
+    }
+    return nil
+  }
 }

@@ -11,6 +11,11 @@ public enum TrackFormat: String, CaseIterable, Sendable {
   case nmea = "NMEA"
   case igc = "IGC"
   case csv = "CSV"
+  case googleHistory = "Google location history"
+  case geoJSON = "GeoJSON"
+
+  /// Read as it streams by (never whole into memory): files of gigabytes.
+  public var streams: Bool { self == .googleHistory || self == .geoJSON }
 
   /// What a file's first bytes say it is; nil when none of these.
   public static func sniff(head: [UInt8]) -> TrackFormat? {
@@ -18,6 +23,10 @@ public enum TrackFormat: String, CaseIterable, Sendable {
     if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
     if ZipArchive.isArchive(head: head) { return .kmz }
     guard let first = head.first(where: { !" \t\r\n".utf8.contains($0) }) else { return nil }
+    if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+      if GoogleHistoryReader.sniff(head: head) != nil { return .googleHistory }
+      return GeoJSONTrackReader.sniff(head: head) ? .geoJSON : nil
+    }
     if first == UInt8(ascii: "<") {
       switch XMLTrackReader.kind(head: head) {
       case .gpx?: return .gpx
@@ -90,8 +99,12 @@ public enum TrackLibrary {
     }
   }
 
-  /// The tracks at `paths`: files, and folders read through (hidden entries skipped).
-  public static func load(_ paths: [String], zoneOffsetSeconds: Int? = nil) -> Result {
+  /// What a reader is asked of each fix's instant and each visit's stay: keep it or not.
+  public typealias Keeping = @Sendable (ClosedRange<Double>) -> Bool
+
+  /// The tracks at `paths`: files, and folders read through (hidden entries skipped). Only the
+  /// fixes and visits `keeping` keeps are kept (with the fixes either side of them), when given.
+  public static func load(_ paths: [String], zoneOffsetSeconds: Int? = nil, keeping: Keeping? = nil) -> Result {
     var result = Result()
     for path in paths {
       var isFolder: ObjCBool = false
@@ -100,9 +113,11 @@ public enum TrackLibrary {
         continue
       }
       if isFolder.boolValue {
-        for file in files(under: path) { load(file, zoneOffsetSeconds: zoneOffsetSeconds, into: &result) }
+        for file in files(under: path) {
+          load(file, zoneOffsetSeconds: zoneOffsetSeconds, keeping: keeping, into: &result)
+        }
       } else {
-        load(path, zoneOffsetSeconds: zoneOffsetSeconds, into: &result)
+        load(path, zoneOffsetSeconds: zoneOffsetSeconds, keeping: keeping, into: &result)
       }
     }
     return result
@@ -123,27 +138,44 @@ public enum TrackLibrary {
     return files.sorted()
   }
 
-  static func load(_ path: String, zoneOffsetSeconds: Int?, into result: inout Result) {
+  static func load(_ path: String, zoneOffsetSeconds: Int?, keeping: Keeping?, into result: inout Result) {
     do {
-      result.tracks.append(try read(path, zoneOffsetSeconds: zoneOffsetSeconds))
+      result.tracks.append(try read(path, zoneOffsetSeconds: zoneOffsetSeconds, keeping: keeping))
     } catch {
       result.errors.append(error)
     }
   }
 
   /// One file, read by the reader its content calls for.
-  public static func read(_ path: String, zoneOffsetSeconds: Int? = nil) throws(TrackReadError) -> LoadedTrack {
+  public static func read(_ path: String, zoneOffsetSeconds: Int? = nil, keeping: Keeping? = nil) throws(TrackReadError)
+    -> LoadedTrack
+  {
     let name = (path as NSString).lastPathComponent
     let file: ReadableFile
     do { file = try ReadableFile(path: path) } catch { throw TrackReadError(name, error.description) }
+    // JSON histories stream from the file, whatever their size.
+    let head: [UInt8]
+    do { head = try file.read(at: 0, count: min(file.size, 4_096)) } catch {
+      throw TrackReadError(name, error.description)
+    }
+    let format = try format(of: head, name: name)
+    switch format {
+    case .googleHistory:
+      return LoadedTrack(
+        path: path, format: format, contents: try GoogleHistoryReader.read(path: path, name: name, keeping: keeping))
+    case .geoJSON:
+      return LoadedTrack(
+        path: path, format: format, contents: try GeoJSONTrackReader.read(path: path, name: name, keeping: keeping))
+    case .gpx, .kml, .kmz, .tcx, .garminLogbook, .nmea, .igc, .csv:
+      break
+    }
     guard file.size <= maximumFileSize else {
       throw TrackReadError(name, "larger than \(maximumFileSize >> 30) GiB; split it")
     }
     let bytes: [UInt8]
     do { bytes = try file.read(at: 0, count: file.size) } catch { throw TrackReadError(name, error.description) }
     return LoadedTrack(
-      path: path, format: try format(of: bytes, name: name),
-      contents: try read(bytes, name: name, zoneOffsetSeconds: zoneOffsetSeconds))
+      path: path, format: format, contents: try read(bytes, name: name, zoneOffsetSeconds: zoneOffsetSeconds))
   }
 
   static func format(of bytes: [UInt8], name: String) throws(TrackReadError) -> TrackFormat {
@@ -173,6 +205,10 @@ public enum TrackLibrary {
       return TrackContents(fixes: try IGCReader.read(bytes, name: name))
     case .csv:
       return try CSVTrackReader.read(bytes, name: name, zoneOffsetSeconds: zoneOffsetSeconds)
+    case .googleHistory:
+      return try GoogleHistoryReader.read(bytes, name: name)
+    case .geoJSON:
+      return try GeoJSONTrackReader.read(bytes, name: name)
     }
   }
 

@@ -10,9 +10,10 @@
 //                                    request answered slower than a second)
 //
 // Targets (GEOPHOTO_FUZZ_TARGET): one per PhotoFormat (its metadata reader, given the file), the
-// EXIF block and XMP packet readers, each thumbnail decoder, the RAW preview finder, the tile
-// and snapshot renderers, and the CSV track reader. GEOPHOTO_FUZZ_LIST=1 lists them, each with
-// the corpus file extensions that seed it; Scripts/fuzz.sh reads that list. File targets mutate
+// EXIF block and XMP packet readers, each thumbnail decoder, the RAW preview finder, the track
+// readers (every format through the sniffer, CSV, Google location history and GeoJSON on their
+// own), and the tile and snapshot renderers. GEOPHOTO_FUZZ_LIST=1 lists them, each with the
+// corpus file extensions that seed it; Scripts/fuzz.sh reads that list. File targets mutate
 // with `ExtremeFields` half the time: a size, offset or count field set to an extreme value.
 
 import Foundation
@@ -28,7 +29,7 @@ func writeSeeds(_ directory: String) -> Int32 {
   let folder = URL(fileURLWithPath: directory)
   do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for file in HostileFiles.all + HostileFiles.previews {
+    for file in HostileFiles.all + HostileFiles.previews + HostileFiles.tracks {
       try Data(file.bytes).write(to: folder.appendingPathComponent(file.name))
     }
     return 0

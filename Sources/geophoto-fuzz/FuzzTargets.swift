@@ -45,6 +45,8 @@ let allTargets: [FuzzTarget] =
       let zone = Int(bytes.last ?? 0) % 40 * 3_600 - 20 * 3_600
       _ = try? CSVTrackReader.read(bytes, name: "Track_2020-12-02_[07-50-31].csv", zoneOffsetSeconds: zone)
     },
+    FuzzTarget(name: "google-history", seedExtensions: ["json"], exercise: TrackFuzzing.google),
+    FuzzTarget(name: "geojson-track", seedExtensions: ["geojson", "json"], exercise: TrackFuzzing.geoJSON),
     FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),
     FuzzTarget(name: "snapshot", seedExtensions: [], isFile: false, exercise: SnapshotFuzzing.exercise),
   ]
@@ -128,5 +130,27 @@ enum SnapshotFuzzing {
         west: draws.double(), south: draws.double(), east: draws.double(), north: draws.double())
     }
     try? SnapshotRenderer(style: style).render(content, format: .png, to: output)
+  }
+}
+
+/// The JSON track readers, fed in chunks whose size the input's length chooses (so tokens are
+/// cut at varying places), once whole and once through a retention filter keeping every other
+/// second.
+enum TrackFuzzing {
+  static func chunk(_ bytes: [UInt8]) -> Int { max(1, bytes.count / 3) }
+  static func keeping(_ span: ClosedRange<Double>) -> Bool {
+    span.lowerBound.magnitude.truncatingRemainder(dividingBy: 2) < 1
+  }
+
+  static let google: @Sendable ([UInt8]) -> Void = { bytes in
+    _ = GoogleHistoryReader.sniff(head: Array(bytes.prefix(4_096)))
+    _ = try? GoogleHistoryReader.read(bytes, name: "fuzz.json", chunkSize: chunk(bytes))
+    _ = try? GoogleHistoryReader.read(bytes, name: "fuzz.json", keeping: keeping, chunkSize: 1 + bytes.count / 2)
+  }
+
+  static let geoJSON: @Sendable ([UInt8]) -> Void = { bytes in
+    _ = GeoJSONTrackReader.sniff(head: Array(bytes.prefix(4_096)))
+    _ = try? GeoJSONTrackReader.read(bytes, name: "fuzz.geojson", chunkSize: chunk(bytes))
+    _ = try? GeoJSONTrackReader.read(bytes, name: "fuzz.geojson", keeping: keeping, chunkSize: 1 + bytes.count / 2)
   }
 }

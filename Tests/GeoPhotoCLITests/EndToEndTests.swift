@@ -660,6 +660,43 @@ extension GeotagEndToEndTests {
   }
 }
 
+extension GeotagEndToEndTests {
+  /// From a phone's Timeline export (Android's shape): a photo taken during a stay is placed
+  /// at the stay's place, whatever its length; one on a walk between two path points is
+  /// interpolated; one hours after everything is not placed.
+  @Test func aPhonesTimelineExportPlacesPhotosAtItsVisitsAndOnItsPaths() throws {
+    let w = try ExampleWorkspace(.sqlite, withPhotos: false)
+    func photo(_ name: String, _ h: Int, _ m: Int) throws {
+      try SampleJPEG.write(to: w.photos.appendingPathComponent(name)) {
+        $0.takenAt = CaptureDate(year: 2024, month: 5, day: 2, hour: h, minute: m, second: 0, utcOffsetMinutes: 60)
+      }
+    }
+    try photo("stay.jpg", 12, 30)  // 11:30Z, inside the 09:00–13:00Z stay
+    try photo("walk.jpg", 14, 15)  // 13:15Z, half way between path points at 13:10 and 13:20Z
+    try photo("night.jpg", 23, 0)  // 22:00Z, long after
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let ms = { (h: Int, m: Int) in Int64(1_714_608_000 + h * 3_600 + m * 60) * 1_000 }  // 2024-05-02T00:00Z
+    let stay = GoogleHistoryFixture.Stay(
+      startMilliseconds: ms(9, 0), endMilliseconds: ms(13, 0), latitudeE7: 387_110_200, longitudeE7: -91_425_100)
+    let walk = GoogleHistoryFixture.Move(
+      start: .init(milliseconds: ms(13, 0), latitudeE7: 387_110_200, longitudeE7: -91_425_100),
+      end: .init(milliseconds: ms(13, 30), latitudeE7: 387_200_000, longitudeE7: -91_300_000),
+      path: [
+        .init(milliseconds: ms(13, 10), latitudeE7: 387_150_000, longitudeE7: -91_400_000),
+        .init(milliseconds: ms(13, 20), latitudeE7: 387_170_000, longitudeE7: -91_350_000),
+      ])
+    let timeline = w.root.appendingPathComponent("Timeline.json")
+    try Data(GoogleHistoryFixture.androidTimeline(stays: [stay], moves: [walk], signals: [])).write(to: timeline)
+    let run = try Binary.run(["geotag", "--track", timeline.path, "--all", "-n"], environment: w.env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("Timeline.json: Google location history"), "\(run.stderr)")
+    #expect(run.stdout.contains("stay.jpg  38.711020,-9.142510  Timeline.json  visit"), "\(run.stdout)")
+    #expect(
+      run.stdout.contains("walk.jpg  38.716000,-9.137500  Timeline.json  interpolated over 600 s"), "\(run.stdout)")
+    #expect(run.stdout.contains("would place 2 of 3 photos without a location; after the track 1"))
+  }
+}
+
 @Suite struct PlaceNameEndToEndTests {
   @Test func namesWhereCoordinatesGo() throws {
     let w = try ExampleWorkspace()

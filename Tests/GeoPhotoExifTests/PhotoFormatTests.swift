@@ -82,7 +82,7 @@ import Testing
     #expect(
       lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp"]
         + ["thumbnail-jpeg", "thumbnail-png", "thumbnail-webp", "thumbnail-heif", "thumbnail-jxl"]
-        + ["previews", "tracks", "track-csv", "tile", "snapshot"])
+        + ["previews", "tracks", "track-csv", "google-history", "geojson-track", "tile", "snapshot"])
     for (line, format) in zip(lines, PhotoFormat.allCases) {
       #expect(Set(format.extensions).isSubset(of: line.dropFirst()))
     }

@@ -34,12 +34,26 @@ import Testing
     try copy("Geotag.igc", to: dir, as: "flight")
     try copy("Geotag.kml", to: dir, as: "a.xml")
     try copy("Geotag.xml", to: dir, as: "b.kml")
+    let points = (0..<4).map {
+      GoogleHistoryFixture.Point(
+        milliseconds: 1_714_640_000_000 + Int64($0) * 60_000, latitudeE7: 387_110_200 + $0, longitudeE7: -91_425_100)
+    }
+    try Data(GoogleHistoryFixture.records(points)).write(to: dir.appendingPathComponent("history.txt"))
+    try Data(
+      """
+      {"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[2.29, 48.85], [2.30, 48.86]]},
+       "properties": {"coordTimes": ["2024-05-02T08:00:00Z", "2024-05-02T08:01:00Z"]}}
+      """.utf8
+    ).write(to: dir.appendingPathComponent("walk.json"))
     let result = TrackLibrary.load([dir.path])
     #expect(result.errors.isEmpty, "\(result.errors)")
     let formats = Dictionary(uniqueKeysWithValues: result.tracks.map { ($0.name, $0.format) })
     #expect(
-      formats == ["track.txt": .gpx, "track.gpx": .nmea, "flight": .igc, "a.xml": .kml, "b.kml": .garminLogbook])
-    #expect(result.fixes.count == 9 + 12 + 10 + 3 + 2)
+      formats == [
+        "track.txt": .gpx, "track.gpx": .nmea, "flight": .igc, "a.xml": .kml, "b.kml": .garminLogbook,
+        "history.txt": .googleHistory, "walk.json": .geoJSON,
+      ])
+    #expect(result.fixes.count == 9 + 12 + 10 + 3 + 2 + 4 + 2)
   }
 
   @Test(.enabled(if: hasCorpus, "needs ../shared/corpora"))
@@ -58,7 +72,8 @@ import Testing
     try "secret".write(to: dir.appendingPathComponent(".hidden.gpx"), atomically: true, encoding: .utf8)
     let result = TrackLibrary.load([dir.path, dir.appendingPathComponent("missing.gpx").path])
     #expect(Set(result.tracks.map(\.name)) == ["day1.gpx", "flight.igc", "Geotag_DJI_2020-12-02_[07-50-31].csv"])
-    let notATrack = "not a track (none of GPX, KML, KMZ, TCX, Garmin logbook, NMEA, IGC, CSV)"
+    let notATrack =
+      "not a track (none of GPX, KML, KMZ, TCX, Garmin logbook, NMEA, IGC, CSV, Google location history, GeoJSON)"
     #expect(
       Set(result.errors.map(\.description)) == [
         "bramor.log: \(notATrack)", "photos.csv: \(notATrack)", "ride.fit: \(notATrack)", "cut.gpx:2: malformed XML",

@@ -12,9 +12,11 @@ enum GeotagCommand: Subcommand {
     abstract: "Place photos without a location on tracks, by the time they were taken.",
     discussion: """
       Tracks are files or folders of them, each told by its content: GPX, KML and KMZ, Garmin
-      TCX, NMEA 0183 logs, IGC flight logs, and CSV files whose header names latitude,
-      longitude and time columns (DJI flight logs too: their start, in the file name, is read
-      in the --tz offset). A file that is none of these, or is damaged, is named with the line
+      TCX, NMEA 0183 logs, IGC flight logs, CSV files whose header names latitude, longitude
+      and time columns (DJI flight logs too: their start, in the file name, is read in the --tz
+      offset), GeoJSON, and Google location history in all its shapes (Takeout's Records.json
+      and Semantic Location History, the phone's Timeline export from Android or iOS), read as
+      it streams by. A visit places photos at its place for its whole stay. A file that is none of these, or is damaged, is named with the line
       where it went wrong; the other tracks are still used.
 
       A photo's instant is its capture time with its OffsetTimeOriginal, or read in the
@@ -160,7 +162,14 @@ enum GeotagCommand: Subcommand {
         case .offset(let minutes)?: minutes * 60
         case .named?, .auto?, nil: nil
         }
-      let library = readTracks(trackPaths, zoneOffsetSeconds: logZone, context: context)
+      // Only what the photos can be placed on is kept of a long history; --sync photos may be
+      // anywhere on it.
+      var keeping: TrackLibrary.Keeping?
+      if syncs.isEmpty {
+        let windows = try engine.retention(scope, clock: clock, rules: rules)
+        keeping = { windows.meets($0) }
+      }
+      let library = readTracks(trackPaths, zoneOffsetSeconds: logZone, keeping: keeping, context: context)
       let photos =
         fromPhotos
         ? try GeotagEngine.PhotoFixes(store: store, under: try parsed.value(Self.from).map(SyncEngine.canonicalRoot))
@@ -226,8 +235,10 @@ enum GeotagCommand: Subcommand {
   }
 
   /// The tracks read, their notes and errors said on stderr.
-  static func readTracks(_ paths: [String], zoneOffsetSeconds: Int?, context: CommandContext) -> TrackLibrary.Result {
-    let library = TrackLibrary.load(paths, zoneOffsetSeconds: zoneOffsetSeconds)
+  static func readTracks(
+    _ paths: [String], zoneOffsetSeconds: Int?, keeping: TrackLibrary.Keeping?, context: CommandContext
+  ) -> TrackLibrary.Result {
+    let library = TrackLibrary.load(paths, zoneOffsetSeconds: zoneOffsetSeconds, keeping: keeping)
     for error in library.errors { context.console.err("warning: \(error)\n") }
     for track in library.tracks {
       let fixes = track.contents.fixes.count

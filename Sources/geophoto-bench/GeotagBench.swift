@@ -1,0 +1,156 @@
+import Foundation
+import GeoPhotoCore
+import GeoPhotoFixtures
+
+// geotag against exiftool: 10,000 camera JPEGs without GPS (DateTimeOriginal with
+// OffsetTimeOriginal, in three zones) placed on a 1,000,000-point GPX, writing XMP sidecars.
+// exiftool's run takes a quarter of an hour: it is measured once and kept with its version
+// (`exiftool-anchor.txt`), as are its sidecars, which the positions are compared with.
+
+/// The track: a point every 2 s for 23 days from 2024-05-01T00:00:00Z, wandering around
+/// Lisbon, with an hour's gap every 200,000 points (no photo is placed across one).
+let geotagTrackStart = 1_714_521_600.0
+let geotagTrackPoints = 1_000_000
+
+/// The position of the track's point `i`: a slow walk in a 0.2° box, deterministic.
+func geotagTrackPoint(_ i: Int) -> (time: Double, latitude: Double, longitude: Double) {
+  let gaps = Double(i / 200_000) * 3_600
+  let t = Double(i)
+  return (
+    geotagTrackStart + t * 2 + gaps, 38.70 + 0.1 * sin(t / 9_000) + 0.001 * sin(t / 37),
+    -9.14 + 0.1 * cos(t / 7_000) + 0.001 * cos(t / 53)
+  )
+}
+
+func makeGeotagFixtures(at folder: URL) throws {
+  try? FileManager.default.removeItem(at: folder)
+  let photos = folder.appendingPathComponent("photos")
+  try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+  // The GPX, written in pieces: seven decimals, Z times.
+  let track = folder.appendingPathComponent("track-1m.gpx")
+  FileManager.default.createFile(atPath: track.path, contents: nil)
+  let handle = try FileHandle(forWritingTo: track)
+  var text =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"geophoto-bench\" "
+    + "xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
+  let stamp = ISO8601DateFormatter()
+  for i in 0..<geotagTrackPoints {
+    let p = geotagTrackPoint(i)
+    text += String(
+      format: "<trkpt lat=\"%.7f\" lon=\"%.7f\"><ele>%.1f</ele><time>", p.latitude, p.longitude, 50 + Double(i % 100))
+    text += stamp.string(from: Date(timeIntervalSince1970: p.time)) + "</time></trkpt>\n"
+    if text.utf8.count > 1 << 20 {
+      try handle.write(contentsOf: Data(text.utf8))
+      text = ""
+    }
+  }
+  try handle.write(contentsOf: Data((text + "</trkseg></trk></gpx>\n").utf8))
+  try handle.close()
+  // The photos: every 199.7 s of the track's span (some in its gaps, a few after it), their
+  // local times in three zones, 50 to a folder.
+  let zones = [60, 540, -300]
+  for n in 0..<10_000 {
+    let instant = Int(geotagTrackStart) + n * 200 - n / 3
+    let offset = zones[n % 3]
+    try SampleJPEG.write(to: photos.appendingPathComponent(String(format: "%03d/IMG_%05d.JPG", n / 50, n))) {
+      $0.takenAt = CaptureDate(secondsSinceEpoch: instant + offset * 60, utcOffsetMinutes: offset)
+      $0.make = "Bench"
+      $0.model = "Camera"
+    }
+  }
+}
+
+/// The positions in sidecars under `folder` (`NAME.JPG.xmp`), read by exiftool: photo name →
+/// latitude, longitude.
+func exiftoolPositions(under folder: URL) throws -> [String: (Double, Double)] {
+  let out = try ToolRun(
+    "/usr/bin/exiftool",
+    ["-q", "-q", "-n", "-T", "-r", "-ext", "xmp", "-FileName", "-GPSLatitude", "-GPSLongitude", folder.path]
+  ).stdout
+  var positions: [String: (Double, Double)] = [:]
+  for line in out.split(separator: "\n") {
+    let fields = line.split(separator: "\t").map(String.init)
+    guard fields.count == 3, let lat = Double(fields[1]), let lon = Double(fields[2]) else { continue }
+    positions[fields[0]] = (lat, lon)
+  }
+  return positions
+}
+
+func benchGeotag() throws {
+  let folder = workDirectory.appendingPathComponent("geotag")
+  let marker = workDirectory.appendingPathComponent("geotag.complete")
+  if !FileManager.default.fileExists(atPath: marker.path) {
+    try makeGeotagFixtures(at: folder)
+    _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
+  }
+  let photos = folder.appendingPathComponent("photos")
+  let track = folder.appendingPathComponent("track-1m.gpx")
+  let db = folder.appendingPathComponent("geotag.sqlite")
+  print("geophoto geotag: 10,000 JPEGs on a 1,000,000-point GPX (\(fileSize(track) >> 20) MB), writing XMP sidecars")
+  for suffix in ["", "-wal", "-shm", ".spatial"] { try? FileManager.default.removeItem(atPath: db.path + suffix) }
+  _ = try runProcess(".build/release/geophoto", ["sync", photos.path, "--db", db.path])
+  func removeSidecars() throws {
+    _ = try runProcess("/usr/bin/find", [photos.path, "-name", "*.xmp", "-delete"])
+  }
+  var runs: [(wall: UInt64, peakBytes: Int)] = []
+  for _ in 0..<3 {
+    try removeSidecars()
+    _ = try runProcess(".build/release/geophoto", ["geotag", "--clear", "--all", "--db", db.path])
+    runs.append(
+      try runMeasured(
+        ".build/release/geophoto", ["geotag", "--track", track.path, "--write-xmp", "--all", "--db", db.path]))
+  }
+  let best = milliseconds(runs.map(\.wall).min() ?? 0)
+  let peak = Double(runs.map(\.peakBytes).max() ?? 0) / 1_048_576
+  row("geotag --write-xmp (best of 3)", format(best, "ms"), String(format: "%.0f photos/s", 10_000 / best * 1000))
+  row("  peak resident memory", format(peak, "MB"))
+
+  let exiftool = "/usr/bin/exiftool"
+  guard FileManager.default.isExecutableFile(atPath: exiftool) else {
+    print("  exiftool is not installed (apt-get install libimage-exiftool-perl): anchor skipped")
+    return
+  }
+  let version = try ToolRun(exiftool, ["-ver"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  let anchorFile = folder.appendingPathComponent("exiftool-anchor.txt")
+  let theirs = folder.appendingPathComponent("exiftool-xmp")
+  var anchor: Double
+  if let kept = try? String(contentsOf: anchorFile, encoding: .utf8).split(separator: " "), kept.count == 2,
+    kept[0] == version, let ms = Double(kept[1])
+  {
+    anchor = ms
+    print("  anchor: exiftool \(version), measured once and kept (\(anchorFile.lastPathComponent))")
+  } else {
+    try? FileManager.default.removeItem(at: theirs)
+    print("  anchor: exiftool \(version) -geotag with the same gap rules (about a quarter of an hour)…")
+    anchor = milliseconds(
+      try runProcess(
+        exiftool,
+        [
+          "-q", "-q", "-r", "-ext", "jpg", "-geotag", track.path, "-api", "GeoMaxIntSecs=1800", "-api",
+          "GeoMaxExtSecs=0", "-Geotime<${DateTimeOriginal}${OffsetTimeOriginal}", "-o",
+          theirs.path + "/%f.%e.xmp", photos.path,
+        ]))
+    try "\(version) \(anchor)".write(to: anchorFile, atomically: true, encoding: .utf8)
+  }
+  row(
+    "  exiftool -geotag -o %f.%e.xmp (anchor)", format(anchor, "ms"),
+    String(format: "%.1f× slower than geotag (goal ≥ 20×)", anchor / best))
+  // The positions both wrote, photo by photo.
+  let mine = try exiftoolPositions(under: photos)
+  let exiftools = try exiftoolPositions(under: theirs)
+  var both = 0
+  var worst = 0.0
+  for (name, p) in mine {
+    guard let q = exiftools[name] else { continue }
+    both += 1
+    worst = max(worst, abs(p.0 - q.0), abs(p.1 - q.1))
+  }
+  row(
+    "  placed by both / geophoto only / exiftool only",
+    "\(both) / \(mine.count - both) / \(exiftools.count - both)",
+    String(format: "largest difference %.1e° (goal ≤ 1e-6°)", worst))
+}
+
+func fileSize(_ url: URL) -> Int {
+  ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+}
