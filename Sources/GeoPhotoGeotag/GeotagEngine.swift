@@ -29,17 +29,32 @@ public struct GeotagEngine {
     }
 
     /// The tracks a library read, each its own source, and the photos' fixes beside them.
-    public init(tracks: TrackLibrary.Result, photos: PhotoFixes = PhotoFixes()) {
+    /// The tracks' fixes are moved, not copied: a history of millions is held once.
+    public init(tracks: consuming TrackLibrary.Result, photos: PhotoFixes = PhotoFixes()) {
+      var tracks = tracks
       var sources: [UInt32: (kind: EstimateSource.Kind, name: String)] = [:]
-      for (i, track) in tracks.tracks.enumerated() { sources[UInt32(clamping: i + 1)] = (.track, track.name) }
+      var fixes: [Fix] = []
+      var visits: [Visit] = []
+      for i in tracks.tracks.indices {
+        let number = UInt32(clamping: i + 1)
+        sources[number] = (.track, tracks.tracks[i].name)
+        var part: [Fix] = []
+        swap(&part, &tracks.tracks[i].contents.fixes)
+        for j in part.indices { part[j].source = number }
+        if fixes.isEmpty { swap(&fixes, &part) } else { fixes.append(contentsOf: part) }
+        visits += tracks.tracks[i].contents.visits.map {
+          var visit = $0
+          visit.source = number
+          return visit
+        }
+      }
       let base = UInt32(clamping: tracks.tracks.count + 1)
-      var fixes = tracks.fixes
       for (i, photo) in photos.fixes.enumerated() {
         let number = base &+ UInt32(clamping: i)
         sources[number] = (.photos, photo.name)
         fixes.append(Fix(time: photo.fix.time, coordinate: photo.fix.coordinate, altitude: nil, source: number))
       }
-      self.init(timeline: Timeline(fixes, visits: tracks.visits), sources: sources)
+      self.init(timeline: Timeline(fixes, visits: visits), sources: sources)
     }
   }
 

@@ -52,7 +52,7 @@ public struct Timeline: Sendable {
   private var visits: [Visit]
   private var reach: [Double]
 
-  public init(_ fixes: [Fix], visits: [Visit] = []) {
+  public init(_ fixes: consuming [Fix], visits: [Visit] = []) {
     let visits = visits.filter { $0.start.isFinite && $0.end.isFinite && $0.start <= $0.end }.sorted {
       ($0.start, $0.end) < ($1.start, $1.end)
     }
@@ -62,25 +62,30 @@ public struct Timeline: Sendable {
       latest = max(latest, $0.end)
       return latest
     }
-    let fixes =
-      fixes
-      + visits.flatMap {
-        [
-          Fix(time: $0.start, coordinate: $0.coordinate, source: $0.source),
-          Fix(time: $0.end, coordinate: $0.coordinate, source: $0.source),
-        ]
-      }
-    // A stable sort, then the last of each instant kept; a fix at no real instant is none.
-    let sorted = fixes.filter { $0.time.isFinite }.enumerated().sorted {
-      ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
-    }.map(
-      \.element)
-    var kept: [Fix] = []
-    kept.reserveCapacity(sorted.count)
-    for fix in sorted {
-      if let last = kept.last, last.time == fix.time { kept[kept.count - 1] = fix } else { kept.append(fix) }
+    // Worked in place: a history of millions of fixes is not copied when it comes in order.
+    var all = fixes
+    for visit in visits {
+      all.append(Fix(time: visit.start, coordinate: visit.coordinate, source: visit.source))
+      all.append(Fix(time: visit.end, coordinate: visit.coordinate, source: visit.source))
     }
-    self.fixes = kept
+    // A fix at no real instant is none.
+    all.removeAll { !$0.time.isFinite }
+    // A stable sort, only when out of order.
+    if zip(all, all.dropFirst()).contains(where: { $0.time > $1.time }) {
+      all = all.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+    // The last of each instant kept.
+    var kept = 0
+    for i in all.indices {
+      if kept > 0, all[kept - 1].time == all[i].time {
+        all[kept - 1] = all[i]
+      } else {
+        all[kept] = all[i]
+        kept += 1
+      }
+    }
+    all.removeLast(all.count - kept)
+    self.fixes = all
   }
 
   public var isEmpty: Bool { fixes.isEmpty }

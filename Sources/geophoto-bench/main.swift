@@ -2,7 +2,7 @@
 //
 //   make bench                       everything (about twenty minutes on 2 cores, ten of them the soak)
 //   geophoto-bench PART...           some parts: clusters, index, near, filters, postgis, serve, places,
-//                                    thumbnails, tiles, log, sync, library, geotag, abuse, crowd, watch, serve-10m,
+//                                    thumbnails, tiles, log, sync, library, geotag, google, abuse, crowd, watch, serve-10m,
 //                                    soak, router (postgis needs GEOPHOTO_TEST_POSTGRES_URL:
 //                                    Scripts/with-postgres.sh geophoto-bench postgis)
 //
@@ -481,7 +481,7 @@ let parts =
   CommandLine.arguments.dropFirst().isEmpty
   ? [
     "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "log", "sync",
-    "library", "geotag", "abuse", "crowd", "watch", "serve-10m", "soak",
+    "library", "geotag", "google", "abuse", "crowd", "watch", "serve-10m", "soak",
   ]
   : Array(CommandLine.arguments.dropFirst())
 print(
@@ -489,7 +489,8 @@ print(
 )
 let points =
   parts.contains {
-    !["sync", "thumbnails", "tiles", "log", "abuse", "soak", "serve-10m", "watch", "library", "geotag"].contains($0)
+    !["sync", "thumbnails", "tiles", "log", "abuse", "soak", "serve-10m", "watch", "library", "geotag", "google"]
+      .contains($0)
   }
   ? SyntheticLibrary.points(count: pointCount) : []
 for part in parts {
@@ -513,6 +514,7 @@ for part in parts {
   case "sync": try benchSync()
   case "library": try benchLibrary()
   case "geotag": try benchGeotag()
+  case "google": try benchGoogle()
   case "filters":
     try benchFilters(points: points)
     print("")
@@ -520,7 +522,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, log, sync, library, geotag, abuse, crowd, watch, soak)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, log, sync, library, geotag, google, abuse, crowd, watch, soak)\n"
           .utf8))
     exit(64)
   }

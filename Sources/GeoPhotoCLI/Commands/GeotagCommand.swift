@@ -175,10 +175,11 @@ enum GeotagCommand: Subcommand {
         ? try GeotagEngine.PhotoFixes(store: store, under: try parsed.value(Self.from).map(SyncEngine.canonicalRoot))
         : GeotagEngine.PhotoFixes()
       if fromPhotos { context.console.err("photos with recorded positions: \(count(photos.fixes.count, "point"))\n") }
+      let unreadable = !library.errors.isEmpty
       let positions = GeotagEngine.Positions(tracks: library, photos: photos)
       guard !positions.timeline.isEmpty else {
         throw RuntimeError(
-          library.errors.isEmpty
+          !unreadable
             ? "no track or photo gives a position with a time" : "no track could be read (see the warnings)")
       }
       if !syncs.isEmpty {
