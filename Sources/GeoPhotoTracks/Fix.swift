@@ -3,17 +3,30 @@ public import GeoPhotoCore
 /// One position a track, a timeline or a photo gives at one instant: seconds since 1970 in UTC
 /// (fractions kept), the position, its altitude in metres when the source has one, and which
 /// source it came from (an index the caller gives meaning to; 0 when unsaid).
+///
+/// 32 bytes: the altitude is kept as a `Float` (a millimetre's precision at any height a
+/// track reaches), so a history of millions of fixes stays small.
 public struct Fix: Equatable, Sendable {
   public var time: Double
   public var coordinate: Coordinate
-  public var altitude: Double?
+  /// The altitude, NaN for none.
+  private var storedAltitude: Float
   public var source: UInt32
 
   public init(time: Double, coordinate: Coordinate, altitude: Double? = nil, source: UInt32 = 0) {
     self.time = time
     self.coordinate = coordinate
-    self.altitude = altitude
+    self.storedAltitude = altitude.map { Float($0) } ?? .nan
     self.source = source
+  }
+
+  public var altitude: Double? {
+    get { storedAltitude.isNaN ? nil : Double(storedAltitude) }
+    set { storedAltitude = newValue.map { Float($0) } ?? .nan }
+  }
+
+  public static func == (a: Fix, b: Fix) -> Bool {
+    a.time == b.time && a.coordinate == b.coordinate && a.altitude == b.altitude && a.source == b.source
   }
 }
 

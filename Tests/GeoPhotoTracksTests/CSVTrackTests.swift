@@ -285,7 +285,7 @@ import Testing
     let (steady, instants) = file(pause: 16)
     let read = try CSVTrackReader.read(Array(steady.utf8), name: "airdata.csv")
     #expect(read.fixes.map(\.time) == instants && read.notes.isEmpty)
-    #expect(abs((read.fixes.first?.altitude ?? 0) - 304.8) < 1e-9)
+    #expect(abs((read.fixes.first?.altitude ?? 0) - 304.8) < 1e-3)
     // When the two disagree, the full times alone.
     let (paused, clock) = file(pause: 8)
     let times = try CSVTrackReader.read(Array(paused.utf8), name: "paused.csv").fixes.map(\.time)
