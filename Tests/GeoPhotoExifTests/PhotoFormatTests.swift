@@ -70,7 +70,7 @@ import Testing
     #expect(PhotoReadError.notA(.raw).description == "not a camera RAW file")
   }
 
-  /// The fuzz binary's targets are the registry's formats and the two block readers.
+  /// The fuzz binary's targets are the registry's formats, the two block readers and the XMP merge.
   @Test func theFuzzTargetsAreTheRegistry() throws {
     let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".build/debug/geophoto-fuzz")
@@ -79,7 +79,7 @@ import Testing
     let lines = try ToolRun(binary.path, [], environment: ["GEOPHOTO_FUZZ_LIST": "1"]).stdout
       .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     #expect(
-      lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp"]
+      lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp", "xmp-merge"]
         + ["thumbnail-jpeg", "thumbnail-png", "thumbnail-webp", "thumbnail-heif", "thumbnail-jxl"]
         + ["previews", "tile", "snapshot"])
     for (line, format) in zip(lines, PhotoFormat.allCases) {
