@@ -69,7 +69,7 @@ public struct FolderWalker {
       }
       defer { closedir(dir) }
       var photos: [(name: String, file: FoundFile)] = []
-      var sidecars: [String: (path: String, modified: Int64)] = [:]
+      var sidecars = SidecarListing<(path: String, modified: Int64)>()
       var takeout: [(name: String, sidecar: TakeoutNames.Sidecar)] = []
       while let entry = readdir(dir) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
@@ -106,10 +106,7 @@ public struct FolderWalker {
         case S_IFREG:
           let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
           let lower = name.lowercased()
-          if lower.hasSuffix(".xmp") {
-            sidecars[String(name.dropLast(4)).lowercased()] = (path, mtime)
-            continue
-          }
+          if sidecars.add(fileNamed: name, (path, mtime)) { continue }
           if lower.hasSuffix(".json") {
             takeout.append((name, TakeoutNames.Sidecar(path: path, modified: mtime)))
             continue
@@ -124,11 +121,10 @@ public struct FolderWalker {
           continue
         }
       }
-      // Pair sidecars: "IMG_1.JPG.xmp" first, then "IMG_1.xmp"; Takeout's by its rules.
+      // Pair sidecars by SidecarNames' rule ("IMG_1.JPG.xmp", then "IMG_1.xmp"); Takeout's by its.
       let takeoutNames = TakeoutNames(takeout)
       for (name, photo) in photos {
-        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
-        let xmp = sidecars[name] ?? sidecars[stem]
+        let xmp = sidecars.sidecar(forPhotoNamed: name)?.value
         let json = takeoutNames.sidecar(for: name)
         result.files.append(
           FoundFile(

@@ -122,12 +122,14 @@ enum PhotoFileReader {
     }
     if let sidecar = file.sidecar {
       let sidecarName = sidecar.split(separator: "/").last.map(String.init) ?? sidecar
-      if let bytes = smallFile(sidecar, limit: 4 << 20) {
+      if let bytes = smallFile(sidecar, limit: XMPSidecarFile.maximumSize) {
         var damage = DamageLog()
         m.merge(XMPReader.read(bytes, damage: &damage), overriding: true)
         if let problem = damage.first { warning = warning ?? "XMP sidecar \(sidecarName): \(problem)" }
       } else {
-        warning = warning ?? "XMP sidecar \(sidecarName) cannot be read or is larger than 4 MiB; ignored"
+        warning =
+          warning
+          ?? "XMP sidecar \(sidecarName) cannot be read or is larger than \(XMPSidecarFile.maximumSize >> 20) MiB; ignored"
       }
     }
   }

@@ -10,11 +10,12 @@
 //                                    request answered slower than a second)
 //
 // Targets (GEOPHOTO_FUZZ_TARGET): one per PhotoFormat (its metadata reader, given the file), the
-// EXIF block and XMP packet readers, each thumbnail decoder, the RAW preview finder, the track
-// readers (every format through the sniffer, CSV, Google location history and GeoJSON on their
-// own), and the tile and snapshot renderers. GEOPHOTO_FUZZ_LIST=1 lists them, each with the
-// corpus file extensions that seed it; Scripts/fuzz.sh reads that list. File targets mutate
-// with `ExtremeFields` half the time: a size, offset or count field set to an extreme value.
+// EXIF block and XMP packet readers, the XMP sidecar merge, each thumbnail decoder, the RAW
+// preview finder, the track readers (every format through the sniffer, CSV, Google location
+// history and GeoJSON on their own), and the tile and snapshot renderers. GEOPHOTO_FUZZ_LIST=1
+// lists them, each with the corpus file extensions that seed it; Scripts/fuzz.sh reads that
+// list. File targets mutate with `ExtremeFields` half the time: a size, offset or count field
+// set to an extreme value.
 
 import Foundation
 import GeoPhotoFixtures

@@ -32,6 +32,7 @@ let allTargets: [FuzzTarget] =
       _ = block.withUnsafeBytes { ExifReader.thumbnail(exifBlock: $0) }
     },
     FuzzTarget(name: "xmp", seedExtensions: ["xmp"]) { _ = XMPReader.read($0) },
+    FuzzTarget(name: "xmp-merge", seedExtensions: ["xmp"], exercise: XMPMergeFuzzing.exercise),
   ] + thumbnailTargets + [
     FuzzTarget(name: "previews", seedExtensions: ["nef", "cr2", "dng", "raf", "rw2", "orf", "arw", "tif", "jpg"]) {
       _ = EmbeddedPreviews.jpegs(in: MemoryBytes($0))
@@ -50,6 +51,29 @@ let allTargets: [FuzzTarget] =
     FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),
     FuzzTarget(name: "snapshot", seedExtensions: [], isFile: false, exercise: SnapshotFuzzing.exercise),
   ]
+
+/// A position merged into any bytes as into an existing sidecar: refused or merged, never a
+/// crash; a merged sidecar reads back as the position and takes a second merge.
+enum XMPMergeFuzzing {
+  static let positions = [
+    XMPPosition(
+      coordinate: Coordinate(latitude: 38.7110200, longitude: -9.1425100), altitude: 61, instant: 1_714_639_270),
+    XMPPosition(coordinate: Coordinate(latitude: -33.8567844, longitude: 179.9999999)),
+    XMPPosition(coordinate: Coordinate(latitude: 64.1466, longitude: -21.9426), altitude: -3.25),
+  ]
+
+  static let exercise: @Sendable ([UInt8]) -> Void = { bytes in
+    let position = positions[bytes.count % positions.count]
+    guard let merged = try? XMPSidecarWriter.merge(existing: bytes, position: position) else { return }
+    guard let read = XMPReader.read(merged)?.coordinate,
+      abs(read.latitude - position.coordinate.latitude) <= 1e-7,
+      abs(abs(read.longitude - position.coordinate.longitude).remainder(dividingBy: 360)) <= 1e-7
+    else { fatalError("a merged sidecar does not read back as the position") }
+    guard (try? XMPSidecarWriter.merge(existing: merged, position: position)) != nil else {
+      fatalError("a merged sidecar cannot be merged into again")
+    }
+  }
+}
 
 /// One target per image decoder a thumbnail is made with, seeded by its own files.
 let thumbnailTargets: [FuzzTarget] = [

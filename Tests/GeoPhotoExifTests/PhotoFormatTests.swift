@@ -70,8 +70,8 @@ import Testing
     #expect(PhotoReadError.notA(.raw).description == "not a camera RAW file")
   }
 
-  /// The fuzz binary's targets are the registry's formats, the two block readers, the
-  /// thumbnail decoders, previews, tracks, and the tile and snapshot parameters.
+  /// The fuzz binary's targets are the registry's formats, the two block readers, the XMP
+  /// merge, the thumbnail decoders, previews, tracks, and the tile and snapshot parameters.
   @Test func theFuzzTargetsAreTheRegistry() throws {
     let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".build/debug/geophoto-fuzz")
@@ -80,7 +80,7 @@ import Testing
     let lines = try ToolRun(binary.path, [], environment: ["GEOPHOTO_FUZZ_LIST": "1"]).stdout
       .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     #expect(
-      lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp"]
+      lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp", "xmp-merge"]
         + ["thumbnail-jpeg", "thumbnail-png", "thumbnail-webp", "thumbnail-heif", "thumbnail-jxl"]
         + ["previews", "tracks", "track-csv", "google-history", "geojson-track", "tile", "snapshot"])
     for (line, format) in zip(lines, PhotoFormat.allCases) {

@@ -97,6 +97,20 @@ public final class AtomicFile {
     guard n == bytes.count else { throw Self.failure("cannot write", destination) }
   }
 
+  /// Sets the new file's permission bits (the low 12 bits of `bits`), as a file it replaces had.
+  public func setPermissions(_ bits: UInt32) throws {
+    guard fd >= 0, fchmod(fd, mode_t(bits & 0o7777)) == 0 else {
+      throw Self.failure("cannot set the permissions of", destination)
+    }
+  }
+
+  /// Gives the new file an owner and group, as a file it replaces had; false when not allowed
+  /// (only root may give a file away).
+  @discardableResult
+  public func setOwner(user: UInt32, group: UInt32) -> Bool {
+    fd >= 0 && fchown(fd, uid_t(user), gid_t(group)) == 0
+  }
+
   /// Writes what is buffered and renames the file over its destination.
   public func commit() throws {
     try flush()
