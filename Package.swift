@@ -135,7 +135,8 @@ let package = Package(
     .target(
       name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore", "CGeoPhotoZlib", "CGeoPhotoYAJL"], swiftSettings: strict),
     .target(
-      name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoTracks"], swiftSettings: strict),
+      name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoTracks", "GeoPhotoExif"],
+      swiftSettings: strict),
     .target(
       name: "GeoPhotoBasemap",
       dependencies: ["GeoPhotoCore", "GeoPhotoPlaces", "CGeoPhotoCairo", "CGeoPhotoPNG"],

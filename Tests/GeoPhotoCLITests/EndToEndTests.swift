@@ -616,7 +616,7 @@ extension GeotagEndToEndTests {
     #expect(cleared.stdout.hasSuffix("cleared 1 estimated position\n"))
     #expect(try Binary.run(["near", "35.02107,135.75385"], environment: w.env).stdout.isEmpty)
     for (arguments, error) in [
-      (["geotag", "--all"], "Missing expected option '--track <file|dir>' (or --from-photos, --at or --clear)"),
+      (["geotag", "--all"], "Missing expected option '--track <file|dir>' (or --from-photos, --at, --clear or --write-xmp)"),
       (["geotag", "--at", "Kyoto", "--track", a, a], "--at places photos by hand"),
       (["geotag", "--clear", "--from-photos", "--all"], "--clear removes positions"),
       (["geotag", "--track", a, "--from", w.photos.path, "--all"], "--from chooses the photos of --from-photos"),
@@ -694,6 +694,82 @@ extension GeotagEndToEndTests {
     #expect(
       run.stdout.contains("walk.jpg  38.716000,-9.137500  Timeline.json  interpolated over 600 s"), "\(run.stdout)")
     #expect(run.stdout.contains("would place 2 of 3 photos without a location; after the track 1"))
+  }
+}
+
+extension GeotagEndToEndTests {
+  static let exiftool = "/usr/bin/exiftool"
+
+  /// exiftool's reading of a sidecar: latitude, longitude, altitude, and the GPS date-time.
+  func exiftoolReads(_ sidecar: URL) throws -> [String] {
+    try ToolRun(
+      Self.exiftool, ["-n", "-T", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-XMP:GPSDateTime", sidecar.path]
+    ).stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\t").map(String.init)
+  }
+
+  /// --write-xmp: sidecars exiftool reads as the positions placed, left alone when they hold
+  /// one, a sync after them changes nothing, --all writes the index's estimates, and --clear
+  /// says what the sidecars still hold.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: exiftool), "needs exiftool"))
+  func positionsAreWrittenToSidecarsThatExiftoolAndTheNextSyncRead() throws {
+    let w = try ExampleWorkspace(.sqlite, withPhotos: false)
+    for (name, minute) in [("a.jpg", 0), ("b.jpg", 30)] {
+      try SampleJPEG.write(to: w.photos.appendingPathComponent(name)) {
+        $0.takenAt = CaptureDate(
+          year: 2024, month: 5, day: 3, hour: 10, minute: minute, second: 30, utcOffsetMinutes: 540)
+      }
+    }
+    try SampleJPEG.write(to: w.photos.appendingPathComponent("hand.jpg")) { $0.imageDescription = "hand" }
+    let imageBytes = try Data(contentsOf: w.photos.appendingPathComponent("a.jpg"))
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let gpx = w.root.appendingPathComponent("day.gpx")
+    try """
+    <gpx version="1.1"><trk><trkseg>
+    <trkpt lat="35.6800" lon="139.7600"><ele>40</ele><time>2024-05-03T01:00:00Z</time></trkpt>
+    <trkpt lat="35.6810" lon="139.7620"><ele>44</ele><time>2024-05-03T01:01:00Z</time></trkpt>
+    </trkseg></trk></gpx>
+    """.write(to: gpx, atomically: true, encoding: .utf8)
+    let run = try Binary.run(["geotag", "--track", gpx.path, "--write-xmp", "--all"], environment: w.env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("sidecars: 1 created, 0 updated"), "\(run.stdout)")
+    // a.jpg, 01:00:30Z, half way: exiftool reads the position, altitude and the fix's time.
+    let sidecar = w.photos.appendingPathComponent("a.jpg.xmp")
+    let read = try exiftoolReads(sidecar)
+    #expect(read.count == 4, "\(read)")
+    if read.count == 4 {
+      #expect(abs((Double(read[0]) ?? 0) - 35.6805) < 1e-6 && abs((Double(read[1]) ?? 0) - 139.761) < 1e-6)
+      #expect(abs((Double(read[2]) ?? 0) - 42) < 1e-3 && read[3].hasPrefix("2024:05:03 01:00:30"), "\(read)")
+    }
+    #expect(try Data(contentsOf: w.photos.appendingPathComponent("a.jpg")) == imageBytes)  // the image untouched
+    // The next sync reads the sidecar and changes nothing: the same answer, still estimated.
+    let before = try Binary.run(["near", "35.68,139.76", "-f", "json"], environment: w.env).stdout
+    _ = try Binary.run(["sync", w.photos.path], environment: w.env)
+    let after = try Binary.run(["near", "35.68,139.76", "-f", "json"], environment: w.env).stdout
+    // (The sidecar is now one of the photo's files; nothing else differs.)
+    func withoutFiles(_ text: String) throws -> NSArray? {
+      (try json(text)["annotations"] as? [[String: Any]])?.map { $0.filter { $0.key != "files" } } as NSArray?
+    }
+    #expect(try withoutFiles(before) == withoutFiles(after))
+    let estimate = try (json(after)["annotations"] as? [[String: Any]])?.first?["estimate"] as? [String: Any]
+    #expect(estimate?["name"] as? String == "day.gpx" && estimate?["method"] as? String == "interpolated")
+    // Again: the sidecar holds a position, left alone unless --overwrite.
+    let again = try Binary.run(["geotag", "--track", gpx.path, "--write-xmp", "--all"], environment: w.env)
+    #expect(again.stdout.contains("sidecars: 0 created, 0 updated, 1 left alone (1 already hold a position"))
+    let forced = try Binary.run(
+      ["geotag", "--track", gpx.path, "--write-xmp", "--overwrite", "--all"], environment: w.env)
+    #expect(forced.stdout.contains("sidecars: 0 created, 1 updated"))
+    // A hand placement, then every estimate in the index written in Lightroom's naming.
+    _ = try Binary.run(
+      ["geotag", "--at", "35.0,135.0", w.photos.appendingPathComponent("hand.jpg").path], environment: w.env)
+    let all = try Binary.run(["geotag", "--write-xmp", "--xmp-name", "base", "--all"], environment: w.env)
+    #expect(all.stdout.contains("sidecars: 1 created, 0 updated, 1 left alone"), "\(all.stdout)")
+    let hand = try exiftoolReads(w.photos.appendingPathComponent("hand.xmp"))
+    #expect(hand.first.flatMap(Double.init) == 35 && hand.dropFirst().first.flatMap(Double.init) == 135)
+    // Clearing says the sidecars still hold positions.
+    let cleared = try Binary.run(["geotag", "--clear", "--all"], environment: w.env)
+    #expect(cleared.stdout.contains("cleared 2 estimated positions\n2 sidecars written earlier still hold positions"))
+    let usage = try Binary.run(["geotag", "--track", gpx.path, "--overwrite", "--all"], environment: w.env)
+    #expect(usage.status == 64 && usage.stderr.contains("give them with --write-xmp"))
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoPhotoCore
+import GeoPhotoExif
 import GeoPhotoGeotag
 import GeoPhotoSnapshot
 import GeoPhotoStore
@@ -29,8 +30,10 @@ enum GeotagCommand: Subcommand {
       --from-photos takes the index's photos whose files recorded a position (a phone's,
       taken beside the camera) as a track; estimated positions never feed other estimates.
       --at places photos by hand. Positions are stored in the index as estimated, with the
-      track, photo or hand they came from; the photo files are never modified. --clear
-      removes estimated positions again.
+      track, photo or hand they came from; the photo files are never modified. --write-xmp also
+      writes each position into the photo's XMP sidecar (updating the one it has, keeping
+      everything else in it, or making NAME.EXT.xmp), where other photo tools and the next sync
+      read it. --clear removes estimated positions again.
       """,
     arguments: [
       .init(
@@ -39,7 +42,7 @@ enum GeotagCommand: Subcommand {
     ],
     options: [
       track.spec, fromPhotos.spec, from.spec, at.spec, clear.spec, zone.spec, offset.spec, sync.spec, maxGap.spec,
-      maxExtrapolation.spec, preview.spec, all.spec, dryRun.spec,
+      maxExtrapolation.spec, preview.spec, writeXMP.spec, xmpName.spec, overwrite.spec, all.spec, dryRun.spec,
     ],
     examples: [
       "geophoto geotag --track day1.gpx ~/Pictures/2024-05-03",
@@ -48,6 +51,8 @@ enum GeotagCommand: Subcommand {
       "geophoto geotag --at \"Kyoto, JP\" IMG_0412.JPG IMG_0413.JPG",
       "geophoto geotag --track day1.gpx --sync IMG_0042.JPG=10:41:00 --all",
       "geophoto geotag --track day1.gpx --sync \"IMG_0050.JPG@Praça do Comércio\" --all",
+      "geophoto geotag --track day1.gpx --write-xmp ~/Pictures/2024-05-03",
+      "geophoto geotag --write-xmp --xmp-name base --all",
       "geophoto geotag --clear --all",
     ])
 
@@ -103,6 +108,16 @@ enum GeotagCommand: Subcommand {
     "preview", valueName: "out.png",
     help: "Draw the tracks and the photos placed on the map (PNG or SVG), with what snapshot draws.",
     completion: .file)
+  static let writeXMP = FlagOption(
+    long: "write-xmp",
+    help:
+      "Write each position into the photo's XMP sidecar, which Lightroom, darktable and digiKam read (never the "
+      + "image); without a source, the positions the index already estimated.")
+  static let xmpName = ValueOption<SidecarNames.Style>.choice(
+    "xmp-name", valueName: "style", help: "A new sidecar's name: {choices} (full: NAME.EXT.xmp, base: NAME.xmp)"
+  ).defaulting(to: .full) { $0.rawValue }
+  static let overwrite = FlagOption(
+    long: "overwrite", help: "With --write-xmp: replace the position a sidecar already holds.")
   static let all = FlagOption(long: "all", help: "Every photo in the index.")
   static let dryRun = FlagOption(long: "dry-run", short: "n", help: "List what would change; change nothing.")
 
@@ -122,19 +137,43 @@ enum GeotagCommand: Subcommand {
     if clear && (hasSource || at != nil) {
       throw UsageError("--clear removes positions: give it without a source or --at")
     }
-    guard hasSource || at != nil || clear else {
-      throw UsageError("Missing expected option '--track <file|dir>' (or --from-photos, --at or --clear)")
+    let writeXMP = parsed.has(Self.writeXMP)
+    if clear && writeXMP { throw UsageError("--clear removes positions: give it without --write-xmp") }
+    if !writeXMP && (parsed.isGiven(Self.xmpName.option) || parsed.has(Self.overwrite)) {
+      throw UsageError("--xmp-name and --overwrite say how sidecars are written: give them with --write-xmp")
+    }
+    guard hasSource || at != nil || clear || writeXMP else {
+      throw UsageError("Missing expected option '--track <file|dir>' (or --from-photos, --at, --clear or --write-xmp)")
     }
     let scope = try Self.scope(parsed)
     let dryRun = parsed.has(Self.dryRun)
     let store = try context.openExistingStore()
     let engine = GeotagEngine(store: store, namer: PlaceNames.namer(context))
+    let sidecars = SidecarWrites(naming: try parsed.value(Self.xmpName), overwrite: parsed.has(Self.overwrite))
 
     if clear {
       let cleared = try engine.clear(scope, dryRun: dryRun)
       let names = cleared.map { name(of: $0) + "\n" }.joined()
-      context.console.out(
-        names + "\(dryRun ? "would clear" : "cleared") \(count(cleared.count, "estimated position"))\n")
+      var text = names + "\(dryRun ? "would clear" : "cleared") \(count(cleared.count, "estimated position"))\n"
+      let holding = SidecarWrites.holdingPositions(cleared.compactMap(\.path))
+      if holding > 0 {
+        text +=
+          "\(count(holding, "sidecar")) written earlier still hold positions; the next sync reads them back "
+          + "(delete them to forget the positions)\n"
+      }
+      context.console.out(text)
+      return
+    }
+    if writeXMP && !hasSource && at == nil {
+      // The positions the index already estimated (from tracks, photos or hands), into sidecars.
+      let estimated = try engine.clear(scope, dryRun: true)
+      let items = estimated.compactMap { photo in
+        photo.path.flatMap { path in
+          photo.coordinate.map { (path, XMPPosition(coordinate: $0, altitude: photo.altitude)) }
+        }
+      }
+      context.console.out(estimated.map { name(of: $0) + "\n" }.joined())
+      context.console.out(sidecarSummary(dryRun ? nil : sidecars.write(items), count: items.count, context) + "\n")
       return
     }
     let report: GeotagEngine.Report
@@ -205,7 +244,25 @@ enum GeotagCommand: Subcommand {
       if clock.correction != .none { context.console.err("clock: \(clock.correction)\n") }
     }
     for path in report.missing { context.console.err("warning: \(path): not in the index (sync its folder first)\n") }
-    context.console.out(rows(report.placed) + summary(report, dryRun: dryRun) + "\n")
+    var text = rows(report.placed) + summary(report, dryRun: dryRun) + "\n"
+    if writeXMP {
+      let items = report.placed.compactMap { placed in placed.photo.path.map { ($0, placed.xmpPosition) } }
+      text += sidecarSummary(dryRun ? nil : sidecars.write(items), count: items.count, context) + "\n"
+    }
+    context.console.out(text)
+  }
+
+  /// `sidecars: 790 created, 22 updated, 4 left alone (…)`; each left alone said on stderr.
+  static func sidecarSummary(_ written: SidecarWrites.Summary?, count: Int, _ context: CommandContext) -> String {
+    guard let written else { return "sidecars: would write \(Self.count(count, "sidecar"))" }
+    for (path, reason) in written.leftAlone { context.console.err("sidecar left alone: \(path): \(reason)\n") }
+    var text = "sidecars: \(written.created) created, \(written.updated) updated"
+    if !written.leftAlone.isEmpty {
+      let held = written.leftAlone.filter { $0.reason == "already holds a position" }.count
+      text += ", \(written.leftAlone.count) left alone"
+      if held > 0 { text += " (\(held) already hold a position: --overwrite replaces it)" }
+    }
+    return text
   }
 
   /// The photos the positionals and --all name: one folder, files, or every photo.
