@@ -616,7 +616,10 @@ extension GeotagEndToEndTests {
     #expect(cleared.stdout.hasSuffix("cleared 1 estimated position\n"))
     #expect(try Binary.run(["near", "35.02107,135.75385"], environment: w.env).stdout.isEmpty)
     for (arguments, error) in [
-      (["geotag", "--all"], "Missing expected option '--track <file|dir>' (or --from-photos, --at, --clear or --write-xmp)"),
+      (
+        ["geotag", "--all"],
+        "Missing expected option '--track <file|dir>' (or --from-photos, --at, --clear or --write-xmp)"
+      ),
       (["geotag", "--at", "Kyoto", "--track", a, a], "--at places photos by hand"),
       (["geotag", "--clear", "--from-photos", "--all"], "--clear removes positions"),
       (["geotag", "--track", a, "--from", w.photos.path, "--all"], "--from chooses the photos of --from-photos"),
