@@ -61,14 +61,19 @@ public enum XMLTrackReader {
       throw TrackReadError(name, "not a GPX, KML or TCX document")
     }
     let collector = Collector(kind: kind)
-    let parser = XMLParser(data: Data(document))
-    parser.shouldResolveExternalEntities = false
-    parser.shouldProcessNamespaces = false
-    parser.delegate = collector
-    let ok = parser.parse()
-    if !ok || parser.parserError != nil {
-      throw TrackReadError(name, line: parser.lineNumber, "malformed XML")
+    // In chunks from a stream (libxml2 refuses a document of many megabytes pushed as one),
+    // over the document's own bytes (not a copy of a hundred megabytes).
+    let (ok, line) = document.withUnsafeBytes { raw -> (Bool, Int) in
+      guard let base = raw.baseAddress else { return (false, 1) }
+      let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none)
+      let parser = XMLParser(stream: InputStream(data: data))
+      parser.shouldResolveExternalEntities = false
+      parser.shouldProcessNamespaces = false
+      parser.delegate = collector
+      let ok = parser.parse() && parser.parserError == nil
+      return (ok, parser.lineNumber)
     }
+    guard ok else { throw TrackReadError(name, line: line, "malformed XML") }
     var contents = TrackContents(fixes: collector.fixes, visits: collector.visits)
     if collector.untimed > 0 { contents.notes.append("\(collector.untimed) points without a time skipped") }
     if collector.outOfRange > 0 { contents.notes.append("\(collector.outOfRange) points out of range skipped") }
