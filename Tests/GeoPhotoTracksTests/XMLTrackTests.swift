@@ -175,4 +175,21 @@ import Testing
         "<gpx><trk><trkseg><trkpt lat=\"nan\" lon=\"2\"><time>2024-05-02T08:00:00Z</time></trkpt></trkseg></trk></gpx>")
         == "t.gpx: no point with a time and a position in this GPX document")
   }
+
+  /// A GPX of many megabytes (libxml2 refuses one pushed as a single chunk): every point read.
+  @Test func aLargeGPXIsReadWhole() throws {
+    var gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"><trk><trkseg>\n"
+    let start = 1_714_521_600
+    let stamp = ExiftoolGeotag.format("yyyy-MM-dd'T'HH:mm:ss'Z'")
+    for i in 0..<200_000 {
+      gpx += "<trkpt lat=\"38.\(1_000_000 + i)\" lon=\"-9.\(1_000_000 + i)\"><ele>12.5</ele>"
+      gpx += "<time>\(stamp.string(from: ExiftoolGeotag.date(Double(start + i))))</time></trkpt>\n"
+    }
+    gpx += "</trkseg></trk></gpx>\n"
+    #expect(gpx.utf8.count > 19_000_000)
+    let contents = try XMLTrackReader.read(Array(gpx.utf8), name: "big.gpx")
+    #expect(contents.fixes.count == 200_000)
+    #expect(contents.fixes.last?.time == Double(start + 199_999))
+    #expect(contents.fixes.last?.coordinate == Coordinate(latitude: 38.1199999, longitude: -9.1199999))
+  }
 }
