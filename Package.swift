@@ -52,6 +52,11 @@ let package = Package(
       providers: [.apt(["libbrotli-dev"])]
     ),
     .systemLibrary(
+      name: "CGeoPhotoExpat",
+      pkgConfig: "expat",
+      providers: [.apt(["libexpat1-dev"])]
+    ),
+    .systemLibrary(
       name: "CGeoPhotoZlib",
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
@@ -133,7 +138,8 @@ let package = Package(
     .target(
       name: "GeoPhotoRoutes", dependencies: ["GeoPhotoCore", "GeoPhotoHTTP"], swiftSettings: strict),
     .target(
-      name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore", "CGeoPhotoZlib", "CGeoPhotoYAJL"], swiftSettings: strict),
+      name: "GeoPhotoTracks", dependencies: ["GeoPhotoCore", "CGeoPhotoZlib", "CGeoPhotoYAJL", "CGeoPhotoExpat"],
+      swiftSettings: strict),
     .target(
       name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoTracks", "GeoPhotoExif"],
       swiftSettings: strict),

@@ -1,9 +1,6 @@
+import CGeoPhotoExpat
 import Foundation
 import GeoPhotoCore
-
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
 
 /// Tracks written as XML, told apart by their root element:
 ///
@@ -61,19 +58,54 @@ public enum XMLTrackReader {
       throw TrackReadError(name, "not a GPX, KML or TCX document")
     }
     let collector = Collector(kind: kind)
-    // In chunks from a stream (libxml2 refuses a document of many megabytes pushed as one),
-    // over the document's own bytes (not a copy of a hundred megabytes).
-    let (ok, line) = document.withUnsafeBytes { raw -> (Bool, Int) in
-      guard let base = raw.baseAddress else { return (false, 1) }
-      let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none)
-      let parser = XMLParser(stream: InputStream(data: data))
-      parser.shouldResolveExternalEntities = false
-      parser.shouldProcessNamespaces = false
-      parser.delegate = collector
-      let ok = parser.parse() && parser.parserError == nil
-      return (ok, parser.lineNumber)
+    guard let parser = XML_ParserCreate(nil) else { throw TrackReadError(name, "the XML parser could not start") }
+    defer { XML_ParserFree(parser) }
+    XML_SetUserData(parser, Unmanaged.passUnretained(collector).toOpaque())
+    XML_SetElementHandler(
+      parser,
+      { context, name, attributes in
+        guard let context, let name else { return }
+        let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+        var pairs: [String: String] = [:]
+        var i = 0
+        while let key = attributes?[i], let value = attributes?[i + 1] {
+          pairs[String(cString: key)] = String(cString: value)
+          i += 2
+        }
+        collector.start(String(cString: name), attributes: pairs)
+      },
+      { context, name in
+        guard let context, let name else { return }
+        Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().end(String(cString: name))
+      })
+    XML_SetCharacterDataHandler(parser) { context, text, length in
+      guard let context, let text, length > 0 else { return }
+      let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+      guard collector.collecting else { return }
+      text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+        collector.characters(String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self))
+      }
     }
-    guard ok else { throw TrackReadError(name, line: line, "malformed XML") }
+    // Fed a megabyte at a time.
+    let ok = document.withUnsafeBufferPointer { all -> Bool in
+      var offset = 0
+      repeat {
+        let count = min(1 << 20, all.count - offset)
+        let last: Int32 = offset + count >= all.count ? 1 : 0
+        let status =
+          all.baseAddress.map { base in
+            base.advanced(by: offset).withMemoryRebound(to: CChar.self, capacity: count) {
+              XML_Parse(parser, $0, Int32(count), last)
+            }
+          } ?? XML_Parse(parser, nil, 0, 1)
+        guard status == XML_STATUS_OK else { return false }
+        offset += count
+      } while offset < all.count
+      return true
+    }
+    guard ok else {
+      throw TrackReadError(name, line: Int(XML_GetCurrentLineNumber(parser)), "malformed XML")
+    }
     var contents = TrackContents(fixes: collector.fixes, visits: collector.visits)
     if collector.untimed > 0 { contents.notes.append("\(collector.untimed) points without a time skipped") }
     if collector.outOfRange > 0 { contents.notes.append("\(collector.outOfRange) points out of range skipped") }
@@ -113,7 +145,7 @@ public enum XMLTrackReader {
   }
 
   /// The parser's delegate: fixes and visits gathered as elements end.
-  final class Collector: NSObject, XMLParserDelegate {
+  final class Collector {
     let kind: Kind
     var fixes: [Fix] = []
     var visits: [Visit] = []
@@ -125,7 +157,7 @@ public enum XMLTrackReader {
     /// Local names of the open elements.
     private var path: [String] = []
     private var text = ""
-    private var collecting = false
+    private(set) var collecting = false
     /// The point being read: its position from attributes or child elements, its time and altitude.
     private var latitude: Double?
     private var longitude: Double?
@@ -142,10 +174,7 @@ public enum XMLTrackReader {
 
     init(kind: Kind) { self.kind = kind }
 
-    func parser(
-      _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-      attributes: [String: String] = [:]
-    ) {
+    func start(_ element: String, attributes: [String: String]) {
       let local = Self.local(element)
       path.append(local)
       text = ""
@@ -171,11 +200,11 @@ public enum XMLTrackReader {
       }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    func characters(_ string: String) {
       if collecting { text += string }
     }
 
-    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+    func end(_ element: String) {
       let local = Self.local(element)
       let parent = path.count >= 2 ? path[path.count - 2] : ""
       defer {
@@ -229,7 +258,7 @@ public enum XMLTrackReader {
       case "when" where parent == "TimeStamp": stamp = instant(text)
       case "begin" where parent == "TimeSpan": span.begin = instant(text)
       case "end" where parent == "TimeSpan": span.end = instant(text)
-      case "altitudeMode": absolute = text.trimmingCharacters(in: .whitespacesAndNewlines) == "absolute"
+      case "altitudeMode": absolute = Self.trimmed(text) == "absolute"
       case "coordinates" where parent == "Point":
         point = Self.coordinate(text, separator: ",", absolute: true)
         if point == nil { outOfRange += 1 }
@@ -286,9 +315,18 @@ public enum XMLTrackReader {
     }
 
     private func instant(_ text: String) -> Double? {
-      guard let time = TrackTime(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+      var trimmed = String(Self.trimmed(text))
+      guard let time = trimmed.withUTF8({ TrackTime(utf8: $0) }) else { return nil }
       if !time.zoned { zoneless += 1 }
       return time.seconds
+    }
+
+    /// The text without white space around it (ASCII's, as XML's is).
+    static func trimmed(_ text: some StringProtocol) -> Substring {
+      var t = Substring(text)
+      while let c = t.utf8.first, c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D { t = t.dropFirst() }
+      while let c = t.utf8.last, c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D { t = t.dropLast() }
+      return t
     }
 
     static func local(_ name: String) -> String {
@@ -298,13 +336,13 @@ public enum XMLTrackReader {
 
     /// A finite number (Swift reads `nan` and `inf` as numbers too).
     static func number(_ text: some StringProtocol) -> Double? {
-      Double(text.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isFinite ? $0 : nil }
+      Double(Self.trimmed(text)).flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// KML's `lon,lat[,alt]` (a Point's or a line's) or `lon lat alt` (a gx:coord).
     static func coordinate(_ text: some StringProtocol, separator: Character, absolute: Bool) -> (Coordinate, Double?)?
     {
-      let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: separator)
+      let parts = Self.trimmed(text).split(separator: separator)
       guard parts.count >= 2, let lon = number(parts[0]), let lat = number(parts[1]),
         let c = Coordinate(validatingLatitude: lat, longitude: lon)
       else { return nil }

@@ -76,7 +76,7 @@ import Testing
       "not a track (none of GPX, KML, KMZ, TCX, Garmin logbook, NMEA, IGC, CSV, Google location history, GeoJSON)"
     #expect(
       Set(result.errors.map(\.description)) == [
-        "bramor.log: \(notATrack)", "photos.csv: \(notATrack)", "ride.fit: \(notATrack)", "cut.gpx:2: malformed XML",
+        "bramor.log: \(notATrack)", "photos.csv: \(notATrack)", "ride.fit: \(notATrack)", "cut.gpx:3: malformed XML",
         "\(dir.appendingPathComponent("missing.gpx").path): no such file or folder",
       ])
   }
