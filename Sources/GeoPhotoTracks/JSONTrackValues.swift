@@ -47,9 +47,7 @@ enum JSONValue {
   /// A finite number (an integer is read exactly when it has at most 18 digits).
   static func number(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
     if let value = integer(text) { return Double(value) }
-    guard !text.isEmpty, text.count <= 64 else { return nil }
-    let value = Double(String(decoding: text, as: UTF8.self))
-    return value.flatMap { $0.isFinite ? $0 : nil }
+    return DecimalNumber.finite(text)
   }
 
   /// Degrees × 10⁷ (`latitudeE7`) as degrees.

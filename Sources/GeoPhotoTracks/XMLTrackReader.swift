@@ -53,38 +53,37 @@ public enum XMLTrackReader {
 
   public static func read(_ bytes: [UInt8], name: String) throws(TrackReadError) -> TrackContents {
     let document = utf8Document(bytes)
-    if let problem = XMLPrecheck.problem(in: document) { throw TrackReadError(name, "the XML \(problem)") }
     guard let kind = kind(head: Array(document.prefix(4_096))) else {
       throw TrackReadError(name, "not a GPX, KML or TCX document")
     }
-    let collector = Collector(kind: kind)
     guard let parser = XML_ParserCreate(nil) else { throw TrackReadError(name, "the XML parser could not start") }
     defer { XML_ParserFree(parser) }
+    let collector = Collector(kind: kind, parser: parser)
     XML_SetUserData(parser, Unmanaged.passUnretained(collector).toOpaque())
     XML_SetElementHandler(
       parser,
       { context, name, attributes in
         guard let context, let name else { return }
-        let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-        var pairs: [String: String] = [:]
-        var i = 0
-        while let key = attributes?[i], let value = attributes?[i + 1] {
-          pairs[String(cString: key)] = String(cString: value)
-          i += 2
-        }
-        collector.start(String(cString: name), attributes: pairs)
+        Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().start(
+          XMLTrackElement(qualifiedName: name), attributes: attributes)
       },
-      { context, name in
-        guard let context, let name else { return }
-        Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().end(String(cString: name))
+      { context, _ in
+        guard let context else { return }
+        Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().end()
       })
     XML_SetCharacterDataHandler(parser) { context, text, length in
       guard let context, let text, length > 0 else { return }
       let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
       guard collector.collecting else { return }
       text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
-        collector.characters(String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self))
+        collector.text.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(length)))
       }
+    }
+    // A document type definition is refused (internal entities are how entity bombs grow):
+    // the parse stops at its start.
+    XML_SetStartDoctypeDeclHandler(parser) { context, _, _, _, _ in
+      guard let context else { return }
+      Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().refuse("has a document type definition")
     }
     // Fed a megabyte at a time.
     let ok = document.withUnsafeBufferPointer { all -> Bool in
@@ -103,6 +102,7 @@ public enum XMLTrackReader {
       } while offset < all.count
       return true
     }
+    if let refusal = collector.refusal { throw TrackReadError(name, "the XML \(refusal)") }
     guard ok else {
       throw TrackReadError(name, line: Int(XML_GetCurrentLineNumber(parser)), "malformed XML")
     }
@@ -144,19 +144,24 @@ public enum XMLTrackReader {
     return document
   }
 
-  /// The parser's delegate: fixes and visits gathered as elements end.
+  /// The parser's delegate: fixes and visits gathered as elements end. It sees the parser's
+  /// bytes: elements by `XMLTrackElement`, text as bytes, numbers and times read from them.
   final class Collector {
     let kind: Kind
+    let parser: XML_Parser
     var fixes: [Fix] = []
     var visits: [Visit] = []
     var untimed = 0
     var outOfRange = 0
     var zoneless = 0
     var unpaired = 0
+    /// Why the document was refused while parsing (the parse is then stopped).
+    private(set) var refusal: String?
 
-    /// Local names of the open elements.
-    private var path: [String] = []
-    private var text = ""
+    /// The open elements.
+    private var path: [XMLTrackElement] = []
+    /// The text of the innermost open element, when it is one whose text is read.
+    var text: [UInt8] = []
     private(set) var collecting = false
     /// The point being read: its position from attributes or child elements, its time and altitude.
     private var latitude: Double?
@@ -172,79 +177,89 @@ public enum XMLTrackReader {
     private var line: [(Coordinate, Double?)] = []
     private var absolute = false
 
-    init(kind: Kind) { self.kind = kind }
+    init(kind: Kind, parser: XML_Parser) {
+      self.kind = kind
+      self.parser = parser
+      text.reserveCapacity(256)
+    }
 
-    func start(_ element: String, attributes: [String: String]) {
-      let local = Self.local(element)
-      path.append(local)
-      text = ""
-      collecting = false
-      switch (kind, local) {
-      case (.gpx, "trkpt"), (.gpx, "wpt"):
+    func refuse(_ reason: String) {
+      refusal = refusal ?? reason
+      XML_StopParser(parser, XML_FALSE)
+    }
+
+    func start(_ element: XMLTrackElement, attributes: UnsafeMutablePointer<UnsafePointer<CChar>?>?) {
+      path.append(element)
+      text.removeAll(keepingCapacity: true)
+      collecting = element.holdsText
+      switch (kind, element) {
+      case (.gpx, .trkpt), (.gpx, .wpt):
         reset()
-        latitude = attributes["lat"].flatMap(Self.number)
-        longitude = attributes["lon"].flatMap(Self.number)
-      case (.tcx, "Trackpoint"), (.garminLogbook, "Trackpoint"):
+        var i = 0
+        while let key = attributes?[i], let value = attributes?[i + 1] {
+          switch XMLTrackElement.attribute(key) {
+          case .latitude: latitude = Self.number(cString: value)
+          case .longitude: longitude = Self.number(cString: value)
+          case .none: break
+          }
+          i += 2
+        }
+      case (.tcx, .trackpoint), (.garminLogbook, .trackpoint):
         reset()
-      case (.kml, "Placemark"):
+      case (.kml, .placemark):
         stamp = nil
         span = (nil, nil)
         point = nil
         line = []
         absolute = false
-      case (.kml, "Track"):
+      case (.kml, .track):
         whens = []
         coords = []
-      default:
-        collecting = true
+      default: break
       }
     }
 
-    func characters(_ string: String) {
-      if collecting { text += string }
-    }
-
-    func end(_ element: String) {
-      let local = Self.local(element)
-      let parent = path.count >= 2 ? path[path.count - 2] : ""
+    func end() {
+      guard let element = path.popLast() else { return }
+      let parent = path.last ?? .other
       defer {
-        path.removeLast()
-        text = ""
+        text.removeAll(keepingCapacity: true)
+        collecting = false
       }
       switch kind {
-      case .gpx: endGPX(local)
-      case .tcx, .garminLogbook: endGarmin(local, parent: parent)
-      case .kml: endKML(local, parent: parent)
+      case .gpx: endGPX(element)
+      case .tcx, .garminLogbook: endGarmin(element, parent: parent)
+      case .kml: endKML(element, parent: parent)
       }
     }
 
-    private func endGPX(_ local: String) {
-      switch local {
-      case "ele": altitude = Self.number(text)
-      case "time": time = instant(text)
-      case "trkpt", "wpt": emit(untimedCounts: local == "trkpt")
+    private func endGPX(_ element: XMLTrackElement) {
+      switch element {
+      case .ele: altitude = number()
+      case .time: time = instant()
+      case .trkpt, .wpt: emit(untimedCounts: element == .trkpt)
       default: break
       }
     }
 
-    private func endGarmin(_ local: String, parent: String) {
-      switch local {
-      case "Time": time = instant(text)
-      case "LatitudeDegrees": latitude = Self.number(text)
-      case "LongitudeDegrees": longitude = Self.number(text)
-      case "Latitude" where parent == "Position": latitude = Self.number(text)
-      case "Longitude" where parent == "Position": longitude = Self.number(text)
-      case "AltitudeMeters", "Altitude": altitude = Self.number(text)
-      case "Trackpoint": emit(untimedCounts: latitude != nil || longitude != nil)
+    private func endGarmin(_ element: XMLTrackElement, parent: XMLTrackElement) {
+      switch element {
+      case .capitalTime: time = instant()
+      case .latitudeDegrees: latitude = number()
+      case .longitudeDegrees: longitude = number()
+      case .latitude where parent == .position: latitude = number()
+      case .longitude where parent == .position: longitude = number()
+      case .altitudeMeters, .altitude: altitude = number()
+      case .trackpoint: emit(untimedCounts: latitude != nil || longitude != nil)
       default: break
       }
     }
 
-    private func endKML(_ local: String, parent: String) {
-      switch local {
-      case "when" where parent == "Track": whens.append(instant(text))
-      case "coord" where parent == "Track": coords.append(Self.coordinate(text, separator: " ", absolute: true))
-      case "Track":
+    private func endKML(_ element: XMLTrackElement, parent: XMLTrackElement) {
+      switch element {
+      case .when where parent == .track: whens.append(instant())
+      case .coord where parent == .track: coords.append(Self.coordinate(string(), separator: " ", absolute: true))
+      case .track:
         if whens.count != coords.count { unpaired += abs(whens.count - coords.count) }
         for (when, coord) in zip(whens, coords) {
           guard let when, let coord else {
@@ -255,18 +270,18 @@ public enum XMLTrackReader {
         }
         whens = []
         coords = []
-      case "when" where parent == "TimeStamp": stamp = instant(text)
-      case "begin" where parent == "TimeSpan": span.begin = instant(text)
-      case "end" where parent == "TimeSpan": span.end = instant(text)
-      case "altitudeMode": absolute = Self.trimmed(text) == "absolute"
-      case "coordinates" where parent == "Point":
-        point = Self.coordinate(text, separator: ",", absolute: true)
+      case .when where parent == .timeStamp: stamp = instant()
+      case .begin where parent == .timeSpan: span.begin = instant()
+      case .end where parent == .timeSpan: span.end = instant()
+      case .altitudeMode: absolute = Self.trimmed(string()) == "absolute"
+      case .coordinates where parent == .point:
+        point = Self.coordinate(string(), separator: ",", absolute: true)
         if point == nil { outOfRange += 1 }
-      case "coordinates" where parent == "LineString":
-        line = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap {
+      case .coordinates where parent == .lineString:
+        line = string().split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).compactMap {
           Self.coordinate($0, separator: ",", absolute: true)
         }
-      case "Placemark":
+      case .placemark:
         placemark()
       default: break
       }
@@ -314,11 +329,38 @@ public enum XMLTrackReader {
       fixes.append(Fix(time: time, coordinate: coordinate, altitude: altitude))
     }
 
-    private func instant(_ text: String) -> Double? {
-      var trimmed = String(Self.trimmed(text))
-      guard let time = trimmed.withUTF8({ TrackTime(utf8: $0) }) else { return nil }
+    /// The element's text as a string (KML's coordinate lists and modes).
+    private func string() -> String { String(decoding: text, as: UTF8.self) }
+
+    /// The element's text as a finite number.
+    private func number() -> Double? {
+      text.withUnsafeBufferPointer { DecimalNumber.finite(Self.trimmed($0)) }
+    }
+
+    /// The element's text as an instant (a time without a zone is read as UTC and counted).
+    private func instant() -> Double? {
+      guard let time = text.withUnsafeBufferPointer({ TrackTime(utf8: Self.trimmed($0)) }) else { return nil }
       if !time.zoned { zoneless += 1 }
       return time.seconds
+    }
+
+    /// `bytes` without XML's white space (ASCII's) around them.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+      func space(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+      var lower = 0
+      var upper = bytes.count
+      while lower < upper, space(bytes[lower]) { lower += 1 }
+      while upper > lower, space(bytes[upper - 1]) { upper -= 1 }
+      return UnsafeBufferPointer(rebasing: bytes[lower..<upper])
+    }
+
+    /// A finite number written in the NUL-terminated `value` (an attribute's).
+    static func number(cString value: UnsafePointer<CChar>) -> Double? {
+      value.withMemoryRebound(to: UInt8.self, capacity: 1) { start in
+        var count = 0
+        while start[count] != 0 { count += 1 }
+        return DecimalNumber.finite(trimmed(UnsafeBufferPointer(start: start, count: count)))
+      }
     }
 
     /// The text without white space around it (ASCII's, as XML's is).
@@ -327,11 +369,6 @@ public enum XMLTrackReader {
       while let c = t.utf8.first, c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D { t = t.dropFirst() }
       while let c = t.utf8.last, c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D { t = t.dropLast() }
       return t
-    }
-
-    static func local(_ name: String) -> String {
-      guard let colon = name.lastIndex(of: ":") else { return name }
-      return String(name[name.index(after: colon)...])
     }
 
     /// A finite number (Swift reads `nan` and `inf` as numbers too).
