@@ -60,17 +60,15 @@ public enum XMPWriteError: Error, Equatable, Sendable, CustomStringConvertible {
 /// are removed from every top-level Description, as attributes or elements, and the new ones go
 /// into the first Description in the form it uses, with `xmlns:exif` declared there when no
 /// prefix for it is in scope. A sidecar that is refused, is not XML or has no Description is
-/// not merged into; every result is read back with `XMPReader` and must give the new position.
+/// not merged into; every merge is read back with `XMPReader` and must give the new position.
+/// A new sidecar is geophoto's own packet around the same properties (its tests read every
+/// form back with `XMPReader` and exiftool).
 public enum XMPSidecarWriter {
   /// The sidecar's bytes with `position` in it; a complete new packet when `existing` is nil.
   public static func merge(existing: [UInt8]?, position: XMPPosition) throws(XMPWriteError) -> [UInt8] {
     let properties = try self.properties(of: position)
-    let merged: [UInt8]
-    if let existing {
-      merged = try splice(properties, into: existing)
-    } else {
-      merged = newPacket(properties)
-    }
+    guard let existing else { return newPacket(properties) }
+    let merged = try splice(properties, into: existing)
     try verify(merged, holds: position)
     return merged
   }

@@ -1,3 +1,4 @@
+import Foundation
 public import GeoPhotoCore
 public import GeoPhotoExif
 
@@ -27,25 +28,51 @@ public struct SidecarWrites: Sendable {
   }
 
   /// Writes each photo's position; a photo whose sidecar cannot be written is left alone
-  /// with the reason, and the others are still written.
-  public func write(_ items: [(photo: String, position: XMPPosition)]) -> Summary {
+  /// with the reason, and the others are still written. Folders are written on `jobs` threads
+  /// at once (the cores when not given), each folder's photos by one thread.
+  public func write(
+    _ items: [(photo: String, position: XMPPosition)], jobs: Int? = nil
+  ) -> Summary {
+    let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    var folders: [(folder: String, items: [Int])] = []
+    var folderIndex: [Substring: Int] = [:]
+    for (i, item) in items.enumerated() {
+      let folder = item.photo[..<(item.photo.lastIndex(of: "/") ?? item.photo.startIndex)]
+      if let index = folderIndex[folder] {
+        folders[index].items.append(i)
+      } else {
+        folderIndex[folder] = folders.count
+        folders.append((folder.isEmpty ? "/" : String(folder), [i]))
+      }
+    }
+    let groups = folders
+    var outcomes = [Result<XMPSidecarFile.Outcome, any Error>?](repeating: nil, count: items.count)
+    outcomes.withUnsafeMutableBufferPointer { buffer in
+      nonisolated(unsafe) let out = buffer
+      let workers = max(1, min(jobs, groups.count))
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        for (folder, indices) in stride(from: worker, to: groups.count, by: workers).map({ groups[$0] }) {
+          let listing = Result { try XMPSidecarFile.listing(ofFolder: folder) }
+          for i in indices {
+            out[i] = listing.flatMap { listing in
+              Result {
+                try XMPSidecarFile.write(
+                  position: items[i].position, forPhoto: items[i].photo, naming: naming, overwrite: overwrite,
+                  folder: listing)
+              }
+            }
+          }
+        }
+      }
+    }
     var summary = Summary()
-    var listings: [String: SidecarListing<String>] = [:]
-    for (photo, position) in items {
-      let folder = String(photo[..<(photo.lastIndex(of: "/") ?? photo.startIndex)])
-      do {
-        if listings[folder] == nil {
-          listings[folder] = try XMPSidecarFile.listing(ofFolder: folder.isEmpty ? "/" : folder)
-        }
-        switch try XMPSidecarFile.write(
-          position: position, forPhoto: photo, naming: naming, overwrite: overwrite, folder: listings[folder])
-        {
-        case .created: summary.created += 1
-        case .updated: summary.updated += 1
-        case .leftAlone(let path, let reason): summary.leftAlone.append((path, reason))
-        }
-      } catch {
-        summary.leftAlone.append((photo, "\(error)"))
+    for (i, outcome) in outcomes.enumerated() {
+      switch outcome {
+      case .success(.created)?: summary.created += 1
+      case .success(.updated)?: summary.updated += 1
+      case .success(.leftAlone(let path, let reason))?: summary.leftAlone.append((path, reason))
+      case .failure(let error)?: summary.leftAlone.append((items[i].photo, "\(error)"))
+      case nil: break
       }
     }
     return summary

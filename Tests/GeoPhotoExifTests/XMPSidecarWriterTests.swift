@@ -237,6 +237,26 @@ func withoutGPS(_ text: String) -> String {
     #expect(!belowText.contains("GPSTimeStamp"))
   }
 
+  /// New sidecars are not read back as they are written (merges are): the sync's reader must
+  /// read every one as its position, over the whole range.
+  @Test func theSyncReadsNewSidecarsAsTheirPositions() throws {
+    var generator = SeededGenerator(seed: 0x786D_70)
+    for k in 0..<5_000 {
+      let coordinate = Coordinate(
+        latitude: Double.random(in: -90...90, using: &generator),
+        longitude: Double.random(in: -180...180, using: &generator))
+      guard coordinate.isPlausiblePhotoLocation else { continue }
+      let altitude = k % 3 == 0 ? nil : Double.random(in: -500...9_000, using: &generator)
+      let position = XMPPosition(coordinate: coordinate, altitude: altitude, instant: k % 2 == 0 ? 1.7e9 : nil)
+      let read = XMPReader.read(try XMPSidecarWriter.merge(existing: nil, position: position))
+      let found = try #require(read?.coordinate, "\(coordinate)")
+      #expect(abs(found.latitude - coordinate.latitude) <= 1e-7, "\(coordinate)")
+      #expect(abs(found.longitude - coordinate.longitude) <= 1e-7, "\(coordinate)")
+      #expect(
+        abs((read?.altitude ?? .nan) - (altitude ?? .nan)) <= 0.0006 || (altitude == nil && read?.altitude == nil))
+    }
+  }
+
   @Test(.enabled(if: Exiftool.isInstalled, "needs exiftool"))
   func exiftoolReadsNewSidecars() throws {
     let scratch = try Scratch()
