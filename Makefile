@@ -67,6 +67,7 @@ test: lint
 	@Scripts/install-deps.sh test
 	node --check Sources/GeoPhotoServer/WebMap/geophoto.js
 	$(SWIFT) build
+	Scripts/osm-test-archives.sh
 	Scripts/with-valhalla.sh Scripts/with-postgres.sh $(SWIFT) test
 	Scripts/asan-replay.sh
 	Scripts/fuzz.sh 30

@@ -144,6 +144,9 @@ let package = Package(
       name: "GeoPhotoGeotag", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoTracks", "GeoPhotoExif"],
       swiftSettings: strict),
     .target(
+      name: "GeoPhotoVectorTiles", dependencies: ["GeoPhotoCore", "GeoPhotoSQLite", "CGeoPhotoZlib"],
+      swiftSettings: strict),
+    .target(
       name: "GeoPhotoBasemap",
       dependencies: ["GeoPhotoCore", "GeoPhotoPlaces", "CGeoPhotoCairo", "CGeoPhotoPNG"],
       resources: [.copy("Resources/world.basemap")],
@@ -196,7 +199,7 @@ let package = Package(
       name: "geophoto-fuzz",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoExif", "GeoPhotoFixtures", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
-        "GeoPhotoTracks",
+        "GeoPhotoTracks", "GeoPhotoVectorTiles",
       ],
       swiftSettings: strict),
     .executableTarget(
@@ -266,6 +269,9 @@ let package = Package(
     .testTarget(
       name: "GeoPhotoStoreTests",
       dependencies: ["GeoPhotoStore", "GeoPhotoCore", "GeoPhotoFixtures", "GeoPhotoBackends"]),
+    .testTarget(
+      name: "GeoPhotoVectorTilesTests",
+      dependencies: ["GeoPhotoVectorTiles", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoSQLiteTests",
       dependencies: ["GeoPhotoSQLite", "GeoPhotoStore", "GeoPhotoCore", "GeoPhotoFixtures"]),

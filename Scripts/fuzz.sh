@@ -29,6 +29,8 @@ seed() {  # seed TARGET EXTENSIONS...: a fresh corpus folder for one target
       find "$corpora" -type f -iname "*.$ext" -size -2M -exec cp {} "$dir/" \; 2>/dev/null || true
     fi
     find "$hostile" -type f -iname "*.$ext" -exec cp {} "$dir/" \; 2>/dev/null || true
+    # The OpenStreetMap archives the tests build (Scripts/osm-test-archives.sh), when built.
+    find .build/osm -maxdepth 1 -type f -iname "*.$ext" -exec cp {} "$dir/" \; 2>/dev/null || true
   done
   if [[ -d "$regressions/$target" ]]; then cp "$regressions/$target"/* "$dir/" 2>/dev/null || true; fi
   # A target of parameters (tile, snapshot) starts from a few bytes of each kind.

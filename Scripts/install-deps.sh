@@ -6,7 +6,8 @@
 #                                    dpkg-dev, lintian and systemd for the package and its service unit,
 #                                    exiftool as the reference the format tests compare with, and ffmpeg,
 #                                    heif-enc and cjxl, which make their video, AVIF and JPEG XL samples, and
-#                                    GDAL, which reads the exports back)
+#                                    GDAL, which reads the exports back, and tilemaker, osmium and pyosmium, which
+#                                    make the OpenStreetMap tile archives of the street-map tests)
 #   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool, exiv2, wrk, PostgreSQL with PostGIS) and the
 #                                    tools that make the mixed library's samples (ffmpeg, heif-enc, cjxl) and GNU
 #                                    time for peak memory, sqlite3 as the export's anchor and djpeg as the
@@ -17,7 +18,8 @@ set -euo pipefail
 packages=(pkg-config zlib1g-dev libsqlite3-dev libexif-dev libbrotli-dev libiptcdata0-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev libturbojpeg0-dev libpng-dev libwebp-dev libheif-dev libjxl-dev libyajl-dev libexpat1-dev fonts-dejavu-core libjs-leaflet)
 case "${1:-}" in
   test) packages+=(chromium postgresql postgresql-15-postgis-3 zsh fish groff-base man-db dpkg-dev lintian systemd
-    libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools gdal-bin nodejs python3-jsonschema) ;;
+    libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools gdal-bin nodejs python3-jsonschema
+    tilemaker osmium-tool python3-pyosmium) ;;
   bench) packages+=(libimage-exiftool-perl wrk postgresql postgresql-15-postgis-3 ffmpeg libheif-examples
     libjxl-tools time sqlite3 libjpeg-turbo-progs exiv2) ;;
   "") ;;

@@ -23,7 +23,16 @@ public final class Database {
     case readWrite
     /// Only read an existing file.
     case readOnly
+    /// Only read a file geophoto did not write (a tile archive): defensive, no triggers or
+    /// functions from its schema, bounded values, and each statement stopped after
+    /// `untrustedSteps` steps of SQLite's machine (a view can make a query endless).
+    case untrusted
   }
+
+  /// The steps of SQLite's machine one statement may take on an untrusted file.
+  public static let untrustedSteps: Int32 = 50_000_000
+  /// The largest value an untrusted file may hand over.
+  public static let untrustedValueBytes: Int32 = 64 << 20
 
   /// Whether the folder of `path` is on a filesystem mounted read-only.
   static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
@@ -38,7 +47,8 @@ public final class Database {
   /// a reader and a writer in other processes wait for each other instead of failing.
   public init(path: String, mode: Mode = .readWriteCreate) throws(SQLiteError) {
     var handle: OpaquePointer?
-    var flags = (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+    let reading = mode == .readOnly || mode == .untrusted
+    var flags = (reading ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
     if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
     let rc = sqlite3_open_v2(path, &handle, flags, nil)
     guard rc == SQLITE_OK, let handle else {
@@ -50,6 +60,10 @@ public final class Database {
     self.path = path
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, 5_000)
+    if mode == .untrusted {
+      try guardUntrusted()
+      return
+    }
     // journal_mode answers with the mode in force: verify WAL was really enabled (a read-only
     // connection reads whatever mode the file is in).
     if mode != .readOnly {
@@ -73,6 +87,43 @@ public final class Database {
     if mode == .readOnly { try execute("PRAGMA cache_size = -\(Self.readerCacheKiB)") }
   }
 
+  /// The defences for a file from elsewhere (SQLite's "Defense Against the Dark Arts").
+  private func guardUntrusted() throws(SQLiteError) {
+    let rc = gp_sqlite_defensive(handle)
+    guard rc == SQLITE_OK else { throw error(rc) }
+    sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Self.untrustedValueBytes)
+    sqlite3_limit(handle, SQLITE_LIMIT_SQL_LENGTH, 100_000)
+    sqlite3_limit(handle, SQLITE_LIMIT_COLUMN, 100)
+    sqlite3_limit(handle, SQLITE_LIMIT_EXPR_DEPTH, 10)
+    sqlite3_limit(handle, SQLITE_LIMIT_COMPOUND_SELECT, 3)
+    sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0)
+    sqlite3_limit(handle, SQLITE_LIMIT_TRIGGER_DEPTH, 1)
+    // Every 1,000 steps the handler counts; past the budget it stops the statement.
+    sqlite3_progress_handler(
+      handle, 1_000,
+      { context in
+        guard let context else { return 1 }
+        let steps = context.assumingMemoryBound(to: Int32.self)
+        steps.pointee += 1
+        return steps.pointee > Database.untrustedSteps / 1_000 ? 1 : 0
+      }, stepCount)
+    try execute("PRAGMA cell_size_check = ON")
+    try execute("PRAGMA mmap_size = 0")
+    try execute("PRAGMA query_only = ON")
+    try execute("PRAGMA cache_size = -\(Self.readerCacheKiB)")
+  }
+
+  /// Thousands of steps of the statement running on an untrusted file (its progress handler's
+  /// count), reset by `resetStepBudget()`.
+  private let stepCount: UnsafeMutablePointer<Int32> = {
+    let count = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    count.initialize(to: 0)
+    return count
+  }()
+
+  /// Gives the next statement on an untrusted file its whole budget of steps.
+  public func resetStepBudget() { stepCount.pointee = 0 }
+
   /// The page cache of a read-only connection, in KiB (SQLite's default is 2,000).
   static let readerCacheKiB = 512
 
@@ -82,6 +133,7 @@ public final class Database {
   deinit {
     cache.removeAll()
     sqlite3_close_v2(handle)
+    stepCount.deallocate()
   }
 
   func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {

@@ -86,6 +86,17 @@ public final class Statement {
   }
 }
 
+extension Statement {
+  /// The column's bytes (a blob, or text), nil for NULL.
+  public func withBytes<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    let column = Int32(index)
+    guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+    let pointer = sqlite3_column_blob(handle, column)
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
+  }
+}
+
 /// The current row, as the stores' row model reads it.
 extension Statement: PhotoRow {
   public func int64(at index: Int) -> Int64? { optionalInt64(Int32(index)) }

@@ -49,7 +49,7 @@ do {
     print("wrote the basemap, \(bytes.count) bytes, to \(directory.path)")
   case "hostile":
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let files = HostileFiles.all + HostileFiles.previews + HostileFiles.tracks
+    let files = HostileFiles.all + HostileFiles.previews + HostileFiles.tracks + HostileFiles.tileArchives
     for file in files { try Data(file.bytes).write(to: directory.appendingPathComponent(file.name)) }
     print("wrote \(files.count) hostile files to \(directory.path)")
   case "synthetic":

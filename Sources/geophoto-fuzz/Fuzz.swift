@@ -30,7 +30,7 @@ func writeSeeds(_ directory: String) -> Int32 {
   let folder = URL(fileURLWithPath: directory)
   do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for file in HostileFiles.all + HostileFiles.previews + HostileFiles.tracks {
+    for file in HostileFiles.all + HostileFiles.previews + HostileFiles.tracks + HostileFiles.tileArchives {
       try Data(file.bytes).write(to: folder.appendingPathComponent(file.name))
     }
     return 0

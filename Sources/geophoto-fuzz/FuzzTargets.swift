@@ -6,6 +6,7 @@ import GeoPhotoFixtures
 import GeoPhotoSnapshot
 import GeoPhotoThumbnails
 import GeoPhotoTracks
+import GeoPhotoVectorTiles
 
 /// A reader, decoder or renderer under test, the corpus files that seed it, and whether its
 /// input is a file (whose size and offset fields `ExtremeFields` rewrites) or parameters read
@@ -48,9 +49,43 @@ let allTargets: [FuzzTarget] =
     },
     FuzzTarget(name: "google-history", seedExtensions: ["json"], exercise: TrackFuzzing.google),
     FuzzTarget(name: "geojson-track", seedExtensions: ["geojson", "json"], exercise: TrackFuzzing.geoJSON),
+    FuzzTarget(name: "mvt", seedExtensions: ["mvt", "pbf"], exercise: VectorTileFuzzing.tile),
+    FuzzTarget(name: "pmtiles", seedExtensions: ["pmtiles"], exercise: VectorTileFuzzing.archive),
     FuzzTarget(name: "tile", seedExtensions: [], isFile: false, exercise: TileFuzzing.exercise),
     FuzzTarget(name: "snapshot", seedExtensions: [], isFile: false, exercise: SnapshotFuzzing.exercise),
   ]
+
+/// Vector tiles and PMTiles archives of any bytes: refused, or decoded with every feature's
+/// geometry, never a crash or a loop.
+enum VectorTileFuzzing {
+  @Sendable static func tile(_ bytes: [UInt8]) {
+    let decoded: [UInt8]
+    if Gzip.isCompressed(bytes) {
+      guard let inflated = try? Gzip.inflate(bytes[...], limit: 1 << 22, "tile") else { return }
+      decoded = inflated
+    } else {
+      decoded = bytes
+    }
+    guard let tile = try? VectorTile(decoding: decoded, label: "tile") else { return }
+    for layer in tile.layers {
+      for feature in layer.features {
+        _ = TileGeometry(feature, in: tile)
+        _ = layer.value("class", of: feature)
+      }
+    }
+  }
+
+  @Sendable static func archive(_ bytes: [UInt8]) {
+    guard let archive = try? PMTilesArchive(MappedBytes(Data(bytes)), path: "fuzz.pmtiles") else { return }
+    // The tiles the root names, and a few it may not.
+    var ids = archive.root.entries.prefix(8).map(\.tileID)
+    ids += [0, 1, 5, 21, 319_433_622]
+    for id in ids {
+      guard let address = TileAddress(hilbertID: id) else { continue }
+      if let stored = try? archive.storedTile(address) { tile(stored) }
+    }
+  }
+}
 
 /// A position merged into any bytes as into an existing sidecar: refused or merged, never a
 /// crash; a merged sidecar reads back as the position and takes a second merge.

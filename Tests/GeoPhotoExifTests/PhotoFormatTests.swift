@@ -71,7 +71,8 @@ import Testing
   }
 
   /// The fuzz binary's targets are the registry's formats, the two block readers, the XMP
-  /// merge, the thumbnail decoders, previews, tracks, and the tile and snapshot parameters.
+  /// merge, the thumbnail decoders, previews, tracks, vector tiles and their archives, and the tile
+  /// and snapshot parameters.
   @Test func theFuzzTargetsAreTheRegistry() throws {
     let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent(".build/debug/geophoto-fuzz")
@@ -82,7 +83,7 @@ import Testing
     #expect(
       lines.map { $0[0] } == PhotoFormat.allCases.map(\.fuzzTarget) + ["exif", "xmp", "xmp-merge"]
         + ["thumbnail-jpeg", "thumbnail-png", "thumbnail-webp", "thumbnail-heif", "thumbnail-jxl"]
-        + ["previews", "tracks", "track-csv", "google-history", "geojson-track", "tile", "snapshot"])
+        + ["previews", "tracks", "track-csv", "google-history", "geojson-track", "mvt", "pmtiles", "tile", "snapshot"])
     for (line, format) in zip(lines, PhotoFormat.allCases) {
       #expect(Set(format.extensions).isSubset(of: line.dropFirst()))
     }

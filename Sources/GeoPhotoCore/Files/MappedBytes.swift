@@ -34,9 +34,10 @@ public final class MappedBytes: @unchecked Sendable {
 
   /// The file at `url`, mapped. `populate` maps every page in one go (MAP_POPULATE: no fault
   /// per page on the first lookups), for small files read all over; otherwise the kernel is
-  /// only asked to read the file ahead, and pages come in as they are touched (a large index
-  /// starts answering before all of it is read).
-  public init(contentsOf url: URL, populate: Bool = true) throws {
+  /// asked to read the file ahead (`readAhead`), and pages come in as they are touched (a large
+  /// index starts answering before all of it is read), or, without `readAhead`, only the pages
+  /// touched are read (a tile archive of a hundred gigabytes, read a tile at a time).
+  public init(contentsOf url: URL, populate: Bool = true, readAhead: Bool = true) throws {
     let fd = open(url.path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code: CocoaError.Code =
@@ -57,7 +58,7 @@ public final class MappedBytes: @unchecked Sendable {
     guard let address, address != MAP_FAILED else {
       throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
     }
-    if !populate { _ = madvise(address, count, MADV_WILLNEED) }
+    if !populate { _ = madvise(address, count, readAhead ? MADV_WILLNEED : MADV_RANDOM) }
     base = UnsafeRawPointer(address)
     mapped = true
   }
