@@ -8,10 +8,14 @@ import Synchronization
 final class StopSignals {
   private let sources: [any DispatchSourceSignal]
 
+  ///
+  /// Each source is listening before the signal's default action is turned off: a signal that
+  /// arrives while they start ends the process (as it would have), and none is lost. (Ignoring
+  /// it first, as the order once was, lost a SIGTERM sent right after `serve` announced itself,
+  /// and the server ran on.)
   init(_ body: @escaping @Sendable () -> Void) {
     let once = Mutex(false)
     sources = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler {
         let first = once.withLock { done in
@@ -21,16 +25,30 @@ final class StopSignals {
         if first { body() }
       }
       source.resume()
+      signal(number, SIG_IGN)
       return source
     }
   }
 
-  /// Waits until one of the signals arrives.
-  static func wait() {
-    let stop = DispatchSemaphore(value: 0)
-    let signals = StopSignals { stop.signal() }
-    stop.wait()
-    signals.cancel()
+  /// Listens for the signals now; `wait()` returns when one has arrived (at once if one
+  /// already has). Commands start listening before they say they are ready, so a signal sent
+  /// as soon as they are is never missed.
+  static func listen() -> StopSignals.Waiter { Waiter() }
+
+  /// A stop signal to wait for.
+  final class Waiter {
+    private let stop = DispatchSemaphore(value: 0)
+    private var signals: StopSignals?
+
+    init() {
+      let stop = self.stop
+      signals = StopSignals { stop.signal() }
+    }
+
+    func wait() {
+      stop.wait()
+      signals?.cancel()
+    }
   }
 
   func cancel() { for source in sources { source.cancel() } }

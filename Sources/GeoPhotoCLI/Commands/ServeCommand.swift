@@ -71,12 +71,15 @@ enum ServeCommand: Subcommand {
     } catch let error as HTTPServer.StartError {
       throw RuntimeError(error.description)
     }
+    // Listening for SIGINT and SIGTERM before the server says it is ready: a signal sent as
+    // soon as it does stops it.
+    let stop = StopSignals.listen()
     announce(server, holder: holder, hasToken: api.token != nil, context)
     holder.watch(interval: config.serve.reloadInterval) { log.append($0) }
     let folders = try watchFolders(context, quiet: context.parsed.has(quiet)) { log.append($0) }
 
     // Wait for SIGINT or SIGTERM, then finish the requests in flight and stop.
-    StopSignals.wait()
+    stop.wait()
     // The batch in flight is written first.
     folders?.stop()
     server.stop()
