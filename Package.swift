@@ -153,6 +153,11 @@ let package = Package(
       swiftSettings: strict
     ),
     .target(
+      name: "GeoPhotoStreetMap",
+      dependencies: ["GeoPhotoCore", "GeoPhotoVectorTiles", "GeoPhotoBasemap", "CGeoPhotoCairo"],
+      swiftSettings: strict
+    ),
+    .target(
       name: "GeoPhotoSnapshot",
       dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoBasemap", "CGeoPhotoCairo"],
       swiftSettings: strict
@@ -269,6 +274,12 @@ let package = Package(
     .testTarget(
       name: "GeoPhotoStoreTests",
       dependencies: ["GeoPhotoStore", "GeoPhotoCore", "GeoPhotoFixtures", "GeoPhotoBackends"]),
+    .testTarget(
+      name: "GeoPhotoStreetMapTests",
+      dependencies: [
+        "GeoPhotoStreetMap", "GeoPhotoVectorTiles", "GeoPhotoBasemap", "GeoPhotoSnapshot", "GeoPhotoFixtures",
+      ]
+    ),
     .testTarget(
       name: "GeoPhotoVectorTilesTests",
       dependencies: ["GeoPhotoVectorTiles", "GeoPhotoCore", "GeoPhotoFixtures"]),

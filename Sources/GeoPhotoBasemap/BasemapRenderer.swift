@@ -16,7 +16,7 @@ public struct BasemapRenderer: Sendable {
   /// `context`, a cairo context.
   public func draw(
     in context: OpaquePointer, zoom: Int, origin: (x: Double, y: Double), width: Double, height: Double,
-    style: BasemapStyle
+    style: BasemapStyle, labels: Bool = true
   ) {
     // Nothing to draw for an area that is not one (a caller's arithmetic gone to ∞ or NaN).
     guard (0...Self.maximumZoom).contains(zoom), origin.x.isFinite, origin.y.isFinite, width.isFinite,
@@ -69,7 +69,7 @@ public struct BasemapRenderer: Sendable {
         cairo_stroke(cr)
       }
     }
-    drawLabels(cr, zoom: zoom, origin: origin, width: width, height: height, style: style, copies: copies)
+    if labels { drawLabels(cr, zoom: zoom, origin: origin, width: width, height: height, style: style, copies: copies) }
   }
 
   private func drawLabels(
@@ -147,6 +147,16 @@ public struct BasemapRenderer: Sendable {
   public func area(
     zoom: Int, x: Double, y: Double, width: Int, height: Int, scale: Int = 1, style: BasemapStyle = .light
   ) throws(TileError) -> [UInt8] {
+    try Self.image(width: width, height: height, scale: scale) { cr in
+      draw(in: cr, zoom: zoom, origin: (x, y), width: Double(width), height: Double(height), style: style)
+    }
+  }
+
+  /// A PNG of `width` × `height` pixels (times `scale`) that `draw` paints, given a cairo
+  /// context scaled so that it draws in pixels at scale 1.
+  public static func image(width: Int, height: Int, scale: Int, _ draw: (OpaquePointer) -> Void) throws(TileError)
+    -> [UInt8]
+  {
     let s = Double(scale)
     guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width * scale), Int32(height * scale))
     else {
@@ -156,7 +166,7 @@ public struct BasemapRenderer: Sendable {
     guard let cr = cairo_create(surface) else { throw .drawing("cannot create a cairo context") }
     defer { cairo_destroy(cr) }
     cairo_scale(cr, s, s)
-    draw(in: cr, zoom: zoom, origin: (x, y), width: Double(width), height: Double(height), style: style)
+    draw(cr)
     guard cairo_status(cr) == CAIRO_STATUS_SUCCESS else {
       throw .drawing(String(cString: cairo_status_to_string(cairo_status(cr))))
     }
