@@ -173,6 +173,7 @@ let package = Package(
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
         "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
         "GeoPhotoBackends", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoGeotag", "GeoPhotoTracks",
+        "GeoPhotoVectorTiles", "GeoPhotoStreetMap",
       ],
       swiftSettings: strict
     ),
@@ -180,7 +181,7 @@ let package = Package(
       name: "GeoPhotoServer",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoPlaces",
-        "GeoPhotoThumbnails", "GeoPhotoBasemap",
+        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoVectorTiles",
       ],
       resources: [
         .embedInCode("WebMap/index.html"), .embedInCode("WebMap/geophoto.js"), .embedInCode("WebMap/geophoto.css"),
@@ -230,7 +231,7 @@ let package = Package(
       name: "GeoPhotoClientTests",
       dependencies: [
         "GeoPhotoClient", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoPlaces", "GeoPhotoFixtures", "GeoPhotoCore",
-        "GeoPhotoStore",
+        "GeoPhotoStore", "GeoPhotoVectorTiles",
       ]
     ),
     .testTarget(
@@ -241,7 +242,7 @@ let package = Package(
       dependencies: [
         "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures",
         "GeoPhotoPlaces",
-        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
+        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot", "GeoPhotoVectorTiles",
       ]
     ),
     .testTarget(

@@ -1,6 +1,26 @@
 internal import CGeoPhotoCairo
 import Foundation
 
+/// A map drawn into a cairo context for an area of a zoom's world (a snapshot's background):
+/// the Natural Earth basemap, or it with the street map over it; what it answers are the
+/// credits of what it drew.
+public protocol MapDrawing: Sendable {
+  func drawMap(
+    in context: OpaquePointer, zoom: Int, origin: (x: Double, y: Double), width: Double, height: Double,
+    style: BasemapStyle
+  ) -> [String]
+}
+
+extension BasemapRenderer: MapDrawing {
+  public func drawMap(
+    in context: OpaquePointer, zoom: Int, origin: (x: Double, y: Double), width: Double, height: Double,
+    style: BasemapStyle
+  ) -> [String] {
+    draw(in: context, zoom: zoom, origin: origin, width: width, height: height, style: style)
+    return [Basemap.attribution]
+  }
+}
+
 /// Draws the basemap with cairo: into a snapshot's context at its own zoom and offset (across
 /// the antimeridian as well), or as a 256-pixel Web Mercator tile (`@2x`: 512 pixels).
 public struct BasemapRenderer: Sendable {

@@ -2,14 +2,27 @@ public import Foundation
 import GeoPhotoCore
 import Synchronization
 
-/// geophoto's own map tiles: the shipped basemap drawn on request (mapped on the first tile,
-/// so a server nobody asks for tiles never reads the file) and kept in a folder beside the
-/// index, one file per tile, under the basemap's identity (tiles of another basemap are
-/// removed when the cache is first used), at most `maximumCacheBytes` of them (the
-/// least recently used go first: clients asking for many distinct tiles cannot fill the disk).
+/// A map that draws tiles: the Natural Earth basemap (`BasemapRenderer`), or it with a street
+/// map over it. Its identity names the tiles it drew in a cache: another basemap or another
+/// set of archives is another identity.
+public protocol TileDrawing: Sendable {
+  var identity: String { get }
+  func tile(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle) throws(TileError) -> [UInt8]
+}
+
+extension BasemapRenderer: TileDrawing {
+  public var identity: String { String(basemap.identity, radix: 16) }
+}
+
+/// geophoto's own map tiles: the shipped basemap (with the street map of the archives the
+/// server was given, when it was) drawn on request (loaded on the first tile, so a server
+/// nobody asks for tiles never reads the files) and kept in a folder beside the index, one
+/// file per tile, under the drawing's identity (tiles of another are removed when the cache is
+/// first used), at most `maximumCacheBytes` of them (the least recently used go first: clients
+/// asking for many distinct tiles cannot fill the disk).
 public final class BuiltInTiles: Sendable {
-  private let load: @Sendable () throws -> Basemap
-  private let loaded = Mutex<BasemapRenderer?>(nil)
+  private let load: @Sendable () throws -> any TileDrawing
+  private let loaded = Mutex<(any TileDrawing)?>(nil)
   private let cacheDirectory: URL?
   private let budget: DiskCacheBudget?
   private let cleaned = Mutex(false)
@@ -18,17 +31,27 @@ public final class BuiltInTiles: Sendable {
   public static let defaultCacheBytes = 512_000_000
 
   /// Tiles up to this zoom are kept on disk; deeper ones (19 zooms would be billions of files)
-  /// are drawn each time, which is as fast.
-  public static let cachedZooms = 0...12
+  /// are drawn each time.
+  public static let cachedZooms = 0...16
 
-  /// `load` answers the basemap; `cacheDirectory` (nil: none) is where drawn tiles are kept,
+  /// `load` answers the map; `cacheDirectory` (nil: none) is where drawn tiles are kept,
   /// `maximumCacheBytes` of them at most.
   public init(
-    cacheDirectory: URL?, maximumCacheBytes: Int = defaultCacheBytes, load: @escaping @Sendable () throws -> Basemap
+    cacheDirectory: URL?, maximumCacheBytes: Int = defaultCacheBytes,
+    drawing load: @escaping @Sendable () throws -> any TileDrawing
   ) {
     self.load = load
     self.cacheDirectory = cacheDirectory
     budget = cacheDirectory.map { DiskCacheBudget(directory: $0, maximumBytes: maximumCacheBytes) }
+  }
+
+  /// Tiles of the Natural Earth basemap alone, which `load` answers.
+  public convenience init(
+    cacheDirectory: URL?, maximumCacheBytes: Int = defaultCacheBytes, load: @escaping @Sendable () throws -> Basemap
+  ) {
+    self.init(cacheDirectory: cacheDirectory, maximumCacheBytes: maximumCacheBytes) {
+      BasemapRenderer(basemap: try load())
+    }
   }
 
   public convenience init(basemap: Basemap, cacheDirectory: URL? = nil, maximumCacheBytes: Int = defaultCacheBytes) {
@@ -38,26 +61,25 @@ public final class BuiltInTiles: Sendable {
   /// The bytes the kept tiles take now.
   public var cachedBytes: Int { budget?.totalBytes ?? 0 }
 
-  public func renderer() throws -> BasemapRenderer {
+  public func renderer() throws -> any TileDrawing {
     try loaded.withLock { renderer in
       if let renderer { return renderer }
-      let made = BasemapRenderer(basemap: try load())
+      let made = try load()
       renderer = made
       return made
     }
   }
 
-  /// A tile's identity: the basemap, the style and the tile (the ETag of its answers).
+  /// A tile's identity: the map, the style and the tile (the ETag of its answers).
   public func tag(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle) throws -> String {
-    let identity = String(try renderer().basemap.identity, radix: 16)
-    return "\"b\(identity)-\(style.rawValue)-\(zoom)-\(x)-\(y)-\(scale)\""
+    "\"b\(try renderer().identity)-\(style.rawValue)-\(zoom)-\(x)-\(y)-\(scale)\""
   }
 
   /// The tile's PNG: from the folder, else drawn (and kept there).
   public func tile(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle) throws -> [UInt8] {
     let renderer = try renderer()
-    let file = cacheFile(zoom: zoom, x: x, y: y, scale: scale, style: style, identity: renderer.basemap.identity)
-    if file != nil { removeOtherBasemaps(keeping: String(renderer.basemap.identity, radix: 16)) }
+    let file = cacheFile(zoom: zoom, x: x, y: y, scale: scale, style: style, identity: renderer.identity)
+    if file != nil { removeOtherBasemaps(keeping: renderer.identity) }
     if let file, let data = FileManager.default.contents(atPath: file.path), data.starts(with: [0x89, 0x50]) {
       budget?.used(file)
       return [UInt8](data)
@@ -67,10 +89,10 @@ public final class BuiltInTiles: Sendable {
     return png
   }
 
-  private func cacheFile(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle, identity: UInt32) -> URL? {
+  private func cacheFile(zoom: Int, x: Int, y: Int, scale: Int, style: BasemapStyle, identity: String) -> URL? {
     guard let cacheDirectory, Self.cachedZooms.contains(zoom) else { return nil }
     return cacheDirectory.appendingPathComponent(
-      "\(String(identity, radix: 16))/\(style.rawValue)/\(zoom)/\(x)/\(y)\(scale == 2 ? "@2x" : "").png")
+      "\(identity)/\(style.rawValue)/\(zoom)/\(x)/\(y)\(scale == 2 ? "@2x" : "").png")
   }
 
   /// Written whole under a temporary name and renamed, so a reader never sees half a tile; a

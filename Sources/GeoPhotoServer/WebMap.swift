@@ -15,6 +15,9 @@ public struct WebMapConfiguration: Sendable {
   public var basemap = MapBasemap.builtIn
   /// The basemap's credit (HTML); nil for the basemap's own.
   public var attribution: String?
+  /// The credits of the street map's archives (text, as `ArchiveInfo.attributionText`), shown
+  /// with the built-in basemap's.
+  public var streetCredits: [String] = []
 
   public init() {}
 
@@ -23,8 +26,17 @@ public struct WebMapConfiguration: Sendable {
     if let attribution { return attribution }
     switch basemap {
     case .builtIn:
-      return "<a href=\"https://www.naturalearthdata.com\">Natural Earth</a> · "
+      var credit =
+        "<a href=\"https://www.naturalearthdata.com\">Natural Earth</a> · "
         + "<a href=\"https://www.geonames.org\">GeoNames</a> (CC BY 4.0)"
+      // OpenStreetMap's licence wants its credit linked to its copyright page.
+      for text in streetCredits.reduce(into: [String](), { if !$0.contains($1) { $0.append($1) } }) {
+        let escaped = HTMLText.escaped(text)
+        credit +=
+          text.contains("OpenStreetMap")
+          ? " · <a href=\"https://www.openstreetmap.org/copyright\">\(escaped)</a>" : " · \(escaped)"
+      }
+      return credit
     case .template(let url) where url == MapBasemap.openStreetMap:
       return "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
     case .template, .none: return ""

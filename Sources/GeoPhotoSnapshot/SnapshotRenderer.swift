@@ -31,12 +31,15 @@ public struct SnapshotStyle: Sendable {
   /// Region span as a multiple of the content's bounds (MapKit-style padding).
   public var padding = 1.5
   public var labels = false
-  /// geophoto's own basemap, drawn at the snapshot's zoom (offline).
-  public var basemap: BasemapRenderer?
+  /// geophoto's own map (the Natural Earth basemap, with the street map where an archive has
+  /// data), drawn at the snapshot's zoom (offline).
+  public var basemap: (any MapDrawing)?
   /// Raster tiles from a tile server, instead; with neither, a plain background with a
   /// graticule.
   public var tiles: TileSource?
-  public var attribution = "geophoto"
+  /// The credit drawn in the corner; nil for the credits of what the map drew ("geophoto"
+  /// with no map).
+  public var attribution: String?
 
   public init() {}
 }
@@ -121,11 +124,11 @@ public struct SnapshotRenderer: Sendable {
     defer { cairo_destroy(cr) }
     cairo_scale(cr, s, s)
 
-    drawBackground(cr, projection: projection, origin: origin)
+    let credits = drawBackground(cr, projection: projection, origin: origin)
     for line in [content.route] + content.lines { drawRoute(cr, line, projection: projection, origin: origin) }
     drawPins(cr, content.pins, projection: projection, origin: origin)
     drawScaleBar(cr, projection: projection, origin: origin)
-    drawAttribution(cr)
+    drawAttribution(cr, credits: credits)
 
     if cairo_status(cr) != CAIRO_STATUS_SUCCESS {
       throw SnapshotError("drawing failed: \(String(cString: cairo_status_to_string(cairo_status(cr))))")
@@ -153,19 +156,21 @@ public struct SnapshotRenderer: Sendable {
   public static let routeColor = (0.09, 0.42, 0.86)
   public static let pinColor = (0.84, 0.2, 0.42)
 
-  private func drawBackground(_ cr: OpaquePointer, projection: WebMercator, origin: (x: Double, y: Double)) {
+  /// The map under everything; the credits of what it drew.
+  private func drawBackground(_ cr: OpaquePointer, projection: WebMercator, origin: (x: Double, y: Double))
+    -> [String]
+  {
     cairo_set_source_rgb(cr, Self.background.0, Self.background.1, Self.background.2)
     cairo_paint(cr)
     if let tiles = style.tiles {
       tiles.draw(
         cr, projection: projection, origin: origin, width: style.width, height: style.height, scale: style.scale)
-      return
+      return []
     }
     if let basemap = style.basemap {
-      basemap.draw(
+      return basemap.drawMap(
         in: cr, zoom: projection.zoom, origin: origin, width: Double(style.width), height: Double(style.height),
         style: .light)
-      return
     }
     // A graticule: meridians and parallels at a step that gives a few lines per image.
     let span = Double(style.width) * projection.metresPerPixel(atLatitude: 0) / 111_320
@@ -190,6 +195,7 @@ public struct SnapshotRenderer: Sendable {
       lat += step
     }
     cairo_stroke(cr)
+    return []
   }
 
   private func drawRoute(
@@ -268,8 +274,9 @@ public struct SnapshotRenderer: Sendable {
     text(cr, DistanceFormat.human(length), x: x + 2, y: y - 5, size: 9, halo: false)
   }
 
-  private func drawAttribution(_ cr: OpaquePointer) {
-    let label = style.tiles?.attribution ?? style.attribution
+  private func drawAttribution(_ cr: OpaquePointer, credits: [String]) {
+    let label =
+      style.tiles?.attribution ?? style.attribution ?? (credits.isEmpty ? "geophoto" : credits.joined(separator: " · "))
     cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
     cairo_set_font_size(cr, 9)
     var extents = cairo_text_extents_t()

@@ -1,16 +1,30 @@
 import Foundation
 public import GeoPhotoBasemap
+import GeoPhotoCore
 
 /// The map's tiles and areas: the Natural Earth basemap, and over it the street map where an
 /// archive has data (clipped to its bounds, so the two meet where the archive ends). Natural
 /// Earth's place names are left out where the street map draws its own.
-public struct MapTileRenderer: Sendable {
+public struct MapTileRenderer: TileDrawing, MapDrawing {
   public let basemap: BasemapRenderer?
   public let streets: StreetMap?
 
   public init(basemap: BasemapRenderer?, streets: StreetMap?) {
     self.basemap = basemap
     self.streets = streets
+  }
+
+  /// The basemap's identity and each archive's (its path, size and modification time): tiles
+  /// drawn from other files are other tiles.
+  public var identity: String {
+    var parts = [basemap?.identity ?? "none"]
+    for archive in streets?.archives ?? [] {
+      let info = archive.info
+      let modified = (try? FileManager.default.attributesOfItem(atPath: info.path))?[.modificationDate] as? Date
+      let key = "\(info.path)|\(info.fileSize)|\(modified?.timeIntervalSince1970 ?? 0)"
+      parts.append(String(Checksum.of(key) & 0xFFFF_FFFF, radix: 16))
+    }
+    return parts.joined(separator: "-")
   }
 
   /// The credits of what the area shows: Natural Earth's, and each archive's drawn there.
@@ -31,6 +45,13 @@ public struct MapTileRenderer: Sendable {
       labels: streetCredit == nil)
     streets?.draw(in: context, zoom: zoom, origin: origin, width: width, height: height, style: style)
     return (basemap == nil ? [] : [Basemap.attribution]) + (streetCredit.map { [$0] } ?? [])
+  }
+
+  public func drawMap(
+    in context: OpaquePointer, zoom: Int, origin: (x: Double, y: Double), width: Double, height: Double,
+    style: BasemapStyle
+  ) -> [String] {
+    draw(in: context, zoom: zoom, origin: origin, width: width, height: height, style: style)
   }
 
   /// Tile `x`, `y` of `zoom` as PNG bytes, 256 × 256 pixels (512 × 512 at `scale` 2).

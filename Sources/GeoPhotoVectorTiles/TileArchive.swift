@@ -91,29 +91,30 @@ public struct ArchiveInfo: Sendable {
   /// The attribution as text to draw: tags removed, entities decoded; the credit OpenStreetMap's
   /// licence requires when the archive states none.
   public var attributionText: String {
-    let stated = attribution.map(Self.plainText) ?? ""
+    let stated = attribution.map(HTMLText.plain) ?? ""
     return stated.isEmpty ? "© OpenStreetMap contributors" : stated
   }
+}
 
-  /// HTML without its tags, with the entities archives use decoded.
-  static func plainText(_ html: String) -> String {
-    var text = ""
-    var inTag = false
-    for c in html {
-      if c == "<" {
-        inTag = true
-      } else if c == ">" {
-        inTag = false
-      } else if !inTag {
-        text.append(c)
+/// Opening an archive by what its bytes are, whatever its name ends with.
+public enum TileArchives {
+  /// The archive at `path`: PMTiles (its magic) or MBTiles (a SQLite file); damage naming the
+  /// file otherwise.
+  public static func open(_ path: String) throws(DataDamage) -> any TileArchive {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw DataDamage(
+        FileManager.default.fileExists(atPath: path) ? "cannot read \(path)" : "\(path): no such file")
+    }
+    let head = (try? handle.read(upToCount: 16)) ?? Data()
+    try? handle.close()
+    if head.starts(with: Array("PMTiles".utf8)) {
+      do {
+        return try PMTilesArchive(path: path)
+      } catch {
+        throw DataDamage("\(path): \(error)")
       }
     }
-    for (entity, character) in [
-      ("&copy;", "©"), ("&#169;", "©"), ("&#xA9;", "©"), ("&nbsp;", " "), ("&quot;", "\""), ("&#39;", "'"),
-      ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"),
-    ] {
-      text = text.replacingOccurrences(of: entity, with: character)
-    }
-    return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    if head.starts(with: Array("SQLite format 3\0".utf8)) { return try MBTilesArchive(path: path) }
+    throw DataDamage("\(path) is neither a PMTiles nor an MBTiles archive")
   }
 }

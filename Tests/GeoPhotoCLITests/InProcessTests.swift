@@ -60,9 +60,8 @@ final class RecordingConsole: Sendable {
     #expect(Set(names).count == names.count)
     #expect(
       names == [
-        "sync", "fetch", "near", "export", "serve", "route", "along", "directions", "snapshot", "geotag", "places",
-        "migrate",
-        "info", "check", "forget",
+        "sync", "fetch", "near", "export", "serve", "route", "along", "directions", "snapshot", "geotag", "basemap",
+        "places", "migrate", "info", "check", "forget",
       ])
     for command in GeoPhotoCommand.commands {
       let spec = command.spec

@@ -96,6 +96,7 @@ struct AnswerSchemaTests {
     try await add("/v1/places?q=Kyotto", "/v1/places")  // no such place: suggestions
     try await add("/v1/status", "/v1/status")
     try await add("/healthz", "/healthz")
+    try await add("/tiles/vector.json", "/tiles/vector.json")
     // Errors, each in the error shape.
     try await add("/v1/near?lat=95&lon=1", "/v1/near")
     try await add("/v1/photos/999999", "/v1/photos/{id}")

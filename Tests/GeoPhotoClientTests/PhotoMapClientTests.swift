@@ -6,6 +6,7 @@ import GeoPhotoHTTPD
 import GeoPhotoPlaces
 import GeoPhotoServer
 import GeoPhotoStore
+import GeoPhotoVectorTiles
 import Synchronization
 import Testing
 
@@ -49,6 +50,10 @@ final class ServedIndex: Sendable {
     var configuration = APIConfiguration()
     configuration.token = token
     configuration.places = Gazetteer.shippedURL.map { url in PlaceDirectory { try Gazetteer(contentsOf: url) } }
+    // A street map's archive of one tile, for its vector tiles and TileJSON.
+    configuration.vectorTiles = HostileFiles.tileArchives.filter { $0.name == "one-tile.pmtiles" }.compactMap {
+      try? PMTilesArchive(MappedBytes(Data($0.bytes)), path: "street.pmtiles")
+    }
     let log = self.log
     // The access log's status: `GET /v1/near?… 200 1234 56µs`.
     configuration.accessLog = { line in

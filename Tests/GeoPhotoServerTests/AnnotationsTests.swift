@@ -79,6 +79,7 @@ import Testing
     var path = route.path
     if path.hasPrefix("/v1/clusters/") { path = path.replacing("{id}", with: String(try firstClusterID())) }
     path = path.replacing("/v1/photos/{id}/thumbnail", with: "/v1/photos/5/thumbnail").replacing("{id}", with: "1")
+    path = path.replacing("/tiles/vector/{z}/{x}/{y}", with: "/tiles/vector/0/0/0.mvt")
     path = path.replacing("/tiles/{z}/{x}/{y}", with: "/tiles/3/7/4.png")
     let query = route.parameters.filter { $0.location == .query && $0.required }.map { p in
       "\(p.name)=\(p.example ?? "")"
@@ -90,7 +91,8 @@ import Testing
   /// added without a decision to publish it, fails here.
   static let publishedPaths: Set<String> = [
     "/healthz", "/openapi.json", "/v1/status", "/v1/near", "/v1/annotations", "/v1/clusters/{id}/leaves",
-    "/v1/photos/{id}", "/v1/photos/{id}/thumbnail", "/v1/places", "/tiles/{z}/{x}/{y}",
+    "/v1/photos/{id}", "/v1/photos/{id}/thumbnail", "/v1/places", "/tiles/{z}/{x}/{y}", "/tiles/vector/{z}/{x}/{y}",
+    "/tiles/vector.json",
   ]
 
   /// The document describes what the server does: every operation it lists answers, with the
@@ -130,6 +132,7 @@ import Testing
     var target = path
     if target.hasPrefix("/v1/clusters/") { target = target.replacing("{id}", with: String(try firstClusterID())) }
     target = target.replacing("/v1/photos/{id}/thumbnail", with: "/v1/photos/5/thumbnail").replacing("{id}", with: "1")
+    target = target.replacing("/tiles/vector/{z}/{x}/{y}", with: "/tiles/vector/0/0/0.mvt")
     target = target.replacing("/tiles/{z}/{x}/{y}", with: "/tiles/3/7/4.png")
     let query = parameters.filter { $0["in"] as? String == "query" && $0["required"] as? Bool == true }.map { p in
       let example = (p["schema"] as? [String: Any])?["example"].map { "\($0)" } ?? ""

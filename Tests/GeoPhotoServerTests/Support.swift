@@ -1,8 +1,10 @@
 import Foundation
 import GeoPhotoBasemap
 import GeoPhotoCore
+import GeoPhotoFixtures
 import GeoPhotoHTTPD
 import GeoPhotoPlaces
+import GeoPhotoVectorTiles
 import Testing
 
 @testable import GeoPhotoServer
@@ -34,6 +36,11 @@ func samplePhotos() -> [Photo] {
   return photos
 }
 
+/// A PMTiles archive of one street tile, as the fuzzers' seed has it, mapped from memory.
+let sampleArchive: (any TileArchive)? = HostileFiles.tileArchives.first { $0.name == "one-tile.pmtiles" }.flatMap {
+  try? PMTilesArchive(MappedBytes(Data($0.bytes)), path: "street.pmtiles")
+}
+
 func router(_ configure: (inout APIConfiguration) -> Void = { _ in }, zones: [PrivacyZone] = [], generation: Int64 = 7)
   -> APIRouter
 {
@@ -45,6 +52,8 @@ func router(_ configure: (inout APIConfiguration) -> Void = { _ in }, zones: [Pr
   configuration.tiles = Basemap.shippedURL.map { url in
     BuiltInTiles(cacheDirectory: nil) { try Basemap(contentsOf: url) }
   }
+  // A street map's archive: one vector tile at 0/0/0 (a road, a building, a park, a city).
+  configuration.vectorTiles = sampleArchive.map { [$0] } ?? []
   configure(&configuration)
   let snapshot = LoadedIndex(generation: generation, photos: samplePhotos(), privacyZones: zones)
   let holder = LoadedIndexHolder(initial: snapshot) { nil }

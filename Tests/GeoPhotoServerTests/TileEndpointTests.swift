@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoBasemap
 import GeoPhotoSnapshot
+import GeoPhotoVectorTiles
 import Testing
 
 @testable import GeoPhotoServer
@@ -89,8 +90,8 @@ struct TileEndpointTests {
     try Data(marked).write(to: kept)
     #expect(get(api, "/tiles/5/28/12.png").body == marked)
     // Deep tiles are drawn each time, not kept.
-    #expect(get(api, "/tiles/15/29000/12900.png").status == 200)
-    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(identity)/light/15").path))
+    #expect(get(api, "/tiles/17/116000/51600.png").status == 200)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(identity)/light/17").path))
   }
 
   @Test func theOpenAPIDocumentDescribesTiles() {
@@ -98,3 +99,61 @@ struct TileEndpointTests {
     #expect(paths?["/tiles/{z}/{x}/{y}"] != nil)
   }
 }
+
+/// The street map's vector tiles, served as stored, and their TileJSON.
+@Suite struct VectorTileEndpointTests {
+  let api = router()
+
+  @Test func aTileIsServedAsStoredAndDecodes() throws {
+    let answer = get(api, "/tiles/vector/0/0/0.mvt")
+    #expect(answer.status == 200)
+    #expect(answer.headers.first { $0.0 == "Content-Type" }?.1 == "application/vnd.mapbox-vector-tile")
+    let tile = try VectorTile(decoding: answer.body, label: "answer")
+    #expect(Set(tile.layers.map(\.name)) == ["transportation", "building", "park", "place"])
+    // Revalidated by its ETag.
+    let tag = try #require(answer.headers.first { $0.0 == "ETag" }?.1)
+    #expect(get(api, "/tiles/vector/0/0/0.mvt", headers: ["if-none-match": tag]).status == 304)
+  }
+
+  @Test func wrongAndMissingTilesAreToldApart() {
+    // Inside the archive's zooms, where it has nothing: no content.
+    #expect(get(api, "/tiles/vector/3/1/1.mvt").status == 204)
+    // Deeper than any archive, outside the world, or not a tile's name.
+    #expect(get(api, "/tiles/vector/15/0/0.mvt").status == 404)
+    #expect(get(api, "/tiles/vector/3/8/0.mvt").status == 404)
+    #expect(get(api, "/tiles/vector/3/1/1.png").status == 400)
+    #expect(get(api, "/tiles/vector/3/1/-1.mvt").status == 400)
+    // A server without archives has no vector tiles.
+    let none = router { $0.vectorTiles = [] }
+    #expect(get(none, "/tiles/vector/0/0/0.mvt").status == 404)
+    #expect(get(none, "/tiles/vector.json").status == 404)
+  }
+
+  @Test func theTileJSONPointsAtTheTiles() throws {
+    let answer = get(api, "/tiles/vector.json", headers: ["host": "127.0.0.1:8080"])
+    #expect(answer.status == 200)
+    let json = answer.json
+    #expect(json["tilejson"] as? String == "3.0.0")
+    #expect(json["tiles"] as? [String] == ["http://127.0.0.1:8080/tiles/vector/{z}/{x}/{y}.mvt"])
+    #expect(json["minzoom"] as? Int == 0 && json["maxzoom"] as? Int == 14)
+    #expect(json["attribution"] as? String == "© OpenStreetMap contributors")
+  }
+
+  /// tilemaker's gzip tiles go out as gzip to clients that take it, inflated to others.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: helsinkiPMTiles), "needs Scripts/osm-test-archives.sh"))
+  func gzipIsSentAsItIsToClientsThatTakeIt() throws {
+    let archive = try PMTilesArchive(path: helsinkiPMTiles)
+    let api = router { $0.vectorTiles = [archive] }
+    let gzip = get(api, "/tiles/vector/14/9327/4742.mvt", headers: ["accept-encoding": "gzip, deflate"])
+    #expect(gzip.status == 200)
+    #expect(gzip.headers.contains { $0.0 == "Content-Encoding" && $0.1 == "gzip" })
+    #expect(gzip.body.starts(with: [0x1F, 0x8B]))
+    let plain = get(api, "/tiles/vector/14/9327/4742.mvt")
+    #expect(!plain.headers.contains { $0.0 == "Content-Encoding" })
+    #expect(try VectorTile(decoding: plain.body, label: "plain").layer(named: "building") != nil)
+    #expect(plain.body == (try archive.tile(try #require(TileAddress(zoom: 14, x: 9327, y: 4742)))))
+  }
+}
+
+let helsinkiPMTiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().appendingPathComponent(".build/osm/helsinki.pmtiles").path

@@ -18,8 +18,9 @@ enum ServeCommand: Subcommand {
       request. It answers only requests for its own host names (localhost, 127.0.0.1, [::1],
       --host's, serve.hostnames; others get 421), and other web sites' pages may not read its
       answers unless --allow-origin names them.
-      The web map draws geophoto's own basemap (--tiles builtin: /tiles, offline and private);
-      --tiles osm or a URL template use a tile server instead. One access-log line per request
+      The web map draws geophoto's own basemap (--tiles builtin: /tiles, offline and private),
+      with the streets of each OpenStreetMap archive given (--basemap FILE, PMTiles or MBTiles,
+      or 'geophoto basemap add'); --tiles osm or a URL template use a tile server instead. One access-log line per request
       goes to stderr. Stops cleanly on SIGINT or SIGTERM.
       With --watch DIR (repeatable) the server also keeps the index in line with those folders
       as files change, as 'sync --watch' does, and answers with the changes within about 2 s.
@@ -36,6 +37,7 @@ enum ServeCommand: Subcommand {
       Setting.servePrivacyZones.option,
       Setting.serveTiles.option,
       Setting.tilesCacheMax.option,
+      Setting.tilesVector.option,
       watchFolder.spec,
       Setting.watchPoll.option,
       Setting.watchPollPaths.option,
@@ -45,6 +47,7 @@ enum ServeCommand: Subcommand {
       "geophoto serve",
       "geophoto serve --host photos.local --port 8080 --token-file ~/.config/geophoto/token",
       "geophoto serve --privacy-zone 35.6895,139.6917,300m --tiles none",
+      "geophoto serve --basemap ~/maps/kanto.pmtiles",
       "geophoto serve --watch ~/Pictures",
     ])
 
@@ -138,11 +141,16 @@ enum ServeCommand: Subcommand {
     if let localFolder {
       api.thumbnailCache = ThumbnailCache(directory: localFolder.appendingPathComponent("thumbnails"))
     }
-    // geophoto's own basemap tiles, drawn on request and kept beside a local index.
+    // geophoto's own basemap tiles, with the street map of the archives given, drawn on
+    // request and kept beside a local index.
+    let archives = try StreetMaps.archives(context)
+    for archive in archives { console.err("street map: \(StreetMaps.describe(archive.info))\n") }
+    api.vectorTiles = archives
+    api.map.streetCredits = archives.map(\.info.attributionText)
     if let url = Basemap.shippedURL {
       api.tiles = BuiltInTiles(
         cacheDirectory: localFolder?.appendingPathComponent("basemap-tiles"), maximumCacheBytes: config.tiles.cacheMax
-      ) { try Basemap(contentsOf: url) }
+      ) { try StreetMaps.renderer(basemap: url, archives: archives) }
     } else if api.map.basemap == .builtIn {
       console.err(
         "warning: geophoto's basemap (\(Basemap.bundledName)) is not installed beside it; the web map has none\n")

@@ -15,13 +15,14 @@ enum SnapshotCommand: Subcommand {
       The region is fitted like a map view (centre of the bounds, 1.5 × their span, Web
       Mercator). Routes are drawn as a 5-px line, photos as flags. The map under them is
       geophoto's own (Natural Earth's land, water and borders, place names from GeoNames), drawn
-      offline at the image's zoom. With a tile URL instead (--tiles osm, or a template), tiles
+      offline at the image's zoom, with streets, buildings, parks and names where an
+      OpenStreetMap archive has data (--basemap FILE, or 'geophoto basemap add'). With a tile URL instead (--tiles osm, or a template), tiles
       are fetched with geophoto's User-Agent and cached for 7 days; --tiles none draws a plain
-      background with a graticule. The basemap's attribution is drawn on the image.
+      background with a graticule. The credits of what is drawn are written on the image.
       """,
     options: [
       route.spec, near.spec, bbox.spec, output.spec, size.spec, scale.spec, labels.spec, limit.spec, within.spec,
-      Setting.snapshotTiles.option,
+      Setting.snapshotTiles.option, Setting.tilesVector.option,
     ],
     examples: [
       "geophoto snapshot --route walk.gpx -o walk.png",
@@ -173,12 +174,14 @@ enum SnapshotCommand: Subcommand {
         throw RuntimeError(
           "geophoto's basemap (\(Basemap.bundledName)) is not installed beside it; draw with --tiles none or osm")
       }
+      let archives = try StreetMaps.archives(context)
       do {
-        style.basemap = BasemapRenderer(basemap: try Basemap(contentsOf: url))
+        style.basemap = try StreetMaps.renderer(basemap: url, archives: archives)
       } catch {
         throw RuntimeError("cannot read the basemap: \(error)")
       }
-      style.attribution = attribution ?? Basemap.attribution
+      // The credits of what is drawn: Natural Earth's, and OpenStreetMap's where streets are.
+      style.attribution = attribution
     case .none:
       style.attribution = attribution ?? "geophoto"
     case .template(let template):

@@ -29,7 +29,7 @@ extension Setting {
     serveMaxConnectionsPerClient, serveIdleTimeout, serveRequestTimeout, serveAllowOrigin, serveMaxFeatures,
     serveMaxBuilds, servePrivacyZones, serveTiles, serveAttribution, serveLeafletURL, serveReloadInterval,
     // tiles
-    tilesCacheMax,
+    tilesCacheMax, tilesVector,
     // routing
     routingEndpoint, routingEngine, routingProfile,
     // places
@@ -293,6 +293,17 @@ extension Setting {
     let bytes = try SettingValue.byteCount(v)
     guard bytes >= 1_000_000 else { throw InvalidSetting("cache_max must be at least 1MB") }
     c.tiles.cacheMax = bytes
+  }
+
+  static let tilesVector = Setting(
+    key: "tiles.vector", environment: "GEOPHOTO_TILES_VECTOR", flag: Flag(long: "basemap", repeating: true),
+    valueName: "file",
+    help:
+      "A PMTiles or MBTiles archive of OpenStreetMap drawn as the street map where it has data "
+      + "('file:file', the flag or the line repeated; 'geophoto basemap add' writes the line)",
+    defaultText: "none", completion: .file
+  ) { c, v, env in
+    c.tiles.vector += v.split(separator: ":").map { env.expandTilde(String($0)) }.filter { !$0.isEmpty }
   }
 
   static let routingEndpoint = Setting(

@@ -98,6 +98,8 @@ struct Configuration: Sendable {
   struct Tiles: Sendable {
     /// The most bytes the server's disk cache of drawn tiles holds.
     var cacheMax = 512_000_000
+    /// Vector-tile archives (PMTiles, MBTiles) drawn as the street map, the first on top.
+    var vector: [String] = []
   }
 
   struct Routing: Sendable {

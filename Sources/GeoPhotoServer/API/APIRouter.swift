@@ -2,6 +2,7 @@ public import GeoPhotoBasemap
 import GeoPhotoCore
 public import GeoPhotoHTTPD
 public import GeoPhotoThumbnails
+public import GeoPhotoVectorTiles
 
 /// Settings of the HTTP API and the web map.
 public struct APIConfiguration: Sendable {
@@ -24,6 +25,8 @@ public struct APIConfiguration: Sendable {
   public var places: PlaceDirectory?
   /// geophoto's own basemap tiles (`/tiles`); nil answers 404 there.
   public var tiles: BuiltInTiles?
+  /// The street map's archives, whose vector tiles `/tiles/vector` serves as they are stored.
+  public var vectorTiles: [any TileArchive] = []
   /// Where thumbnails are kept between requests (beside the index); nil keeps none.
   public var thumbnailCache: ThumbnailCache?
   /// Receives a line for each thing worth a server's log besides requests (a photo no

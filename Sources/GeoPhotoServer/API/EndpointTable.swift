@@ -5,6 +5,7 @@ enum EndpointTable {
     [
       NearEndpoint.route, AnnotationsEndpoints.annotationsRoute, AnnotationsEndpoints.leavesRoute,
       PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route, TileEndpoints.route,
+      VectorTileEndpoints.tileRoute, VectorTileEndpoints.tileJSONRoute,
       ServiceEndpoints.statusRoute, ServiceEndpoints.healthRoute, ServiceEndpoints.openAPIRoute,
     ] + WebMapEndpoints.pageRoutes + WebMapEndpoints.assetRoutes
 
