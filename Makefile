@@ -85,6 +85,7 @@ format:
 bench:
 	@Scripts/install-deps.sh bench
 	$(SWIFT) build $(RELEASE)
+	Scripts/osm-test-archives.sh
 	Scripts/with-postgres.sh .build/release/geophoto-bench
 
 ## Regenerates Examples/tokyo from GeoPhotoFixtures.ExamplePhotos.

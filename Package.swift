@@ -212,7 +212,8 @@ let package = Package(
       name: "geophoto-bench",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD",
-        "GeoPhotoPlaces", "GeoPhotoPostgres", "GeoPhotoThumbnails", "GeoPhotoBasemap",
+        "GeoPhotoPlaces", "GeoPhotoPostgres", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoStreetMap",
+        "GeoPhotoVectorTiles",
       ],
       swiftSettings: strict
     ),

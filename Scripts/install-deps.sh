@@ -11,7 +11,7 @@
 #   Scripts/install-deps.sh bench    also the benchmark anchors (exiftool, exiv2, wrk, PostgreSQL with PostGIS) and the
 #                                    tools that make the mixed library's samples (ffmpeg, heif-enc, cjxl) and GNU
 #                                    time for peak memory, sqlite3 as the export's anchor and djpeg as the
-#                                    thumbnails' (the decoder's floor)
+#                                    thumbnails' (the decoder's floor), and what makes the street map's archive
 # Not root: prints the exact apt-get command instead.
 set -euo pipefail
 
@@ -21,7 +21,7 @@ case "${1:-}" in
     libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools gdal-bin nodejs python3-jsonschema
     tilemaker osmium-tool python3-pyosmium) ;;
   bench) packages+=(libimage-exiftool-perl wrk postgresql postgresql-15-postgis-3 ffmpeg libheif-examples
-    libjxl-tools time sqlite3 libjpeg-turbo-progs exiv2) ;;
+    libjxl-tools time sqlite3 libjpeg-turbo-progs exiv2 tilemaker osmium-tool python3-pyosmium) ;;
   "") ;;
   *) echo "usage: Scripts/install-deps.sh [test|bench]" >&2; exit 64 ;;
 esac

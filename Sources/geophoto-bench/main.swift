@@ -480,7 +480,8 @@ try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirec
 let parts =
   CommandLine.arguments.dropFirst().isEmpty
   ? [
-    "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "log", "sync",
+    "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "streets", "log",
+    "sync",
     "library", "geotag", "google", "abuse", "crowd", "watch", "serve-10m", "soak",
   ]
   : Array(CommandLine.arguments.dropFirst())
@@ -489,8 +490,11 @@ print(
 )
 let points =
   parts.contains {
-    !["sync", "thumbnails", "tiles", "log", "abuse", "soak", "serve-10m", "watch", "library", "geotag", "google"]
-      .contains($0)
+    ![
+      "sync", "thumbnails", "tiles", "streets", "log", "abuse", "soak", "serve-10m", "watch", "library", "geotag",
+      "google",
+    ]
+    .contains($0)
   }
   ? SyntheticLibrary.points(count: pointCount) : []
 for part in parts {
@@ -505,6 +509,7 @@ for part in parts {
   case "places": try benchPlaces(points: points)
   case "thumbnails": try benchThumbnails()
   case "tiles": try benchTiles()
+  case "streets": try benchStreets()
   case "log": try benchAccessLog()
   case "abuse": try benchAbuse()
   case "crowd": try benchCrowd(points: points)
