@@ -391,6 +391,73 @@ import Testing
   }
 }
 
+/// The web map over an OpenStreetMap archive (central Helsinki, `Scripts/osm-test-archives.sh`):
+/// streets at city zoom, light and dark, credited to OpenStreetMap, and still no request to any
+/// other origin. Its screenshots are kept as test artifacts.
+@Suite struct StreetMapWebTests {
+  static let helsinki = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".build/osm/helsinki.pmtiles").path
+
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: helsinki), "needs Scripts/osm-test-archives.sh"))
+  func theWebMapShowsStreetsFromAnArchive() throws {
+    guard let chromium = ServeEndToEndTests.chromium else {
+      if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("chromium is not installed") }
+      return
+    }
+    let w = try ExampleWorkspace(withPhotos: false)
+    let (running, base) = try Binary.serve(["--tiles", "builtin", "--basemap", Self.helsinki], environment: w.env)
+    defer {
+      running.process.terminate()
+      running.process.waitUntilExit()
+    }
+    let artifacts = try ServeEndToEndTests.artifacts()
+    let browser = HeadlessChromium(executable: chromium, base: base)
+    defer { browser.clean() }
+    let page = "/#map=15/60.1705/24.9420"
+    let dom = try browser.open(page, ["--dump-dom"])
+    #expect(dom.contains("OpenStreetMap contributors"), "the credit is not on the page")
+    #expect(dom.contains("https://www.openstreetmap.org/copyright"))
+    for (style, flags) in [
+      ("light", [String]()), ("dark", ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]),
+    ] {
+      let shot = artifacts.appendingPathComponent("webmap-streets-\(style).png")
+      try? FileManager.default.removeItem(at: shot)
+      let log = browser.scratch.appendingPathComponent("net-\(style).json")
+      _ = try browser.open(page, flags + ["--screenshot=\(shot.path)", "--log-net-log=\(log.path)"])
+      let image = try PNGImage(contentsOf: shot)
+      // Buildings and main roads in the style's colours fill much of the window.
+      let building = style == "light" ? 0xD9D0C9 : 0x3D3E44
+      let road = style == "light" ? 0xFCD6A4 : 0x8A7658
+      var (buildings, roads) = (0, 0)
+      for y in stride(from: 0, to: browser.height, by: 2) {
+        for x in stride(from: 0, to: browser.width, by: 2) {
+          guard let c = image.rgb(x: x, y: y) else { continue }
+          func near(_ hex: Int) -> Bool {
+            abs(c.r - (hex >> 16 & 0xFF)) <= 4 && abs(c.g - (hex >> 8 & 0xFF)) <= 4 && abs(c.b - (hex & 0xFF)) <= 4
+          }
+          if near(building) { buildings += 1 }
+          if near(road) { roads += 1 }
+        }
+      }
+      #expect(buildings > 5_000, "\(style): \(buildings) building pixels")
+      #expect(roads > 500, "\(style): \(roads) main-road pixels")
+      // Every request the page made went to this server, street tiles among them.
+      let events =
+        (try JSONSerialization.jsonObject(with: try Data(contentsOf: log)) as? [String: Any])?["events"]
+        as? [[String: Any]] ?? []
+      var asked: Set<String> = []
+      for event in events {
+        guard let params = event["params"] as? [String: Any], let url = params["url"] as? String,
+          let initiator = params["initiator"] as? String, initiator.hasPrefix("http")
+        else { continue }
+        asked.insert(url)
+      }
+      #expect(asked.contains { $0.hasPrefix(base + "/tiles/15/") }, "no tiles asked for at zoom 15")
+      #expect(asked.allSatisfy { $0.hasPrefix(base + "/") }, "\(asked.filter { !$0.hasPrefix(base + "/") })")
+    }
+  }
+}
+
 /// Headless Chromium opening pages of a server: each run with a fresh profile in a scratch
 /// folder (removed by `clean()`), a 1280 × 800 window and ten seconds of virtual time.
 struct HeadlessChromium {
