@@ -205,7 +205,7 @@ let package = Package(
       name: "geophoto-fuzz",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoExif", "GeoPhotoFixtures", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot",
-        "GeoPhotoTracks", "GeoPhotoVectorTiles",
+        "GeoPhotoTracks", "GeoPhotoVectorTiles", "GeoPhotoStreetMap",
       ],
       swiftSettings: strict),
     .executableTarget(

@@ -49,7 +49,8 @@ extension HostileFiles {
   /// A PMTiles (v3) archive of `tiles` (Hilbert id, bytes) in its root directory, not
   /// compressed, with the given extreme values written in place of the true ones.
   public static func pmtiles(
-    tiles: [(UInt64, [UInt8])], rootLength: UInt64? = nil, firstOffset: UInt64? = nil, entryCount: UInt64? = nil
+    tiles: [(UInt64, [UInt8])], metadata: [UInt8] = [], zooms: ClosedRange<UInt8> = 0...14, rootLength: UInt64? = nil,
+    firstOffset: UInt64? = nil, entryCount: UInt64? = nil
   ) -> [UInt8] {
     var root: [UInt8] = []
     ProtobufWriter.varint(entryCount ?? UInt64(tiles.count), into: &root)
@@ -69,13 +70,15 @@ extension HostileFiles {
     var header = Array("PMTiles".utf8) + [3]
     func u64(_ v: UInt64) { for k in 0..<8 { header.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) } }
     let rootOffset: UInt64 = 127
+    let metadataOffset = rootOffset + UInt64(root.count)
+    let dataOffset = metadataOffset + UInt64(metadata.count)
     let fields: [UInt64] = [
-      rootOffset, rootLength ?? UInt64(root.count), 0, 0, 0, 0, rootOffset + UInt64(root.count), UInt64(data.count),
-      UInt64(tiles.count), UInt64(tiles.count), UInt64(tiles.count),
+      rootOffset, rootLength ?? UInt64(root.count), metadataOffset, UInt64(metadata.count), 0, 0, dataOffset,
+      UInt64(data.count), UInt64(tiles.count), UInt64(tiles.count), UInt64(tiles.count),
     ]
     for value in fields { u64(value) }
-    header += [1, 1, 2, 1, 0, 14]
+    header += [1, 1, 2, 1, zooms.lowerBound, zooms.upperBound]
     header += [UInt8](repeating: 0, count: 127 - header.count)
-    return header + root + data
+    return header + root + metadata + data
   }
 }

@@ -4,6 +4,7 @@ import GeoPhotoCore
 import GeoPhotoExif
 import GeoPhotoFixtures
 import GeoPhotoSnapshot
+import GeoPhotoStreetMap
 import GeoPhotoThumbnails
 import GeoPhotoTracks
 import GeoPhotoVectorTiles
@@ -73,6 +74,21 @@ enum VectorTileFuzzing {
         _ = layer.value("class", of: feature)
       }
     }
+    draw(bytes, schema: bytes.count % 2 == 0 ? openMapTiles : protomaps)
+  }
+
+  static let openMapTiles = Array(
+    #"{"vector_layers": [{"id": "transportation"}, {"id": "place"}, {"id": "water"}]}"#.utf8)
+  static let protomaps = Array(
+    #"{"vector_layers": [{"id": "earth"}, {"id": "roads"}, {"id": "places"}, {"id": "water"}]}"#.utf8)
+
+  /// The tile drawn as a street map's only tile (0/0/0), in a schema, at its zoom and deeper.
+  static func draw(_ bytes: [UInt8], schema: [UInt8]) {
+    let file = HostileFiles.pmtiles(tiles: [(0, bytes)], metadata: schema, zooms: 0...0)
+    guard let archive = try? PMTilesArchive(MappedBytes(Data(file)), path: "fuzz.pmtiles") else { return }
+    let map = MapTileRenderer(basemap: nil, streets: StreetMap(archives: [archive]))
+    _ = try? map.tile(zoom: 0, x: 0, y: 0, scale: 1, style: .light)
+    _ = try? map.tile(zoom: 3, x: 2, y: 5, scale: 1, style: .dark)
   }
 
   @Sendable static func archive(_ bytes: [UInt8]) {
