@@ -154,7 +154,7 @@ let package = Package(
     ),
     .target(
       name: "GeoPhotoStreetMap",
-      dependencies: ["GeoPhotoCore", "GeoPhotoVectorTiles", "GeoPhotoBasemap", "CGeoPhotoCairo"],
+      dependencies: ["GeoPhotoCore", "GeoPhotoVectorTiles", "GeoPhotoBasemap", "GeoPhotoThumbnails", "CGeoPhotoCairo"],
       swiftSettings: strict
     ),
     .target(

@@ -13,12 +13,7 @@ enum StreetMaps {
   static func archives(_ context: CommandContext) throws -> [any TileArchive] {
     try context.configuration.tiles.vector.map { path in
       do {
-        let archive = try TileArchives.open(path)
-        guard archive.info.format == .vector else {
-          throw RuntimeError(
-            "\(path) holds \(archive.info.format.rawValue) tiles; geophoto draws its street map from vector tiles")
-        }
-        return archive
+        return try TileArchives.open(path)
       } catch let damage as DataDamage {
         throw RuntimeError("cannot use the map archive: \(damage)")
       }

@@ -47,9 +47,11 @@ extension HostileFiles {
   }
 
   /// A PMTiles (v3) archive of `tiles` (Hilbert id, bytes) in its root directory, not
-  /// compressed, with the given extreme values written in place of the true ones.
+  /// compressed, of tile type `type` (1 vector, 2 PNG, 3 JPEG, 4 WebP), with the given extreme
+  /// values written in place of the true ones.
   public static func pmtiles(
-    tiles: [(UInt64, [UInt8])], metadata: [UInt8] = [], zooms: ClosedRange<UInt8> = 0...14, rootLength: UInt64? = nil,
+    tiles: [(UInt64, [UInt8])], metadata: [UInt8] = [], zooms: ClosedRange<UInt8> = 0...14, type: UInt8 = 1,
+    rootLength: UInt64? = nil,
     firstOffset: UInt64? = nil, entryCount: UInt64? = nil
   ) -> [UInt8] {
     var root: [UInt8] = []
@@ -77,7 +79,7 @@ extension HostileFiles {
       UInt64(data.count), UInt64(tiles.count), UInt64(tiles.count), UInt64(tiles.count),
     ]
     for value in fields { u64(value) }
-    header += [1, 1, 2, 1, zooms.lowerBound, zooms.upperBound]
+    header += [1, 1, 2, type, zooms.lowerBound, zooms.upperBound]
     header += [UInt8](repeating: 0, count: 127 - header.count)
     return header + root + metadata + data
   }

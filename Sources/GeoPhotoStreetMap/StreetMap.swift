@@ -2,6 +2,7 @@ internal import CGeoPhotoCairo
 import Foundation
 public import GeoPhotoBasemap
 public import GeoPhotoCore
+import GeoPhotoThumbnails
 public import GeoPhotoVectorTiles
 import Synchronization
 
@@ -31,10 +32,13 @@ public final class StreetMap: Sendable {
     var zoom: Int
   }
 
-  /// The archives of vector tiles among `archives`, drawn in this order (the first on top).
+  private let rasters = Mutex<LRU<TileKey, Raster?>>(LRU(limit: 128))
+
+  /// The archives, drawn in this order (the first on top): vector tiles as the street map,
+  /// raster tiles (PNG, JPEG, WebP) as they are.
   public init(archives: [any TileArchive]) {
-    self.archives = archives.filter { $0.info.format == .vector }
-    tables = self.archives.map { SchemaTable(schema: $0.info.schema) }
+    self.archives = archives
+    tables = archives.map { SchemaTable(schema: $0.info.schema) }
   }
 
   /// The highest zoom drawn.
@@ -86,6 +90,19 @@ public final class StreetMap: Sendable {
     var drew = false
     for index in archives.indices.reversed() {
       guard let clip = covers(index, zoom: zoom, origin: origin, width: width, height: height) else { continue }
+      if archives[index].info.format != .vector {
+        drew = true
+        RasterLayer(archive: archives[index]).draw(
+          in: context, zoom: zoom, origin: origin, width: width, height: height
+        ) { address in
+          let key = TileKey(archive: index, tile: address)
+          if let kept = rasters.withLock({ $0[key] }) { return kept }
+          let raster = RasterLayer.decode(archives[index], address)
+          rasters.withLock { $0[key] = .some(raster) }
+          return raster
+        }
+        continue
+      }
       let sourceZoom = min(zoom, archives[index].info.maxZoom)
       let tiles = sourceTiles(index, zoom: zoom, sourceZoom: sourceZoom, origin: origin, width: width, height: height)
       guard !tiles.isEmpty else { continue }

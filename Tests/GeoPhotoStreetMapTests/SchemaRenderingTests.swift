@@ -90,4 +90,29 @@ struct SchemaRenderingTests {
       #expect(drawn == expected)
     }
   }
+
+  /// A raster archive's tiles are drawn as they are: its zoom-14 tile, and scaled at 15.
+  @Test func rasterArchivesAreDrawnAsTheyAre() throws {
+    let address = try #require(Self.tile)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("solid-\(UUID().uuidString).png")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try SolidTile.write(file, r: 0.2, g: 0.6, b: 0.4)
+    let png = [UInt8](try Data(contentsOf: file))
+    let archive = try PMTilesArchive(
+      MappedBytes(Data(HostileFiles.pmtiles(tiles: [(address.hilbertID, png)], zooms: 14...14, type: 2))),
+      path: "raster.pmtiles")
+    #expect(archive.info.format == .png)
+    let map = try renderer(archive)
+    for (z, x, y) in [(14, address.x, address.y), (15, address.x * 2 + 1, address.y * 2)] {
+      let image = try pixels(try map.tile(zoom: z, x: x, y: y, scale: 1, style: .light))
+      #expect(near(image.rgb(x: 128, y: 128), 0x339966, tolerance: 2), "\(z)")
+    }
+    // A tile that is not an image leaves the basemap.
+    let broken = try PMTilesArchive(
+      MappedBytes(
+        Data(HostileFiles.pmtiles(tiles: [(address.hilbertID, Array("no image".utf8))], zooms: 14...14, type: 2))),
+      path: "broken.pmtiles")
+    let image = try pixels(try renderer(broken).tile(zoom: 14, x: address.x, y: address.y, scale: 1, style: .light))
+    #expect(!near(image.rgb(x: 128, y: 128), 0x339966, tolerance: 2))
+  }
 }

@@ -13,7 +13,8 @@ enum BasemapCommand: Subcommand {
       (tilemaker or planetiler from a Geofabrik .osm.pbf, or MapTiler's files). 'basemap add'
       checks the archive opens and records its path as a 'tiles.vector' line in the
       configuration file, without copying it; 'serve' and 'snapshot' then draw streets,
-      buildings, parks and names where it has data, and Natural Earth elsewhere. 'basemap
+      buildings, parks and names where it has data (an archive of PNG, JPEG or WebP tiles is drawn
+      as it is), and Natural Earth elsewhere. 'basemap
       remove' takes the line out again (the file stays), and 'basemap list' shows every archive
       in use (the configuration's, GEOPHOTO_TILES_VECTOR's and --basemap's) with its bounds,
       zooms, schema and size.
@@ -44,10 +45,6 @@ enum BasemapCommand: Subcommand {
           archive = try TileArchives.open(path)
         } catch {
           throw RuntimeError("cannot add the map archive: \(error)")
-        }
-        guard archive.info.format == .vector else {
-          throw RuntimeError(
-            "\(path) holds \(archive.info.format.rawValue) tiles; the street map is drawn from vector tiles")
         }
         guard try !recorded(in: file).contains(path) else {
           context.console.out("\(path) is already in \(file)\n")

@@ -145,7 +145,7 @@ enum ServeCommand: Subcommand {
     // request and kept beside a local index.
     let archives = try StreetMaps.archives(context)
     for archive in archives { console.err("street map: \(StreetMaps.describe(archive.info))\n") }
-    api.vectorTiles = archives
+    api.vectorTiles = archives.filter { $0.info.format == .vector }
     api.map.streetCredits = archives.map(\.info.attributionText)
     if let url = Basemap.shippedURL {
       api.tiles = BuiltInTiles(
