@@ -458,6 +458,41 @@ import Testing
   }
 }
 
+extension StreetMapWebTests {
+  /// A snapshot over the archive draws its streets and credits OpenStreetMap on the image.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: helsinki), "needs Scripts/osm-test-archives.sh"))
+  func snapshotsDrawTheStreetsAndCreditThem() throws {
+    let w = try ExampleWorkspace(withPhotos: false)
+    let out = w.root.appendingPathComponent("helsinki.png")
+    let plainOut = w.root.appendingPathComponent("plain.png")
+    let box = ["--bbox", "24.937,60.166,24.951,60.177", "--size", "600x600"]
+    let run = try Binary.run(["snapshot"] + box + ["--basemap", Self.helsinki, "-o", out.path], environment: w.env)
+    #expect(run.status == 0, "\(run.stderr)")
+    let plain = try Binary.run(["snapshot"] + box + ["-o", plainOut.path], environment: w.env)
+    #expect(plain.status == 0, "\(plain.stderr)")
+    let image = try PNGImage(contentsOf: out)
+    let without = try PNGImage(contentsOf: plainOut)
+    func count(_ hex: Int, _ image: PNGImage, rows: Range<Int>) -> Int {
+      var n = 0
+      for y in rows {
+        for x in 0..<image.width {
+          guard let c = image.rgb(x: x, y: y) else { continue }
+          if abs(c.r - (hex >> 16 & 0xFF)) <= 4 && abs(c.g - (hex >> 8 & 0xFF)) <= 4 && abs(c.b - (hex & 0xFF)) <= 4 {
+            n += 1
+          }
+        }
+      }
+      return n
+    }
+    // Buildings where the plain map has none.
+    #expect(count(0xD9D0C9, image, rows: 0..<560) > 10_000)
+    #expect(count(0xD9D0C9, without, rows: 0..<560) == 0)
+    // The credit's band is longer with OpenStreetMap's credit in it: more text pixels.
+    let band = (image.height - 16)..<image.height
+    #expect(count(0x333333, image, rows: band) > count(0x333333, without, rows: band))
+  }
+}
+
 /// Headless Chromium opening pages of a server: each run with a fresh profile in a scratch
 /// folder (removed by `clean()`), a 1280 × 800 window and ten seconds of virtual time.
 struct HeadlessChromium {
