@@ -55,6 +55,26 @@ struct TileArchiveTests {
     #expect(pm.tileCount == 19)
   }
 
+  /// tilemaker writes bounds of 0,0,0,0 when its input has no bounding box (and
+  /// pmtiles-convert copies them): unknown, so the tiles at the deepest zoom give them.
+  @Test func zeroBoundsAreWorkedOutFromTheTiles() throws {
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("zero-\(UUID().uuidString).mbtiles")
+    defer { try? FileManager.default.removeItem(at: copy) }
+    try FileManager.default.copyItem(atPath: OSMArchives.mbtiles, toPath: copy.path)
+    _ = try OSMArchives.python(
+      "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+        + "c.execute(\"UPDATE metadata SET value = '0.000000,0.000000,0.000000,0.000000' WHERE name = 'bounds'\"); c.commit()",
+      [copy.path])
+    let info = try MBTilesArchive(path: copy.path).info
+    #expect(info.boundsFromTiles)
+    let bounds = try #require(info.bounds)
+    // Zoom 14's tiles 9326–9327 × 4741–4742, edge to edge.
+    #expect(abs(bounds.west - (9326.0 / 16384 * 360 - 180)) < 1e-9)
+    #expect(abs(bounds.east - (9328.0 / 16384 * 360 - 180)) < 1e-9)
+    func latitude(_ y: Double) -> Double { atan(sinh(.pi * (1 - 2 * y / 16384))) * 180 / .pi }
+    #expect(abs(bounds.north - latitude(4741)) < 1e-9 && abs(bounds.south - latitude(4743)) < 1e-9)
+  }
+
   /// The densest tile, decoded from both archives, against a small decoder of Python's own.
   @Test func theDensestTileDecodesAsPythonDecodesIt() throws {
     let tile = try #require(TileAddress(zoom: 14, x: 9327, y: 4742))
