@@ -128,7 +128,8 @@ enum LabelPlacement {
         var angle = atan2(y1 - y0, x1 - x0)
         if cos(angle) < 0 { angle += .pi }
         if angle > .pi { angle -= 2 * .pi }
-        let count = max(1, Int(stretch / repeatDistance))
+        // At most 16 along one stretch: a line no tile could show whole gets a few, not millions.
+        let count = max(1, min(16, Int(min(stretch / repeatDistance, 16))))
         for j in 0..<count {
           let t = (Double(j) + 0.5) / Double(count)
           found.append((x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, angle))

@@ -47,7 +47,11 @@ struct PreparedTile: Sendable {
   var labels: [LabelCandidate] = []
 
   /// The largest number of vertices drawn from one tile: a hostile tile stops there.
-  static let maximumVertices = 2_000_000
+  static let maximumVertices = 500_000
+  /// The most names one tile offers, and the longest name drawn (a real tile has hundreds of
+  /// names of a few words).
+  static let maximumLabels = 5_000
+  static let maximumNameLength = 200
 
   init(_ tile: VectorTile, at address: TileAddress, table: SchemaTable) {
     self.address = address
@@ -58,8 +62,8 @@ struct PreparedTile: Sendable {
       for feature in layer.features {
         let properties = SchemaTable.Properties(layer: layer, feature: feature)
         let role = table.role(layer: layer.name, properties)
-        let label = table.label(layer: layer.name, properties)
-        let name = label == nil ? nil : properties.name
+        let label = labels.count < Self.maximumLabels ? table.label(layer: layer.name, properties) : nil
+        let name = label == nil ? nil : properties.name.flatMap { $0.count <= Self.maximumNameLength ? $0 : nil }
         guard role != nil || name != nil, let geometry = TileGeometry(feature, in: tile) else { continue }
         vertices += geometry.parts.reduce(0) { $0 + $1.count }
         guard vertices <= Self.maximumVertices else { return }

@@ -171,7 +171,7 @@ struct SchemaTable: Sendable {
       default: return nil
       }
     case ("boundary", .line):
-      let level = Int(p.number("admin_level") ?? 10)
+      let level = Int(max(0, min(20, p.number("admin_level") ?? 10)))
       guard level <= 4 else { return nil }
       return .boundary(level: level, maritime: p.flag("maritime"))
     default: return nil
@@ -248,7 +248,7 @@ struct SchemaTable: Sendable {
       default: return nil
       }
     case ("boundaries", .line):
-      let level = Int(detail) ?? (kind == "country" ? 2 : kind == "region" ? 4 : 8)
+      let level = max(0, min(20, Int(detail) ?? (kind == "country" ? 2 : kind == "region" ? 4 : 8)))
       guard level <= 4 else { return nil }
       return .boundary(level: level, maritime: p.flag("maritime"))
     default: return nil

@@ -18,7 +18,7 @@ import Synchronization
 public final class StreetMap: Sendable {
   public let archives: [any TileArchive]
   private let tables: [SchemaTable]
-  private let prepared = Mutex<LRU<TileKey, PreparedTile?>>(LRU(limit: 512))
+  private let prepared = Mutex<LRU<TileKey, PreparedTile?>>(LRU(limit: 256))
   private let placements = Mutex<LRU<PlacementKey, [PlacedLabel]>>(LRU(limit: 2_048))
 
   struct TileKey: Hashable {

@@ -78,6 +78,9 @@ public final class PMTilesArchive: TileArchive, @unchecked Sendable {
       guard entry.isLeaf else {
         let range = try Bounds.check(
           offset: entry.offset, length: entry.length, within: header.tileData.count, "tile \(address)")
+        guard range.count <= Self.maximumTileSize else {
+          throw DataDamage("tile \(address) is \(range.count) bytes (at most \(Self.maximumTileSize >> 20) MiB)")
+        }
         let start = header.tileData.lowerBound + range.lowerBound
         return [UInt8](UnsafeRawBufferPointer(rebasing: bytes.bytes[start..<(start + range.count)]))
       }
@@ -108,6 +111,9 @@ public final class PMTilesArchive: TileArchive, @unchecked Sendable {
   static func section(
     _ all: UnsafeRawBufferPointer, _ range: Range<Int>, _ compression: PMTilesHeader.Compression, _ what: String
   ) throws(DataDamage) -> [UInt8] {
+    guard range.count <= maximumDirectorySize else {
+      throw DataDamage("\(what) is \(range.count) bytes (at most \(maximumDirectorySize >> 20) MiB are read)")
+    }
     let stored = [UInt8](UnsafeRawBufferPointer(rebasing: all[range]))
     guard compression == .gzip else { return stored }
     return try Gzip.inflate(stored[...], limit: maximumDirectorySize, what)
@@ -121,15 +127,21 @@ public final class PMTilesArchive: TileArchive, @unchecked Sendable {
     var (minX, maxX, minY, maxY) = (Int.max, Int.min, Int.max, Int.min)
     var found = false
     var pending = [root]
-    var walked = 0
+    // At most 1,000 directories and 4,000,000 entries or tiles looked at: a larger archive
+    // without bounds has them unknown.
+    var queued = 1
+    var budget = 4_000_000
+    var seen: Set<UInt64> = []
     while let directory = pending.popLast() {
-      walked += 1
-      guard walked <= 1_000 else { return nil }
+      budget -= directory.entries.count
+      guard budget >= 0 else { return nil }
       for entry in directory.entries {
         if entry.isLeaf {
-          guard
+          guard seen.insert(entry.offset).inserted else { continue }
+          queued += 1
+          guard queued <= 1_000,
             let range = Bounds.range(offset: entry.offset, length: entry.length, within: header.leafDirectories.count)
-          else { continue }
+          else { return nil }
           let start = header.leafDirectories.lowerBound + range.lowerBound
           pending.append(
             try PMTilesDirectory(
@@ -137,9 +149,13 @@ public final class PMTilesArchive: TileArchive, @unchecked Sendable {
               label: "a leaf directory"))
           continue
         }
-        // A long run (the same sea tile many times) counts by its ends.
+        // A long run (the same sea tile many times) counts by its ends and every 4,096th tile.
         let run = UInt64(entry.runLength)
-        let ids = run <= 4_096 ? Array(entry.tileID..<(entry.tileID + run)) : [entry.tileID, entry.tileID + run - 1]
+        let step = run <= 4_096 ? 1 : 4_096
+        budget -= Int(run) / step
+        guard budget >= 0 else { return nil }
+        var ids = Array(stride(from: entry.tileID, to: entry.tileID + run, by: step))
+        if run > 0 { ids.append(entry.tileID + run - 1) }
         for id in ids {
           guard let tile = TileAddress(hilbertID: id), tile.zoom == header.maxZoom else { continue }
           (minX, maxX) = (min(minX, tile.x), max(maxX, tile.x))

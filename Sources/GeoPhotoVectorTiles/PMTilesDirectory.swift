@@ -20,6 +20,10 @@ public struct PMTilesDirectory: Sendable {
 
   public private(set) var entries: [Entry]
 
+  /// The most entries one directory may hold: writers make leaves of a few thousand, and a
+  /// root of at most 16 kB.
+  public static let maximumEntries = 1_000_000
+
   public init(entries: [Entry]) { self.entries = entries }
 
   /// Decodes `bytes` (already inflated); `label` names the directory in errors.
@@ -27,7 +31,7 @@ public struct PMTilesDirectory: Sendable {
     var reader = ProtobufReader(bytes, label: label)
     let count = try reader.varint()
     // Each entry takes at least four bytes (one per varint).
-    guard count > 0, count <= UInt64(max(0, bytes.count - 1) / 4) else {
+    guard count > 0, count <= UInt64(max(0, bytes.count - 1) / 4), count <= UInt64(Self.maximumEntries) else {
       throw DataDamage("\(label): \(count) entries cannot fit in \(bytes.count) bytes")
     }
     let n = Int(count)

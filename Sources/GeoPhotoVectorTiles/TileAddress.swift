@@ -61,6 +61,8 @@ public struct TileAddress: Hashable, Sendable, CustomStringConvertible {
 
   /// The tile whose PMTiles id is `id`; nil beyond zoom 31.
   public init?(hilbertID id: UInt64) {
+    // (4^32 − 1) / 3: the first id past zoom 31.
+    guard id < 0x5555_5555_5555_5555 else { return nil }
     var zoom = 0
     while zoom <= Self.maximumZoom && Self.firstID(ofZoom: zoom + 1) <= id { zoom += 1 }
     guard zoom <= Self.maximumZoom else { return nil }

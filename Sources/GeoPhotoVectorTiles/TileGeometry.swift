@@ -28,9 +28,10 @@ public struct TileGeometry: Sendable {
   /// For polygons: whether each ring is an exterior.
   public var isExterior: [Bool]
 
-  /// Coordinates further than this many extents outside the tile make a feature damaged
-  /// rather than merely outside.
-  static let reach: Int64 = 1 << 40
+  /// Coordinates further than this many units from the tile's corner make a feature damaged
+  /// rather than merely outside: 256 extents of 4,096, far beyond any producer's buffer, and
+  /// within what cairo's fixed-point coordinates hold at the deepest overzoom.
+  static let reach: Int64 = 1 << 20
 
   /// Decodes the feature's geometry from `tile`; nil when it is damaged.
   public init?(_ feature: VectorTile.Feature, in tile: VectorTile) {

@@ -34,12 +34,15 @@ public struct VectorTile: Sendable {
       return nil
     }
 
+    /// The value as a finite number (nil for text that is none, and for NaN and infinities).
     public var number: Double? {
-      switch self {
-      case .number(let n): n
-      case .bool(let b): b ? 1 : 0
-      case .string(let s): Double(s)
-      }
+      let n: Double? =
+        switch self {
+        case .number(let n): n
+        case .bool(let b): b ? 1 : 0
+        case .string(let s): s.utf8.count <= 64 ? Double(s) : nil
+        }
+      return n.flatMap { $0.isFinite ? $0 : nil }
     }
   }
 

@@ -115,4 +115,37 @@ struct SchemaRenderingTests {
     let image = try pixels(try renderer(broken).tile(zoom: 14, x: address.x, y: address.y, scale: 1, style: .light))
     #expect(!near(image.rgb(x: 128, y: 128), 0x339966, tolerance: 2))
   }
+
+  /// Features whose values would trap or run away if taken as they are: a border level of NaN,
+  /// infinity or Int64's least value, and a named road millions of pixels long.
+  @Test(arguments: ["openmaptiles", "protomaps"])
+  func hostileValuesAreDrawnOrLeftOutNeverCrash(schema: String) throws {
+    let address = try #require(Self.tile)
+    var builder = VectorTileBuilder()
+    for level in [Double.nan, .infinity, -.infinity, -9.3e18, 1e30] {
+      builder.add(.line([(0, 10), (4096, 10)]), to: "boundary", tags: ["admin_level": .number(level)])
+    }
+    builder.add(
+      .line([(0, 20), (4096, 30)]), to: "boundaries",
+      tags: ["kind": .string("country"), "kind_detail": .string("-9223372036854775808")])
+    builder.add(
+      .line([(0, 2000), (1 << 19, 2000)]), to: schema == "protomaps" ? "roads" : "transportation_name",
+      tags: ["kind": .string("major_road"), "class": .string("primary"), "name": .string("The Long Road")])
+    builder.add(.line([(0, 2000), (1 << 19, 2000)]), to: "transportation", tags: ["class": .string("primary")])
+    builder.add(
+      .point(x: 100, y: 100), to: "place",
+      tags: ["class": .string("city"), "rank": .number(.nan), "name": .string("N")])
+    let layers =
+      schema == "protomaps"
+      ? #"{"vector_layers": [{"id": "earth"}, {"id": "roads"}, {"id": "places"}, {"id": "water"}]}"#
+      : #"{"vector_layers": [{"id": "transportation"}, {"id": "place"}, {"id": "water"}]}"#
+    let file = HostileFiles.pmtiles(
+      tiles: [(address.hilbertID, builder.bytes)], metadata: Array(layers.utf8), zooms: 14...14)
+    let map = try renderer(try PMTilesArchive(MappedBytes(Data(file)), path: "hostile.pmtiles"))
+    for (z, x, y) in [(14, address.x, address.y), (17, address.x * 8, address.y * 8 + 3)] {
+      #expect(try map.tile(zoom: z, x: x, y: y, scale: 1, style: .light).count > 1_000)
+    }
+    #expect(TileAddress(hilbertID: 0x5555_5555_5555_5555) == nil)
+    #expect(TileAddress(hilbertID: 0x5555_5555_5555_5554)?.zoom == 31)
+  }
 }
