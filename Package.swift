@@ -157,6 +157,7 @@ let package = Package(
       dependencies: ["GeoPhotoCore", "GeoPhotoVectorTiles", "GeoPhotoBasemap", "GeoPhotoThumbnails", "CGeoPhotoCairo"],
       swiftSettings: strict
     ),
+    .target(name: "GeoPhotoTravel", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
     .target(
       name: "GeoPhotoSnapshot",
       dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoBasemap", "CGeoPhotoCairo"],
@@ -282,6 +283,7 @@ let package = Package(
         "GeoPhotoStreetMap", "GeoPhotoVectorTiles", "GeoPhotoBasemap", "GeoPhotoSnapshot", "GeoPhotoFixtures",
       ]
     ),
+    .testTarget(name: "GeoPhotoTravelTests", dependencies: ["GeoPhotoTravel", "GeoPhotoCore"]),
     .testTarget(
       name: "GeoPhotoVectorTilesTests",
       dependencies: ["GeoPhotoVectorTiles", "GeoPhotoCore", "GeoPhotoFixtures"]),

@@ -337,6 +337,17 @@ public final class PostgresPhotoStore: PhotoStore {
     }
   }
 
+  public func forEachDatedPhoto(passing filter: PhotoFilter, _ body: (DatedPhoto) throws -> Void) throws {
+    var parameters: [StoreValue] = []
+    let sql =
+      "SELECT \(DatedPhotoRows.columnList) FROM photos WHERE \(DatedPhotoRows.condition)"
+      + PostgresSQL.conditions(filter, &parameters)
+    var rows = DatedPhotoRows()
+    try query(sql, parameters) { result in
+      for row in result { if let photo = rows.read(row) { try body(photo) } }
+    }
+  }
+
   public func knownFiles(under root: String) throws -> [KnownFile] {
     let prefix = directoryPrefix(root)
     return try query(

@@ -50,12 +50,13 @@ extension SQLitePhotoStore {
   /// Calls `body` with `columns` of each located photo that passes `filter`, in SQL: text
   /// through the word index (`photo_text`) and each needle's `instr`, then time, camera and
   /// sources.
-  /// With `after`, only ids above it, by ascending id, at most `limit`.
+  /// With `after`, only ids above it, by ascending id, at most `limit`. With `condition`,
+  /// photos meeting it instead of located ones.
   func forEachMatch(
     of filter: PhotoFilter, columns: String, after: Int64? = nil, through last: Int64 = .max, limit: Int = Int.max,
-    _ body: (Statement) throws -> Void
+    condition: String = "latitude IS NOT NULL", _ body: (Statement) throws -> Void
   ) throws {
-    var conditions = ["latitude IS NOT NULL"]
+    var conditions = [condition]
     var values: [StoreValue] = []
     func bind(_ value: StoreValue) -> String {
       values.append(value)

@@ -189,6 +189,13 @@ public final class SQLitePhotoStore: PhotoStore {
     }
   }
 
+  public func forEachDatedPhoto(passing filter: PhotoFilter, _ body: (DatedPhoto) throws -> Void) throws {
+    var rows = DatedPhotoRows()
+    try forEachMatch(of: filter, columns: DatedPhotoRows.columnList, condition: DatedPhotoRows.condition) { row in
+      if let photo = rows.read(row) { try body(photo) }
+    }
+  }
+
   /// One statement for all of them: the ids go in as one JSON array, read by `json_each`.
   public func photos(ids: [Int64]) throws -> [Photo] {
     guard ids.count > 1 else { return try ids.compactMap { try photo(id: $0) } }

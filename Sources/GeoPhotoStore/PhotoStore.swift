@@ -52,6 +52,10 @@ public protocol PhotoReading: AnyObject {
     passing filter: PhotoFilter, after id: Int64, through last: Int64, limit: Int, reading columns: Set<PhotoColumn>,
     _ body: (inout Photo) throws -> Void
   ) throws
+  /// Every photo passing `filter` that has a capture time, located or not, lent to `body`
+  /// with only what a timeline needs (`DatedPhoto`), in no particular order: what places
+  /// visited and trips are found from.
+  func forEachDatedPhoto(passing filter: PhotoFilter, _ body: (DatedPhoto) throws -> Void) throws
   /// The files of the photos `ids` besides their primary ones (all photos' when `nil`), by
   /// photo id; photos with one file are absent.
   func memberFiles(of ids: [Int64]?) throws -> [Int64: [MemberFile]]
