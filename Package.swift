@@ -114,7 +114,7 @@ let package = Package(
       dependencies: ["GeoPhotoCore", "GeoPhotoStore", "GeoPhotoExif"],
       swiftSettings: strict
     ),
-    .target(name: "GeoPhotoEncoding", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
+    .target(name: "GeoPhotoEncoding", dependencies: ["GeoPhotoCore", "GeoPhotoTravel"], swiftSettings: strict),
     .target(
       name: "GeoPhotoPlaces",
       dependencies: ["GeoPhotoCore"],
@@ -157,7 +157,7 @@ let package = Package(
       dependencies: ["GeoPhotoCore", "GeoPhotoVectorTiles", "GeoPhotoBasemap", "GeoPhotoThumbnails", "CGeoPhotoCairo"],
       swiftSettings: strict
     ),
-    .target(name: "GeoPhotoTravel", dependencies: ["GeoPhotoCore"], swiftSettings: strict),
+    .target(name: "GeoPhotoTravel", dependencies: ["GeoPhotoCore", "GeoPhotoStore"], swiftSettings: strict),
     .target(
       name: "GeoPhotoSnapshot",
       dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoBasemap", "CGeoPhotoCairo"],
@@ -174,7 +174,7 @@ let package = Package(
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
         "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
         "GeoPhotoBackends", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoGeotag", "GeoPhotoTracks",
-        "GeoPhotoVectorTiles", "GeoPhotoStreetMap",
+        "GeoPhotoVectorTiles", "GeoPhotoStreetMap", "GeoPhotoTravel",
       ],
       swiftSettings: strict
     ),
@@ -199,7 +199,7 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(
       name: "geophoto-fixtures",
-      dependencies: ["GeoPhotoFixtures", "GeoPhotoPlaces", "GeoPhotoBasemap"],
+      dependencies: ["GeoPhotoFixtures", "GeoPhotoPlaces", "GeoPhotoBasemap", "GeoPhotoSQLite"],
       swiftSettings: strict
     ),
     .executableTarget(
@@ -283,7 +283,7 @@ let package = Package(
         "GeoPhotoStreetMap", "GeoPhotoVectorTiles", "GeoPhotoBasemap", "GeoPhotoSnapshot", "GeoPhotoFixtures",
       ]
     ),
-    .testTarget(name: "GeoPhotoTravelTests", dependencies: ["GeoPhotoTravel", "GeoPhotoCore"]),
+    .testTarget(name: "GeoPhotoTravelTests", dependencies: ["GeoPhotoTravel", "GeoPhotoCore", "GeoPhotoFixtures"]),
     .testTarget(
       name: "GeoPhotoVectorTilesTests",
       dependencies: ["GeoPhotoVectorTiles", "GeoPhotoCore", "GeoPhotoFixtures"]),

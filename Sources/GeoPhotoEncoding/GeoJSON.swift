@@ -34,6 +34,57 @@ public enum GeoJSON {
     }
   }
 
+  /// Lines through positions in order: a path cut where it crosses the antimeridian, so that
+  /// no part's representation crosses it (RFC 7946 §3.1.9).
+  public struct MultiLineString: JSONWritable, Sendable, Equatable {
+    public var lines: [[Coordinate]]
+    public init(lines: [[Coordinate]]) { self.lines = lines }
+
+    /// `path` cut at the antimeridian: a step of more than 180° of longitude crosses it, and
+    /// both parts get the point where the line (straight in degrees) meets ±180.
+    public init(cuttingAtAntimeridian path: [Coordinate]) {
+      var lines: [[Coordinate]] = []
+      var line: [Coordinate] = []
+      for c in path {
+        if let p = line.last, abs(c.longitude - p.longitude) > 180 {
+          // Eastward across +180 (p near 180, c near -180), or westward.
+          let east = p.longitude > c.longitude
+          let edge = east ? 180.0 : -180.0
+          let unwrapped = c.longitude + (east ? 360 : -360)
+          let t = unwrapped == p.longitude ? 0 : (edge - p.longitude) / (unwrapped - p.longitude)
+          let latitude = p.latitude + t * (c.latitude - p.latitude)
+          line.append(Coordinate(latitude: latitude, longitude: edge))
+          lines.append(line)
+          line = [Coordinate(latitude: latitude, longitude: -edge)]
+        }
+        line.append(c)
+      }
+      if !line.isEmpty { lines.append(line) }
+      self.lines = lines
+    }
+
+    public func write(to w: inout JSONWriter) {
+      w.beginObject()
+      w.key("type")
+      w.string("MultiLineString")
+      w.key("coordinates")
+      w.beginArray()
+      for line in lines {
+        w.beginArray()
+        for c in line { GeoJSON.writePosition(c, to: &w) }
+        w.endArray()
+      }
+      w.endArray()
+      w.endObject()
+    }
+  }
+
+  /// No geometry: a feature whose position is unknown (`"geometry": null`, RFC 7946 §3.2).
+  public struct NoGeometry: JSONWritable, Sendable, Equatable {
+    public init() {}
+    public func write(to w: inout JSONWriter) { w.null() }
+  }
+
   /// A geometry with properties; `id` and `bbox` when known.
   public struct Feature<Geometry: JSONWritable, Properties: JSONWritable>: JSONWritable {
     public var id: Int64?

@@ -219,6 +219,16 @@ public final class Gazetteer: MappedDataFile, @unchecked Sendable {
     (countryCode(index), string(at: countryNames[index]))
   }
 
+  /// Every country's name by its two-letter code.
+  public var countryNamesByCode: [String: String] {
+    var names: [String: String] = [:]
+    for i in 0..<countryNames.count {
+      let (code, name) = country(i)
+      if !code.isEmpty, !name.isEmpty { names[code] = name }
+    }
+    return names
+  }
+
   /// The country `c` lies in, by the outlines: nil at sea, on a shore the simplified outlines
   /// miss, and for a gazetteer without outlines.
   public func country(at c: Coordinate) -> (code: String, name: String)? {

@@ -3,6 +3,7 @@ import GeoPhotoBasemap
 import GeoPhotoCore
 import GeoPhotoFixtures
 import GeoPhotoPlaces
+import GeoPhotoSQLite
 
 // Developer tool: writes the bundled example photos or a synthetic folder for benchmarks.
 //   geophoto-fixtures examples DIR
@@ -10,6 +11,7 @@ import GeoPhotoPlaces
 //   geophoto-fixtures gazetteer OUT.gaz PLACES-DIR
 //   geophoto-fixtures basemap OUT.basemap BASEMAP-DIR GAZETTEER.gaz
 //   geophoto-fixtures hostile DIR       files with extreme size and offset fields (HostileFiles)
+//   geophoto-fixtures travel INDEX      an index holding four years of trips (TravelTimeline)
 
 let arguments = CommandLine.arguments.dropFirst()
 func fail(_ message: String) -> Never {
@@ -52,6 +54,12 @@ do {
     let files = HostileFiles.all + HostileFiles.previews + HostileFiles.tracks + HostileFiles.tileArchives
     for file in files { try Data(file.bytes).write(to: directory.appendingPathComponent(file.name)) }
     print("wrote \(files.count) hostile files to \(directory.path)")
+  case "travel":
+    let store = try SQLitePhotoStore(url: directory, mode: .create)
+    let records = TravelTimeline.fourYears().0.records()
+    try store.copy(records)
+    try store.refreshDerivedIndexes()
+    print("wrote \(records.count) photos of four years of trips to \(directory.path)")
   case "synthetic":
     guard arguments.count == 3, let count = Int(arguments[arguments.startIndex + 2]), count > 0 else {
       fail("synthetic needs a positive COUNT")

@@ -4,15 +4,6 @@ import GeoPhotoFixtures
 import GeoPhotoSnapshot
 import Testing
 
-/// Distance computed here, independently of geophoto: plain haversine on R = 6371008.8 m.
-func haversine(_ a: Coordinate, _ b: Coordinate) -> Double {
-  let r = Double.pi / 180
-  let h =
-    pow(sin((b.latitude - a.latitude) * r / 2), 2) + cos(a.latitude * r) * cos(b.latitude * r)
-    * pow(sin((b.longitude - a.longitude) * r / 2), 2)
-  return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
-}
-
 func json(_ text: String) throws -> [String: Any] {
   try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }

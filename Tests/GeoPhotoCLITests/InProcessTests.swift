@@ -60,7 +60,8 @@ final class RecordingConsole: Sendable {
     #expect(Set(names).count == names.count)
     #expect(
       names == [
-        "sync", "fetch", "near", "export", "serve", "route", "along", "directions", "snapshot", "geotag", "basemap",
+        "sync", "fetch", "near", "export", "serve", "route", "along", "directions", "snapshot", "geotag", "trips",
+        "basemap",
         "places", "migrate", "info", "check", "forget",
       ])
     for command in GeoPhotoCommand.commands {

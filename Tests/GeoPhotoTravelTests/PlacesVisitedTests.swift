@@ -1,11 +1,12 @@
 import GeoPhotoCore
+import GeoPhotoFixtures
 import Testing
 
 @testable import GeoPhotoTravel
 
 @Suite struct PlacesVisitedTests {
   @Test func countsDatesAndBoxesMatchTheRows() throws {
-    let (timeline, _) = TripFinderTests.timeline()
+    let (timeline, _) = TravelTimeline.fourYears()
     let photos = timeline.photos
     let visited = PlacesVisited(photos) { TripFinderTests.countryNames[$0] ?? $0 }
     // Counted again here by hand from the photos, per key.
@@ -43,7 +44,7 @@ import Testing
   }
 
   @Test func levelsAndOrders() {
-    let (timeline, _) = TripFinderTests.timeline()
+    let (timeline, _) = TravelTimeline.fourYears()
     let countries = PlacesVisited(timeline.photos, level: .country)
     #expect(countries.all.allSatisfy { $0.level == .country })
     let regions = PlacesVisited(timeline.photos, level: .region, order: .name)

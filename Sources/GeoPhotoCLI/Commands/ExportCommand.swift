@@ -16,13 +16,14 @@ enum ExportCommand: Subcommand {
       Local file paths are written only with --include-paths.
       """,
     options: [
-      format.spec, output.spec, near.spec, radius.spec, bbox.spec, along.spec, within.spec, limit.spec,
+      format.spec, output.spec, near.spec, radius.spec, bbox.spec, along.spec, within.spec, trip.spec, limit.spec,
       includePaths.spec,
     ] + FilterOptions.options,
     examples: [
       "geophoto export --format kml -o photos.kml",
       "geophoto export --since 2019 --until 2019 --format gpx -o trip.gpx",
       "geophoto export --near Kyoto --radius 5km --format csv", "geophoto export --bbox 139.6,35.6,139.9,35.8",
+      "geophoto export --trip t2n9c --format gpx -o japan.gpx",
     ])
 
   static let format = ValueOption<ExportFormat>.choice("format", short: "f", valueName: "format", help: "{choices}.")
@@ -37,6 +38,8 @@ enum ExportCommand: Subcommand {
   static let along = ValueOption.text(
     "along", valueName: "file", help: "Only photos near this route (.csv, .gpx, .geojson).", completion: .file)
   static let within = ValueOption.within(short: "w", help: "With --along: how far.")
+  static let trip = ValueOption.text(
+    "trip", valueName: "id", help: "Only this trip's photos, in time order (ids from 'geophoto trips').")
   static let limit = ValueOption.integer(
     "limit", short: "n", 1...Int.max,
     help: "The most photos (the nearest ones with --near, in route order with --along, else by id)."
@@ -59,7 +62,13 @@ enum ExportCommand: Subcommand {
     var out = Output(writer: format.writer(includePaths: parsed.has(Self.includePaths)), sink: sink)
     do {
       out.begin()
-      if let store = try context.openStore(.readWrite) {
+      if let id = try parsed.value(Self.trip) {
+        guard case .anywhere = area else {
+          throw UsageError("'--trip' takes no area: leave out --near, --bbox and --along")
+        }
+        let photos = try TripSearch.trip(id, context).photos
+        for photo in photos.lazy.filter(filter.includes).prefix(limit) { try out.emit(photo, distance: nil) }
+      } else if let store = try context.openStore(.readWrite) {
         switch area {
         case .near(let center, let radius) where limit != Int.max:
           try exportNearest(store, NearQuery(center: center, limit: limit, radius: radius, filter: filter), to: &out)

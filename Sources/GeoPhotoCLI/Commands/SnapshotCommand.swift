@@ -10,10 +10,11 @@ import GeoPhotoStore
 enum SnapshotCommand: Subcommand {
   static let spec = CommandSpec(
     name: "snapshot",
-    abstract: "Render a map image (PNG or SVG) of a route, the photos near a place, or an area.",
+    abstract: "Render a map image (PNG or SVG) of a route, a trip, the photos near a place, or an area.",
     discussion: """
       The region is fitted like a map view (centre of the bounds, 1.5 × their span, Web
-      Mercator). Routes are drawn as a 5-px line, photos as flags. The map under them is
+      Mercator). Routes are drawn as a 5-px line, photos as flags; a trip (--trip ID, from
+      'geophoto trips') as its route line with its photos. The map under them is
       geophoto's own (Natural Earth's land, water and borders, place names from GeoNames), drawn
       offline at the image's zoom, with streets, buildings, parks and names where an
       OpenStreetMap archive has data (--basemap FILE, or 'geophoto basemap add'). With a tile URL instead (--tiles osm, or a template), tiles
@@ -21,11 +22,12 @@ enum SnapshotCommand: Subcommand {
       background with a graticule. The credits of what is drawn are written on the image.
       """,
     options: [
-      route.spec, near.spec, bbox.spec, output.spec, size.spec, scale.spec, labels.spec, limit.spec, within.spec,
+      route.spec, trip.spec, near.spec, bbox.spec, output.spec, size.spec, scale.spec, labels.spec, limit.spec,
+      within.spec,
       Setting.snapshotTiles.option, Setting.tilesVector.option,
     ],
     examples: [
-      "geophoto snapshot --route walk.gpx -o walk.png",
+      "geophoto snapshot --route walk.gpx -o walk.png", "geophoto snapshot --trip t2n9c -o japan.png",
       "geophoto snapshot --near 35.68,139.76 --labels --scale 2 -o tokyo.png",
       "geophoto snapshot --bbox 139.70,35.64,139.82,35.72 --size 800x600 -o area.svg",
     ])
@@ -33,6 +35,8 @@ enum SnapshotCommand: Subcommand {
   static let route = ValueOption.text(
     "route", valueName: "file", help: "A .csv, .gpx or .geojson route to draw, with the photos along it.",
     completion: .file)
+  static let trip = ValueOption.text(
+    "trip", valueName: "id", help: "A trip's route and photos (ids from 'geophoto trips').")
   static let near = ValueOption.text("near", valueName: "lat,lon", help: "The photos nearest to a place.")
   static let bbox = ValueOption<BoundingBox>(
     long: "bbox", valueName: "w,s,e,n", help: "An area, with the photos inside it.", read: InputParser.boundingBox)
@@ -61,20 +65,24 @@ enum SnapshotCommand: Subcommand {
   /// What to draw: one of a route, the photos near a place, or an area.
   enum Subject {
     case route(String)
+    case trip(String)
     case near(String)
     case area(BoundingBox)
 
     init(_ parsed: ParsedArguments) throws {
-      let given = [SnapshotCommand.route.long, SnapshotCommand.near.long, SnapshotCommand.bbox.long].filter {
-        parsed.values[$0] != nil
-      }
+      let given = [
+        SnapshotCommand.route.long, SnapshotCommand.trip.long, SnapshotCommand.near.long, SnapshotCommand.bbox.long,
+      ].filter { parsed.values[$0] != nil }
       guard given.count == 1 else {
         throw UsageError(
           given.isEmpty
-            ? "Missing one of '--route', '--near' or '--bbox'" : "Use only one of '--route', '--near' and '--bbox'")
+            ? "Missing one of '--route', '--trip', '--near' or '--bbox'"
+            : "Use only one of '--route', '--trip', '--near' and '--bbox'")
       }
       if let file = try parsed.value(SnapshotCommand.route) {
         self = .route(file)
+      } else if let id = try parsed.value(SnapshotCommand.trip) {
+        self = .trip(id)
       } else if let place = try parsed.value(SnapshotCommand.near) {
         self = .near(place)
       } else {
@@ -135,6 +143,11 @@ enum SnapshotCommand: Subcommand {
           p.coordinate.map { ($0, p.title) }
         }
       }
+    case .trip(let id):
+      let (trip, photos) = try TripSearch.trip(id, context)
+      content.route = trip.route
+      content.bounds = trip.bounds
+      content.pins = photos.prefix(limit).compactMap { p in p.coordinate.map { ($0, p.title) } }
     case .near(let text):
       let center = try PlaceNames.coordinate(text, context)
       if let store {

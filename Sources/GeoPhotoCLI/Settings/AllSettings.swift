@@ -2,6 +2,7 @@ import GeoPhotoEncoding
 import GeoPhotoRemote
 import GeoPhotoRoutes
 import GeoPhotoServer
+import GeoPhotoTravel
 
 extension Setting {
   /// Every setting, one row each, grouped by the subsystem it configures. A new setting is one
@@ -34,6 +35,8 @@ extension Setting {
     routingEndpoint, routingEngine, routingProfile,
     // places
     placesRadius,
+    // trips
+    tripsHome, tripsAway, tripsGap, tripsMinimumPhotos,
     // snapshot
     snapshotTiles, snapshotAttribution,
   ]
@@ -339,6 +342,43 @@ extension Setting {
     help: "How far from a photo its named place may be",
     defaultText: SettingText.distance(Configuration.defaults.places.radius)
   ) { c, v, _ in c.places.radius = try SettingValue.distance(v) }
+
+  static let tripsHome = Setting(
+    key: "trips.home", environment: "GEOPHOTO_TRIPS_HOME", flag: Flag(long: "home", command: "trips"),
+    valueName: "place",
+    help: "Where trips start from: auto (the place with the most photo-days, following moves), LAT,LON or a place name",
+    defaultText: Configuration.defaults.trips.home
+  ) { c, v, _ in
+    let home = v.trimmingCharacters(in: .whitespaces)
+    guard !home.isEmpty else { throw InvalidSetting("home needs auto, LAT,LON or a place name") }
+    c.trips.home = home
+  }
+
+  static let tripsAway = Setting(
+    key: "trips.away", environment: "GEOPHOTO_TRIPS_AWAY", flag: Flag(long: "away", command: "trips"),
+    valueName: "distance", help: "How far from home photos are away on a trip (a day out nearer is no trip)",
+    defaultText: SettingText.distance(Configuration.defaults.trips.rules.away)
+  ) { c, v, _ in
+    let away = try SettingValue.distance(v)
+    guard away >= 1_000 else { throw InvalidSetting("away must be at least 1km") }
+    c.trips.rules.away = away
+  }
+
+  static let tripsGap = Setting(
+    key: "trips.gap", environment: "GEOPHOTO_TRIPS_GAP", flag: Flag(long: "gap", command: "trips"),
+    valueName: "duration", help: "The longest time without photos inside one trip (12h, 36h, 3d)",
+    defaultText: SettingText.duration(Double(Configuration.defaults.trips.rules.gap))
+  ) { c, v, _ in
+    let gap = try SettingValue.duration(v)
+    guard gap >= 60, gap <= 366 * 86_400 else { throw InvalidSetting("gap must be from 1m to 366d") }
+    c.trips.rules.gap = Int64(gap)
+  }
+
+  static let tripsMinimumPhotos = Setting(
+    key: "trips.min_photos", environment: "GEOPHOTO_TRIPS_MIN_PHOTOS",
+    flag: Flag(long: "min-photos", command: "trips"), valueName: "n",
+    help: "The fewest located photos a trip has", defaultText: String(Configuration.defaults.trips.rules.minimumPhotos)
+  ) { c, v, _ in c.trips.rules.minimumPhotos = try SettingValue.wholeNumber(v, 1...1_000_000, "min_photos") }
 
   static let snapshotTiles = Setting(
     key: "snapshot.tiles", environment: "GEOPHOTO_SNAPSHOT_TILES", flag: Flag(long: "tiles", command: "snapshot"),

@@ -6,6 +6,7 @@ import GeoPhotoHTTPD
 import GeoPhotoRemote
 import GeoPhotoRoutes
 import GeoPhotoServer
+import GeoPhotoTravel
 
 /// Settings resolved from, in order of precedence: command-line flags, `GEOPHOTO_*`
 /// environment variables, the configuration file, built-in defaults (`Setting.all` says
@@ -29,6 +30,7 @@ struct Configuration: Sendable {
   var serve = Serve()
   var routing = Routing()
   var places = Places()
+  var trips = Trips()
   var snapshot = Snapshot()
   var tiles = Tiles()
   /// What the user should hear about the settings (a secret in a file others can read).
@@ -107,6 +109,12 @@ struct Configuration: Sendable {
     /// nil: ask the server.
     var engine: RoutingClient.Engine?
     var profile = "driving"
+  }
+
+  struct Trips: Sendable {
+    /// `auto`, `LAT,LON` or a place name, resolved when trips are found.
+    var home = "auto"
+    var rules = TripRules()
   }
 
   struct Places: Sendable {
