@@ -24,9 +24,12 @@ enum TripSearch {
     homes: [HomePeriod], trips: [Trip]
   ) {
     guard let store = try context.openStore(.readWrite) else { return ([], []) }
-    let photos = try DatedPhotos.read(from: store, passing: filter)
+    let photos = try DatedPhotos.timeline(from: store, sources: filter)
+    let passing = try DatedPhotos.ids(from: store, passing: filter)
     let names = try countryNames(context)
-    return try finder(context).trips(in: photos) { names[$0] ?? $0 }
+    return try finder(context).trips(in: photos, showing: passing.map { ids in { ids.contains($0.id) } }) {
+      names[$0] ?? $0
+    }
   }
 
   /// The trip with `id`, with its photos in time order; a clear error when there is none.

@@ -20,4 +20,21 @@ public enum DatedPhotos {
     try store.forEachDatedPhoto(passing: travelFilter(filter)) { if isShown($0) { photos.append($0) } }
     return photos
   }
+
+  /// Every dated photo of the sources `filter` names (local ones unless it names some): what
+  /// trips are found over, whatever else the filter says, since home is found from all of them.
+  public static func timeline(from store: any PhotoReading, sources filter: PhotoFilter) throws -> [DatedPhoto] {
+    try read(from: store, passing: PhotoFilter(sources: travelFilter(filter).sources))
+  }
+
+  /// The ids of the dated photos passing `filter`; nil when it says no more than which
+  /// sources (every photo of the timeline passes).
+  public static func ids(from store: any PhotoReading, passing filter: PhotoFilter) throws -> Set<Int64>? {
+    var rest = travelFilter(filter)
+    rest.sources = nil
+    guard !rest.isEmpty else { return nil }
+    var ids = Set<Int64>()
+    try store.forEachDatedPhoto(passing: travelFilter(filter)) { ids.insert($0.id) }
+    return ids
+  }
 }

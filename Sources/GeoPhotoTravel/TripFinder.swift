@@ -51,13 +51,13 @@ public struct TripFinder: Sendable {
     }
     guard !homes.isEmpty else { return ([], []) }
     var located: [LocatedPhoto] = []
-    var unlocated: [(instant: Int64, id: Int64)] = []
+    var unlocated: [(instant: Int64, id: Int64, localTime: Int64)] = []
     located.reserveCapacity(photos.count)
     for photo in photos {
       if let c = photo.coordinate {
         located.append(LocatedPhoto(photo: photo, coordinate: c))
       } else {
-        unlocated.append((photo.instant, photo.id))
+        unlocated.append((photo.instant, photo.id, photo.localTime))
       }
     }
     located.sort { ($0.photo.instant, $0.photo.id) < ($1.photo.instant, $1.photo.id) }
@@ -95,6 +95,21 @@ public struct TripFinder: Sendable {
     return (homes, trips.sorted { ($0.startInstant, $0.id) > ($1.startInstant, $1.id) })
   }
 
+  /// The trips of `photos` (the whole timeline: home is found from all of it), each limited to
+  /// the photos `isShown` keeps (a filter, privacy zones, a shared link's scope); trips left
+  /// with no located photo are dropped.
+  public func trips(
+    in photos: [DatedPhoto], showing isShown: ((DatedPhoto) -> Bool)?, countryName: (String) -> String = { $0 }
+  ) -> (homes: [HomePeriod], trips: [Trip]) {
+    let found = trips(in: photos, countryName: countryName)
+    guard let isShown else { return found }
+    let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    let shown = found.trips.compactMap { trip in
+      trip.restricted(to: trip.photoIDs.compactMap { byID[$0] }, where: isShown)
+    }
+    return (found.homes, shown)
+  }
+
   /// A photo with its position.
   struct LocatedPhoto {
     var photo: DatedPhoto
@@ -104,13 +119,11 @@ public struct TripFinder: Sendable {
   /// The trip of `located` photos (in time order), with the photos of `unlocated` (by time)
   /// taken between its first and last.
   func trip(
-    _ located: [LocatedPhoto], unlocated: [(instant: Int64, id: Int64)], home: HomePeriod,
+    _ located: [LocatedPhoto], unlocated: [(instant: Int64, id: Int64, localTime: Int64)], home: HomePeriod,
     countryName: (String) -> String
   ) -> Trip {
-    let photos = located.map(\.photo)
-    let coordinates = located.map(\.coordinate)
-    let start = photos[0].instant
-    let end = photos[photos.count - 1].instant
+    let start = located[0].photo.instant
+    let end = located[located.count - 1].photo.instant
     // The photos without a position from `start` to `end`, by binary search.
     var low = 0
     var high = unlocated.count
@@ -118,42 +131,15 @@ public struct TripFinder: Sendable {
       let mid = (low + high) / 2
       if unlocated[mid].instant < start { low = mid + 1 } else { high = mid }
     }
-    var inside: [(instant: Int64, id: Int64)] = []
+    var photos = located.map(\.photo)
     var k = low
     while k < unlocated.count, unlocated[k].instant <= end {
-      inside.append(unlocated[k])
+      let u = unlocated[k]
+      photos.append(DatedPhoto(id: u.id, coordinate: nil, instant: u.instant, localTime: u.localTime))
       k += 1
     }
-    let ids = (photos.map { ($0.instant, $0.id) } + inside.map { ($0.instant, $0.id) }).sorted { $0 < $1 }.map(\.1)
-
-    var distance = 0.0
-    var cityCounts: [String: Int] = [:]
-    var countryCounts: [String: Int] = [:]
-    var citiesByCountry: [String: [String: Int]] = [:]
-    for (i, photo) in photos.enumerated() {
-      if i > 0 { distance += GreatCircle.distance(coordinates[i - 1], coordinates[i]) }
-      guard let place = photo.place, !place.countryCode.isEmpty else { continue }
-      countryCounts[place.countryCode, default: 0] += 1
-      guard !place.isCountry else { continue }
-      let key = place.geonameID.map { "#\($0)" } ?? "\(place.countryCode)/\(place.admin1)/\(place.name)"
-      cityCounts[key, default: 0] += 1
-      citiesByCountry[place.countryCode, default: [:]][place.name, default: 0] += 1
-    }
-    func byCount(_ counts: [String: Int]) -> [String] {
-      counts.sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }.map(\.key)
-    }
-    let codes = byCount(countryCounts)
-    let firstDay = LocalDay(seconds: photos[0].localTime)
-    let name = TripName.name(
-      cities: codes.count == 1 ? byCount(citiesByCountry[codes[0]] ?? [:]) : [],
-      countries: codes.map(countryName), codes: codes, start: firstDay)
-    return Trip(
-      id: Trip.id(lowestPhoto: ids.min() ?? 0), name: name, start: firstDay,
-      end: LocalDay(seconds: photos[photos.count - 1].localTime), startInstant: start, endInstant: end,
-      photoIDs: ids, located: photos.count, places: cityCounts.count, countries: codes.count,
-      countryCodes: codes, distance: distance,
-      bounds: BoundingBox(enclosing: coordinates) ?? BoundingBox(west: 0, south: 0, east: 0, north: 0),
-      route: Self.route(coordinates), home: home)
+    photos.sort { ($0.instant, $0.id) < ($1.instant, $1.id) }
+    return Trip(photos: photos, home: home, countryName: countryName)
   }
 
   /// Positions in order, repeats dropped and simplified to at most `routePoints`: longitudes

@@ -50,6 +50,12 @@ import Testing
     let joined = try Binary.run(
       ["trips", "--format", "csv"], environment: w.env.merging(["GEOPHOTO_TRIPS_GAP": "5d"]) { $1 })
     #expect(joined.stdout.components(separatedBy: "Rome").count == 2, "\(joined.stdout)")
+    // Filters choose trips, home still from every year.
+    let since = try Binary.run(["trips", "--since", "2019", "--format", "csv"], environment: w.env)
+    let starts = since.stdout.split(separator: "\r\n").dropFirst().map { line in
+      line.split(separator: ",").first { $0.count == 10 && $0.hasPrefix("20") }.map(String.init) ?? ""
+    }
+    #expect(starts == ["2021-06-10", "2019-10-03", "2019-02-01"], "\(since.stdout)")
     let bad = try Binary.run(["trips", "--away", "10m"], environment: w.env)
     #expect(bad.status == 64 && bad.stderr.contains("away"), "\(bad.stderr)")
   }

@@ -109,6 +109,28 @@ import Testing
     #expect(TripFinder().trips(in: []).trips.isEmpty)
   }
 
+  @Test func aFilterLimitsTheTripsButNotTheHome() throws {
+    let (timeline, expected) = TravelTimeline.fourYears()
+    // Only Kyoto's photos shown (a filter, a privacy zone elsewhere, a shared link's scope).
+    let isKyoto: (DatedPhoto) -> Bool = { $0.place?.name == "Kyoto" }
+    let (homes, trips) = TripFinder().trips(in: timeline.photos, showing: isKyoto)
+    #expect(homes.count == 2)
+    let japan = try #require(expected.first { $0.start == "2018-05-01" })
+    #expect(trips.count == 1)
+    let kyoto = try #require(trips.first)
+    // Its id and name stay; its days, photos, distance and box are Kyoto's.
+    #expect(kyoto.id == Trip.id(lowestPhoto: japan.ids.min()!))
+    #expect(kyoto.name == "Tokyo & Kyoto, JP")
+    #expect(kyoto.start.text == "2018-05-07" && kyoto.end.text == "2018-05-09")
+    #expect(kyoto.photos == 9 && kyoto.located == 9)
+    #expect(kyoto.distance < 10_000)
+    #expect(
+      haversine(TravelTimeline.kyoto.coordinate, Coordinate(latitude: kyoto.bounds.north, longitude: kyoto.bounds.east))
+        < 2_000)
+    // Nothing shown, no trips.
+    #expect(TripFinder().trips(in: timeline.photos, showing: { _ in false }).trips.isEmpty)
+  }
+
   @Test func namesFollowThePlacesByPhotoCount() {
     let start = LocalDay(number: 0)
     #expect(TripName.name(cities: ["Kyoto"], countries: ["Japan"], codes: ["JP"], start: start) == "Kyoto, JP")

@@ -13,8 +13,10 @@ enum TripsCommand: Subcommand {
       with a photo there), and it follows a move once the new place has held the most
       photo-days for 90 days. Photos without a position belong to the trip they were taken
       during. Each trip has an id that stays while its photos stay: 'export --trip ID' and
-      'snapshot --trip ID' take it. Only your own (local) photos count unless --source names
-      others; the filters are those of 'near'.
+      'snapshot --trip ID' take it. Trips are found over all your own (local) photos, or the
+      sources --source names; the other filters (those of 'near') choose which trips are
+      listed and which of their photos count: --since 2023 lists the trips with photos taken
+      since 2023, home still found from every year.
       """,
     options: [
       Setting.tripsHome.option, Setting.tripsAway.option, Setting.tripsGap.option, Setting.tripsMinimumPhotos.option,
