@@ -182,7 +182,7 @@ let package = Package(
       name: "GeoPhotoServer",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoPlaces",
-        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoVectorTiles",
+        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoVectorTiles", "GeoPhotoTravel",
       ],
       resources: [
         .embedInCode("WebMap/index.html"), .embedInCode("WebMap/geophoto.js"), .embedInCode("WebMap/geophoto.css"),
@@ -244,7 +244,7 @@ let package = Package(
       dependencies: [
         "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures",
         "GeoPhotoPlaces",
-        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot", "GeoPhotoVectorTiles",
+        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot", "GeoPhotoVectorTiles", "GeoPhotoTravel",
       ]
     ),
     .testTarget(

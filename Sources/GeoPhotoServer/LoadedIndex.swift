@@ -1,6 +1,7 @@
 import Foundation
 public import GeoPhotoCore
 public import GeoPhotoStore
+import GeoPhotoTravel
 import Synchronization
 
 /// A circle whose photos the server never shows (a home, a school).
@@ -51,6 +52,11 @@ public final class LoadedIndex: Sendable {
   private let extent = Mutex<BoundingBox??>(nil)
   /// Photos as pre-encoded annotations, made as answers need them.
   let fragments = AnnotationFragments()
+  /// The privacy zones whose photos answers never show.
+  let privacyZones: [PrivacyZone]
+  /// Every dated photo of a set of sources, read once per snapshot: what trips and places
+  /// visited are found from.
+  private let timelines = Mutex<[Set<PhotoSource>: [DatedPhoto]]>([:])
 
   private enum FilteredSet: Sendable {
     case own(SpatialIndex)
@@ -62,6 +68,7 @@ public final class LoadedIndex: Sendable {
   /// privacy zones hide photos (the hierarchy is then of the photos shown).
   init(located: LocatedIndex, details: PhotoDetails, privacyZones: [PrivacyZone], builds: BuildSlots) {
     generation = located.generation
+    self.privacyZones = privacyZones
     self.located = located
     self.details = details
     // The builds kept take at most 150 bytes a photo of the index (128 MB at least), and 8
@@ -170,6 +177,51 @@ public final class LoadedIndex: Sendable {
   /// A local photo's files with their roles; none for remote photos.
   func files(of detail: PhotoDetail) -> [PhotoFile] {
     detail.photo.source == .local ? PhotoFile.all(of: detail.photo, members: detail.members) : []
+  }
+
+  /// Every dated photo of `sources`, located or not, in privacy zones too (home is found from
+  /// all of them; answers show only `isShown` ones), read once per snapshot.
+  func timeline(sources: Set<PhotoSource>) throws -> [DatedPhoto] {
+    if let known = timelines.withLock({ $0[sources] }) { return known }
+    let photos: [DatedPhoto]
+    switch details.source {
+    case .store(let pool):
+      photos = try pool.withStore { try DatedPhotos.timeline(from: $0, sources: PhotoFilter(sources: sources)) }
+    case .memory(let all):
+      photos = all.values.compactMap { detail in
+        let p = detail.photo
+        guard sources.contains(p.source), let taken = p.takenAt else { return nil }
+        let local = Int64(taken.localSecondsSinceEpoch)
+        return DatedPhoto(
+          id: p.id, coordinate: p.coordinate, instant: taken.instant.map(Int64.init) ?? local, localTime: local,
+          place: p.place)
+      }
+    }
+    timelines.withLock { kept in
+      // A few sets of sources at most; the usual one is local photos alone.
+      if kept.count >= 4 { kept.removeAll() }
+      kept[sources] = photos
+    }
+    return photos
+  }
+
+  /// The ids of the dated photos passing `filter`, nil when it says no more than sources.
+  func datedIDs(passing filter: PhotoFilter) throws -> Set<Int64>? {
+    switch details.source {
+    case .store(let pool): return try pool.withStore { try DatedPhotos.ids(from: $0, passing: filter) }
+    case .memory(let all):
+      var rest = DatedPhotos.travelFilter(filter)
+      rest.sources = nil
+      guard !rest.isEmpty else { return nil }
+      let full = DatedPhotos.travelFilter(filter)
+      return Set(all.values.filter { full.includes($0.photo) }.map(\.photo.id))
+    }
+  }
+
+  /// Whether answers may show `photo`: not inside a privacy zone.
+  func isShown(_ photo: DatedPhoto) -> Bool {
+    guard let c = photo.coordinate else { return true }
+    return !privacyZones.contains { $0.contains(c) }
   }
 
   /// The smallest box around every photo shown, nil when there is none.

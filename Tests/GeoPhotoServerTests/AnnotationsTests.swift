@@ -1,6 +1,7 @@
 import Foundation
 import GeoPhotoCore
 import GeoPhotoHTTPD
+import GeoPhotoTravel
 import Testing
 
 @testable import GeoPhotoServer
@@ -71,13 +72,15 @@ import Testing
 }
 
 @Suite struct OpenAPITests {
-  let api = router()
+  /// The sample photos, with a trip: Fiji and London, away from Tokyo (two photos make one).
+  let api = router { $0.trips = TripFinder(rules: TripRules(minimumPhotos: 2)) }
 
   /// A request for `route` that should succeed: path ids filled in, required parameters from
   /// their examples.
   func example(_ route: Endpoint) throws -> String {
     var path = route.path
     if path.hasPrefix("/v1/clusters/") { path = path.replacing("{id}", with: String(try firstClusterID())) }
+    if path.hasPrefix("/v1/trips/") { path = path.replacing("{id}", with: try firstTripID()) }
     path = path.replacing("/v1/photos/{id}/thumbnail", with: "/v1/photos/5/thumbnail").replacing("{id}", with: "1")
     path = path.replacing("/tiles/vector/{z}/{x}/{y}", with: "/tiles/vector/0/0/0.mvt")
     path = path.replacing("/tiles/{z}/{x}/{y}", with: "/tiles/3/7/4.png")
@@ -92,6 +95,7 @@ import Testing
   static let publishedPaths: Set<String> = [
     "/healthz", "/openapi.json", "/v1/status", "/v1/near", "/v1/annotations", "/v1/clusters/{id}/leaves",
     "/v1/photos/{id}", "/v1/photos/{id}/thumbnail", "/v1/places", "/tiles/{z}/{x}/{y}", "/tiles/vector/{z}/{x}/{y}",
+    "/v1/places/visited", "/v1/trips", "/v1/trips/{id}",
     "/tiles/vector.json",
   ]
 
@@ -131,6 +135,7 @@ import Testing
   func example(path: String, parameters: [[String: Any]]) throws -> String {
     var target = path
     if target.hasPrefix("/v1/clusters/") { target = target.replacing("{id}", with: String(try firstClusterID())) }
+    if target.hasPrefix("/v1/trips/") { target = target.replacing("{id}", with: try firstTripID()) }
     target = target.replacing("/v1/photos/{id}/thumbnail", with: "/v1/photos/5/thumbnail").replacing("{id}", with: "1")
     target = target.replacing("/tiles/vector/{z}/{x}/{y}", with: "/tiles/vector/0/0/0.mvt")
     target = target.replacing("/tiles/{z}/{x}/{y}", with: "/tiles/3/7/4.png")
@@ -167,6 +172,11 @@ import Testing
     // And the endpoint enforces the same range.
     #expect(get(api, "/v1/near?lat=1&lon=1&limit=1000").status == 200)
     #expect(get(api, "/v1/near?lat=1&lon=1&limit=1001").status == 400)
+  }
+
+  func firstTripID() throws -> String {
+    let trips = get(api, "/v1/trips").json["trips"] as? [[String: Any]] ?? []
+    return try #require(trips.first?["id"] as? String, "the example photos make no trip")
   }
 
   func firstClusterID() throws -> Int {

@@ -136,6 +136,7 @@ enum ServeCommand: Subcommand {
     // The place search box's names: the gazetteer beside the index or shipped with geophoto,
     // mapped on the first search.
     if let url = PlaceNames.gazetteerURL(context) { api.places = PlaceDirectory { try PlaceNames.load(url) } }
+    api.trips = try TripSearch.finder(context)
     // Thumbnails kept beside a local index (a PostgreSQL one has no folder: they are made each time).
     let localFolder = CommandContext.stores.localDirectory(config.databasePath).map { _ in context.indexDirectory }
     if let localFolder {

@@ -38,6 +38,7 @@ public enum APIReference {
     case .boundingBox: takes = "west,south,east,north"
     case .identifier(let label, _): takes = label
     case .fileName: takes = "a file name"
+    case .slug(let label): takes = label
     case .text: takes = "text"
     }
     return "`\(p.name)` (\(p.required ? "required; " : "")\(takes))"

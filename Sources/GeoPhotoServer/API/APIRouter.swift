@@ -2,6 +2,7 @@ public import GeoPhotoBasemap
 import GeoPhotoCore
 public import GeoPhotoHTTPD
 public import GeoPhotoThumbnails
+public import GeoPhotoTravel
 public import GeoPhotoVectorTiles
 
 /// Settings of the HTTP API and the web map.
@@ -21,8 +22,11 @@ public struct APIConfiguration: Sendable {
   /// Requests whose path and query are longer than this get 414.
   public var maximumTargetLength = 8_192
   public var map = WebMapConfiguration()
-  /// What `/v1/places` searches; nil answers 404 there.
+  /// What `/v1/places` searches, and names countries in places visited and trips; nil
+  /// answers 404 at `/v1/places`.
   public var places: PlaceDirectory?
+  /// How `/v1/trips` finds trips: the same `trips.*` settings as `geophoto trips`, so ids agree.
+  public var trips = TripFinder()
   /// geophoto's own basemap tiles (`/tiles`); nil answers 404 there.
   public var tiles: BuiltInTiles?
   /// The street map's archives, whose vector tiles `/tiles/vector` serves as they are stored.
@@ -131,7 +135,7 @@ public struct APIRouter: Responder {
     else { return false }
     switch route.work {
     case .quick: return false
-    case .files: return true
+    case .files, .timeline: return true
     case .filterClusters, .filterSet:
       guard request.query.contains(where: { Self.filterNames.contains($0.name) }),
         let parameters = try? ParameterValues(request, route: route, pathValues: pathValues),

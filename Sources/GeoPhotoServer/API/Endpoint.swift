@@ -54,6 +54,8 @@ struct Endpoint: Sendable {
     case filterSet
     /// Answers may read and decode a file.
     case files
+    /// Answers read every dated photo (once per snapshot) and find places or trips in them.
+    case timeline
   }
 
   var requiresToken: Bool { access == .token }
@@ -100,6 +102,9 @@ struct EndpointParameter: Sendable {
     case identifier(String, ClosedRange<Int64>)
     /// A file name in the path, checked by the endpoint against what it serves.
     case fileName
+    /// A short name in the path (a trip's id): 1 to 32 lower-case letters and digits, named
+    /// for messages (`trip id`).
+    case slug(String)
     /// Free text, not empty, at most 200 characters.
     case text
   }

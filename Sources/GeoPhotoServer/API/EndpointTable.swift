@@ -4,7 +4,8 @@ enum EndpointTable {
   static let all: [Endpoint] =
     [
       NearEndpoint.route, AnnotationsEndpoints.annotationsRoute, AnnotationsEndpoints.leavesRoute,
-      PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route, TileEndpoints.route,
+      PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route,
+      TravelEndpoints.visitedRoute, TravelEndpoints.tripsRoute, TravelEndpoints.tripRoute, TileEndpoints.route,
       VectorTileEndpoints.tileRoute, VectorTileEndpoints.tileJSONRoute,
       ServiceEndpoints.statusRoute, ServiceEndpoints.healthRoute, ServiceEndpoints.openAPIRoute,
     ] + WebMapEndpoints.pageRoutes + WebMapEndpoints.assetRoutes

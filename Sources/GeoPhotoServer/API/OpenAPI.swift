@@ -106,7 +106,7 @@ enum OpenAPI {
         ("type", .string("integer")), ("minimum", .integer(Int64(range.lowerBound))),
         ("maximum", .integer(Int64(range.upperBound))), ("default", .integer(Int64(fallback))),
       ]
-    case .distance, .filter, .boundingBox, .fileName, .text: schema = [("type", .string("string"))]
+    case .distance, .filter, .boundingBox, .fileName, .text, .slug: schema = [("type", .string("string"))]
     case .oneOf(let words): schema = [("type", .string("string")), ("enum", .array(words.map(JSONValue.string)))]
     case .identifier: schema = [("type", .string("integer"))]
     }
@@ -129,5 +129,7 @@ enum OpenAPI {
     AnnotationDocument.component, AnnotationDocument.FeatureForm.component, ViewportFeature.component,
     AnnotationsEndpoints.Viewport.component, AnnotationsEndpoints.LeafPage.component, PhotoDetailDocument.component,
     PlaceEndpoints.PlaceList.component, ServiceEndpoints.Status.component, ServiceEndpoints.Health.component,
+    PlacesVisitedDocument.component, PlacesVisitedDocument.placeSchema, TripListDocument.component,
+    TripMembers.component,
   ]
 }

@@ -92,6 +92,11 @@ struct ParameterValues {
       return .identifier(id)
     case .fileName:
       return .word(text)
+    case .slug(let label):
+      guard (1...32).contains(text.utf8.count),
+        text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) })
+      else { throw APIError.badRequest("\(label) must be 1 to 32 lower-case letters and digits") }
+      return .word(text)
     case .text:
       let trimmed = text.trimmingCharacters(in: .whitespaces)
       guard !trimmed.isEmpty, trimmed.count <= 200 else {
