@@ -214,7 +214,7 @@ let package = Package(
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures", "GeoPhotoServer", "GeoPhotoHTTPD",
         "GeoPhotoPlaces", "GeoPhotoPostgres", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoStreetMap",
-        "GeoPhotoVectorTiles",
+        "GeoPhotoVectorTiles", "GeoPhotoTravel",
       ],
       swiftSettings: strict
     ),

@@ -105,13 +105,21 @@ extension PostgresPhotoStore {
     for id in ids {
       _ = try change(
         """
-        UPDATE photos SET latitude = NULL, longitude = NULL, altitude = NULL, location_source = NULL,
-          location_estimated = false, place_gazetteer = NULL, \(places), updated = $1::timestamptz
+        UPDATE photos SET \(HandPlacement.clearing.joined(separator: ", ")), \(places), updated = $1::timestamptz
         WHERE id = $2::bigint AND location_estimated
         """, [.text(now), .integer(id)] + noPlace, prepared: true)
       cleared += transaction?.affectedRows ?? 0
     }
     return cleared
+  }
+
+  public func placeByHand(id: Int64, _ c: Coordinate, now: IndexTime) throws -> Bool {
+    let placing = HandPlacement.placing(latitude: "$1::float8", longitude: "$2::float8", source: "$3")
+    _ = try change(
+      "UPDATE photos SET \(placing.joined(separator: ", ")), updated = $4::timestamptz WHERE id = $5::bigint",
+      [.real(c.latitude), .real(c.longitude), .text(EstimateSource.byHand.text), .text(now), .integer(id)],
+      prepared: true)
+    return (transaction?.affectedRows ?? 0) > 0
   }
 
   public func recordSyncRoot(_ path: String, now: IndexTime) throws {

@@ -289,6 +289,15 @@ enum PostgresSchema {
       ALTER TABLE photos ADD COLUMN location_source TEXT;
       """
     ),
+    .init(
+      "positions placed by hand",
+      """
+      -- The position a photo's file recorded, put aside while one placed by hand is shown
+      -- (HandPlacement); NULL otherwise.
+      ALTER TABLE photos ADD COLUMN file_latitude float8, ADD COLUMN file_longitude float8,
+        ADD COLUMN file_altitude float8;
+      """
+    ),
   ]
 
   /// Computes both text columns of every photo already indexed, a page at a time.

@@ -234,8 +234,7 @@ extension SQLitePhotoStore {
     let noPlace = PlaceColumn.allCases.map { $0.value(of: nil) }
     let clear = try database.cachedStatement(
       """
-      UPDATE photos SET latitude = NULL, longitude = NULL, altitude = NULL, location_source = NULL,
-        location_estimated = 0, place_gazetteer = NULL, \(places), updated = ?
+      UPDATE photos SET \(HandPlacement.clearing.joined(separator: ", ")), \(places), updated = ?
       WHERE id = ? AND location_estimated = 1
       """)
     var cleared = 0
@@ -245,6 +244,16 @@ extension SQLitePhotoStore {
     }
     if cleared > 0 { noteChange() }
     return cleared
+  }
+
+  public func placeByHand(id: Int64, _ c: Coordinate, now: IndexTime) throws -> Bool {
+    let placing = HandPlacement.placing(latitude: "?", longitude: "?", source: "?").joined(separator: ", ")
+    try database.cachedStatement("UPDATE photos SET \(placing), updated = ? WHERE id = ?").execute([
+      .real(c.latitude), .real(c.longitude), .text(EstimateSource.byHand.text), .text(now), .integer(id),
+    ])
+    let found = database.changes > 0
+    if found { noteChange() }
+    return found
   }
 
   public func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool {

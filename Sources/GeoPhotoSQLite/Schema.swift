@@ -280,6 +280,15 @@ enum Schema {
         -- around it, or a hand.
         ALTER TABLE photos ADD COLUMN location_source TEXT;
         """),
+    .init(
+      "positions placed by hand",
+      sql: """
+        -- The position a photo's file recorded, put aside while one placed by hand is shown
+        -- (HandPlacement); NULL otherwise.
+        ALTER TABLE photos ADD COLUMN file_latitude REAL;
+        ALTER TABLE photos ADD COLUMN file_longitude REAL;
+        ALTER TABLE photos ADD COLUMN file_altitude REAL;
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

@@ -107,8 +107,13 @@ public protocol PhotoWriting: AnyObject {
   func setEstimatedLocation(id: Int64, _ c: Coordinate, altitude: Double?, source: EstimateSource, now: IndexTime)
     throws
   /// Removes the estimated positions of the photos `ids` (recorded ones stay), with their
-  /// places; returns how many were removed.
+  /// places: each goes back to what its file says (the position a hand placement put aside),
+  /// or to none; returns how many were removed.
   func clearEstimatedLocations(ids: [Int64], now: IndexTime) throws -> Int
+  /// Places photo `id` by hand at `c` (the map's edits), over any position it has: one its
+  /// file recorded is put aside (`HandPlacement`), kept up to date by syncs, and comes back
+  /// when the placement is cleared. Returns whether the photo exists.
+  func placeByHand(id: Int64, _ c: Coordinate, now: IndexTime) throws -> Bool
   /// Whether some located photo has not been named by the gazetteer `identity` yet.
   func hasPhotosToPlace(gazetteer identity: Int64) throws -> Bool
   /// Names the place of every located photo not yet named by `namer`'s gazetteer (estimated

@@ -116,10 +116,13 @@ public enum PhotoWrite {
   /// cleared when the position changed (so it is named again).
   public static func assignments(new: (PhotoColumn) -> String, old: (PhotoColumn) -> String) -> [String] {
     // The file brings no position, or the one estimated (a sidecar geotag wrote): the estimate
-    // stays, with its altitude and source.
+    // stays, with its altitude and source. A position placed by hand stays whatever the file
+    // brings, and what the file brings is put aside for when the placement is cleared.
     let samePosition =
       "(ABS(\(new(.latitude)) - \(old(.latitude))) < 1e-7 AND ABS(\(new(.longitude)) - \(old(.longitude))) < 1e-7)"
-    let keepEstimate = "(\(new(.latitude)) IS NULL OR \(samePosition)) AND \(old(.locationEstimated))"
+    let byHand = "(\(old(.locationEstimated)) AND \(HandPlacement.isHand(old(.estimateSource))))"
+    let keepEstimate =
+      "(((\(new(.latitude)) IS NULL OR \(samePosition)) AND \(old(.locationEstimated))) OR \(byHand))"
     let named = "\(new(.placeGazetteer)) IS NOT NULL"
     var sets = [
       "latitude = CASE WHEN \(keepEstimate) THEN \(old(.latitude)) ELSE \(new(.latitude)) END",
@@ -127,6 +130,9 @@ public enum PhotoWrite {
       "altitude = CASE WHEN \(keepEstimate) THEN \(old(.altitude)) ELSE \(new(.altitude)) END",
       "location_source = CASE WHEN \(keepEstimate) THEN \(old(.estimateSource)) END",
       "location_estimated = (\(keepEstimate))",
+      "\(HandPlacement.latitude) = CASE WHEN \(byHand) THEN \(new(.latitude)) END",
+      "\(HandPlacement.longitude) = CASE WHEN \(byHand) THEN \(new(.longitude)) END",
+      "\(HandPlacement.altitude) = CASE WHEN \(byHand) THEN \(new(.altitude)) END",
       "place_gazetteer = CASE WHEN \(named) THEN \(new(.placeGazetteer)) WHEN \(keepEstimate) THEN \(old(.placeGazetteer)) "
         + "WHEN \(new(.latitude)) IS NOT DISTINCT FROM \(old(.latitude)) "
         + "AND \(new(.longitude)) IS NOT DISTINCT FROM \(old(.longitude)) THEN \(old(.placeGazetteer)) END",

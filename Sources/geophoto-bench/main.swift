@@ -2,7 +2,7 @@
 //
 //   make bench                       everything (about twenty minutes on 2 cores, ten of them the soak)
 //   geophoto-bench PART...           some parts: clusters, index, near, filters, postgis, serve, places,
-//                                    thumbnails, tiles, log, sync, library, geotag, google, abuse, crowd, watch, serve-10m,
+//                                    thumbnails, tiles, streets, log, sync, library, geotag, google, travel, abuse, crowd, watch, serve-10m,
 //                                    soak, router (postgis needs GEOPHOTO_TEST_POSTGRES_URL:
 //                                    Scripts/with-postgres.sh geophoto-bench postgis)
 //
@@ -482,7 +482,7 @@ let parts =
   ? [
     "clusters", "index", "near", "filters", "postgis", "serve", "places", "thumbnails", "tiles", "streets", "log",
     "sync",
-    "library", "geotag", "google", "abuse", "crowd", "watch", "serve-10m", "soak",
+    "library", "geotag", "google", "travel", "abuse", "crowd", "watch", "serve-10m", "soak",
   ]
   : Array(CommandLine.arguments.dropFirst())
 print(
@@ -492,7 +492,7 @@ let points =
   parts.contains {
     ![
       "sync", "thumbnails", "tiles", "streets", "log", "abuse", "soak", "serve-10m", "watch", "library", "geotag",
-      "google",
+      "google", "travel",
     ]
     .contains($0)
   }
@@ -520,6 +520,7 @@ for part in parts {
   case "library": try benchLibrary()
   case "geotag": try benchGeotag()
   case "google": try benchGoogle()
+  case "travel": try benchTravel()
   case "filters":
     try benchFilters(points: points)
     print("")
@@ -527,7 +528,7 @@ for part in parts {
   default:
     FileHandle.standardError.write(
       Data(
-        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, log, sync, library, geotag, google, abuse, crowd, watch, soak)\n"
+        "Error: unknown part '\(part)' (index, clusters, near, filters, postgis, serve, serve-10m, router, places, thumbnails, tiles, streets, log, sync, library, geotag, google, travel, abuse, crowd, watch, soak)\n"
           .utf8))
     exit(64)
   }
