@@ -191,30 +191,7 @@ public struct AnnotationMembers: JSONWritable {
     w.media(annotation.mediaType, duration: annotation.duration)
     w.files(annotation.files, paths: options.includePaths)
     if let place = annotation.place { w.member("place", PlaceObject(photoPlace: place)) }
-    if annotation.estimated {
-      w.key("estimated")
-      w.bool(true)
-    }
-    if let estimate = annotation.estimateSource {
-      w.key("estimate")
-      w.beginObject()
-      w.key("source")
-      w.string(estimate.kind.rawValue)
-      if !estimate.name.isEmpty {
-        w.key("name")
-        w.string(estimate.name)
-      }
-      w.key("method")
-      w.string(estimate.methodName)
-      switch estimate.method {
-      case .interpolated(let seconds), .endFix(let seconds):
-        w.key("seconds")
-        w.number(seconds)
-      case .exact, .visit, .hand:
-        break
-      }
-      w.endObject()
-    }
+    w.estimate(estimated: annotation.estimated, source: annotation.estimateSource)
     if let along = annotation.distanceAlong {
       w.key("distanceAlong")
       w.metres(along)
@@ -402,34 +379,12 @@ extension AnnotationMembers: DescribedJSON {
       ),
     ]
     properties += SharedMembers.media + [SharedMembers.files(paths: true), ("place", PlaceObject.reference)]
-    properties += [
-      ("estimated", .described(.boolean, "The position was estimated (by geotag), not recorded by the camera")),
-      (
-        "estimate",
-        .described(
-          .object(
-            properties: [
-              (
-                "source",
-                .annotated(
-                  .described(.string, "A track or location history, the photos around it, or a hand"),
-                  [("enum", .array(EstimateSource.Kind.allCases.map { .string($0.rawValue) }))])
-              ),
-              ("name", .described(.string, "The track's file name, or the neighbouring photo's")),
-              (
-                "method",
-                .annotated(
-                  .string,
-                  [("enum", .array(["exact", "interpolated", "end fix", "visit", "hand"].map { .string($0) }))])
-              ),
-              ("seconds", .described(.number, "Between the fixes interpolated, or to the end fix used")),
-            ], required: ["source", "method"]),
-          "Where an estimated position came from")
-      ),
-      ("distanceAlong", .described(.number, "Metres along the route (answers along a route)")),
-      ("path", .described(.string, "The local file (local answers only)")),
-      ("url", .described(.string, "The photo's page, for remote photos")), ("thumbnailURL", .string),
-    ]
+    properties +=
+      SharedMembers.estimate + [
+        ("distanceAlong", .described(.number, "Metres along the route (answers along a route)")),
+        ("path", .described(.string, "The local file (local answers only)")),
+        ("url", .described(.string, "The photo's page, for remote photos")), ("thumbnailURL", .string),
+      ]
     return .object(
       properties: properties, required: ["id", "source"] + (coordinate ? ["coordinate"] : []) + ["title", "subtitle"])
   }
@@ -456,4 +411,66 @@ extension AnnotationDocument: DescribedJSON {
     public static let schema = GeoJSON.featureCollectionSchema(
       features: GeoJSON.pointFeatureSchema(properties: AnnotationMembers.members(coordinate: false)))
   }
+}
+
+extension JSONWriter {
+  /// `"estimated": true` and `"estimate": {"source", "name", "method", "seconds"}` for a
+  /// position geophoto estimated or a hand placed; nothing for one the file recorded.
+  public mutating func estimate(estimated: Bool, source estimate: EstimateSource?) {
+    if estimated {
+      key("estimated")
+      bool(true)
+    }
+    guard let estimate else { return }
+    key("estimate")
+    beginObject()
+    key("source")
+    string(estimate.kind.rawValue)
+    if !estimate.name.isEmpty {
+      key("name")
+      string(estimate.name)
+    }
+    key("method")
+    string(estimate.methodName)
+    switch estimate.method {
+    case .interpolated(let seconds), .endFix(let seconds):
+      key("seconds")
+      number(seconds)
+    case .exact, .visit, .hand:
+      break
+    }
+    endObject()
+  }
+}
+
+extension SharedMembers {
+  /// `estimated` and `estimate`, as `JSONWriter.estimate` writes them.
+  static let estimate: [(String, JSONSchema)] = [
+    (
+      "estimated",
+      .described(.boolean, "The position was estimated (by geotag) or placed by hand, not what the file recorded")
+    ),
+    (
+      "estimate",
+      .described(
+        .object(
+          properties: [
+            (
+              "source",
+              .annotated(
+                .described(.string, "A track or location history, the photos around it, or a hand"),
+                [("enum", .array(EstimateSource.Kind.allCases.map { .string($0.rawValue) }))])
+            ),
+            ("name", .described(.string, "The track's file name, or the neighbouring photo's")),
+            (
+              "method",
+              .annotated(
+                .string,
+                [("enum", .array(["exact", "interpolated", "end fix", "visit", "hand"].map { .string($0) }))])
+            ),
+            ("seconds", .described(.number, "Between the fixes interpolated, or to the end fix used")),
+          ], required: ["source", "method"]),
+        "Where an estimated position came from")
+    ),
+  ]
 }

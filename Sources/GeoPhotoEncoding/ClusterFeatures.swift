@@ -147,6 +147,7 @@ public struct PhotoDetailDocument: JSONWritable {
       w.string(value)
     }
     if let place = p.place { w.member("place", PlaceObject(photoPlace: place)) }
+    w.estimate(estimated: p.locationEstimated, source: p.estimateSource)
     w.key("thumbnailURL")
     w.string(thumbnailURL)
     w.endObject()
@@ -194,7 +195,7 @@ extension PhotoDetailDocument: DescribedJSON {
       ("height", .nullable(.integer)), ("orientation", .nullable(.integer)), ("attribution", .nullable(.string)),
       ("license", .nullable(.string)), ("url", .nullable(.string)), ("place", PlaceObject.reference),
       ("thumbnailURL", .string),
-    ],
+    ] + SharedMembers.estimate,
     required: [
       "id", "source", "coordinate", "title", "subtitle", "takenAt", "altitude", "mediaType", "description", "keywords",
       "width", "height", "orientation", "attribution", "license", "url", "thumbnailURL",

@@ -29,6 +29,9 @@ public enum XMPSidecarFile {
   public static let maximumSize = 4 << 20
 
   static let holdsPosition = "already holds a position"
+  /// Why a removal wrote nothing: there is nothing to remove.
+  public static let holdsNoPosition = "holds no position"
+  public static let noSidecar = "has no sidecar"
 
   /// Writes `position` for the photo at `photo` (a path). `folder` is the photo's folder's
   /// listing when the caller has one (`listing(ofFolder:)`, for many photos of one folder);
@@ -77,6 +80,32 @@ public enum XMPSidecarFile {
       return .leftAlone(path, reason: error.description)
     }
     guard try replace(path, with: merged, keeping: file.status) else {
+      return .leftAlone(path, reason: "changed while geophoto was writing it")
+    }
+    return .updated(path)
+  }
+
+  /// Removes the position from the sidecar the photo at `photo` has (every other property
+  /// kept), with the same care as `write`: nothing written through a link, nothing written
+  /// when there is no sidecar or it holds no position.
+  public static func removePosition(forPhoto photo: String) throws -> Outcome {
+    guard let path = existingSidecar(forPhoto: photo) else { return .leftAlone(photo, reason: noSidecar) }
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      return .leftAlone(path, reason: "is not a regular file, which geophoto does not write through")
+    }
+    let file = try ReadableFile(path: path, followingLinks: false)
+    guard let bytes = try file.readAll(limit: maximumSize) else {
+      return .leftAlone(path, reason: "is larger than \(maximumSize >> 20) MiB")
+    }
+    guard XMPSidecarWriter.holdsPosition(bytes) else { return .leftAlone(path, reason: holdsNoPosition) }
+    let removed: [UInt8]
+    do {
+      removed = try XMPSidecarWriter.removingPosition(from: bytes)
+    } catch {
+      return .leftAlone(path, reason: error.description)
+    }
+    guard try replace(path, with: removed, keeping: file.status) else {
       return .leftAlone(path, reason: "changed while geophoto was writing it")
     }
     return .updated(path)

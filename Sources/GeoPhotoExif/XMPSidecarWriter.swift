@@ -73,6 +73,17 @@ public enum XMPSidecarWriter {
     return merged
   }
 
+  /// The sidecar's bytes without a position: every GPS property removed, all else kept (an
+  /// edit on the map undone). Read back: no position may remain.
+  public static func removingPosition(from existing: [UInt8]) throws(XMPWriteError) -> [UInt8] {
+    let removed = try splice([], into: existing)
+    var damage = DamageLog()
+    let read = XMPReader.read(removed, damage: &damage)
+    if let first = damage.first { throw .notVerified("\(first)") }
+    guard read.coordinate == nil else { throw .notVerified("a position is still read from it") }
+    return removed
+  }
+
   /// Whether the sidecar's bytes already give a position (as `XMPReader` reads them).
   public static func holdsPosition(_ bytes: [UInt8]) -> Bool { XMPReader.read(bytes)?.coordinate != nil }
 
@@ -159,7 +170,7 @@ public enum XMPSidecarWriter {
 
     var prefix = target.exifPrefix
     var declaration: [UInt8] = []
-    if prefix == nil {
+    if prefix == nil && !properties.isEmpty {
       // A prefix that changes the meaning of no name in the packet.
       var candidate = "exif"
       var n = 1

@@ -15,6 +15,8 @@ public struct APIError: Error, Equatable, Sendable {
   public var detail: String?
   /// Seconds after which the request may be tried again (`Retry-After`, with 503).
   public var retryAfter: Int?
+  /// The methods the path takes (`Allow`, with 405); every method the server answers when nil.
+  public var allow: String?
 
   public init(_ status: Int, _ code: String, _ message: String, detail: String? = nil, retryAfter: Int? = nil) {
     self.status = status

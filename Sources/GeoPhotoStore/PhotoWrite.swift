@@ -121,6 +121,9 @@ public enum PhotoWrite {
     let samePosition =
       "(ABS(\(new(.latitude)) - \(old(.latitude))) < 1e-7 AND ABS(\(new(.longitude)) - \(old(.longitude))) < 1e-7)"
     let byHand = "(\(old(.locationEstimated)) AND \(HandPlacement.isHand(old(.estimateSource))))"
+    // The row's own put-aside columns, named as `old` names its columns (`p.` or bare).
+    let qualifier = String(old(.latitude).dropLast(PhotoColumn.latitude.name.count))
+    func kept(_ column: String) -> String { qualifier + column }
     let keepEstimate =
       "(((\(new(.latitude)) IS NULL OR \(samePosition)) AND \(old(.locationEstimated))) OR \(byHand))"
     let named = "\(new(.placeGazetteer)) IS NOT NULL"
@@ -130,9 +133,14 @@ public enum PhotoWrite {
       "altitude = CASE WHEN \(keepEstimate) THEN \(old(.altitude)) ELSE \(new(.altitude)) END",
       "location_source = CASE WHEN \(keepEstimate) THEN \(old(.estimateSource)) END",
       "location_estimated = (\(keepEstimate))",
-      "\(HandPlacement.latitude) = CASE WHEN \(byHand) THEN \(new(.latitude)) END",
-      "\(HandPlacement.longitude) = CASE WHEN \(byHand) THEN \(new(.longitude)) END",
-      "\(HandPlacement.altitude) = CASE WHEN \(byHand) THEN \(new(.altitude)) END",
+      // The file giving the hand's own position back (its sidecar, written by the edit) is
+      // the edit's echo: what was put aside stays.
+      "\(HandPlacement.latitude) = CASE WHEN \(byHand) AND \(samePosition) THEN \(kept(HandPlacement.latitude)) "
+        + "WHEN \(byHand) THEN \(new(.latitude)) END",
+      "\(HandPlacement.longitude) = CASE WHEN \(byHand) AND \(samePosition) THEN \(kept(HandPlacement.longitude)) "
+        + "WHEN \(byHand) THEN \(new(.longitude)) END",
+      "\(HandPlacement.altitude) = CASE WHEN \(byHand) AND \(samePosition) THEN \(kept(HandPlacement.altitude)) "
+        + "WHEN \(byHand) THEN \(new(.altitude)) END",
       "place_gazetteer = CASE WHEN \(named) THEN \(new(.placeGazetteer)) WHEN \(keepEstimate) THEN \(old(.placeGazetteer)) "
         + "WHEN \(new(.latitude)) IS NOT DISTINCT FROM \(old(.latitude)) "
         + "AND \(new(.longitude)) IS NOT DISTINCT FROM \(old(.longitude)) THEN \(old(.placeGazetteer)) END",

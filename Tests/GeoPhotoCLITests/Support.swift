@@ -61,6 +61,13 @@ struct Binary {
       self.out = out
       self.err = err
     }
+    /// Ends the server (SIGTERM) and waits for it.
+    func stop() {
+      guard process.isRunning else { return }
+      process.terminate()
+      process.waitUntilExit()
+    }
+
     func result() -> Result {
       defer {
         try? FileManager.default.removeItem(at: out)

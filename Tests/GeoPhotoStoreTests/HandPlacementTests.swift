@@ -26,6 +26,12 @@ import Testing
     try store.write { _ = try store.upsert(record("/p/a.jpg", 34.69, 135.50, hash: "h2"), now: Self.now) }
     photo = try #require(try store.photo(id: id))
     #expect(photo.coordinate == Self.hand && photo.estimateSource == .byHand)
+    // The file giving the hand's position back (the edit's own sidecar) is no new position of
+    // the file's: what was put aside stays.
+    try store.write {
+      _ = try store.upsert(record("/p/a.jpg", Self.hand.latitude, Self.hand.longitude, hash: "h3"), now: Self.now)
+    }
+    #expect(try store.photo(id: id)?.coordinate == Self.hand)
     // Cleared: the file's latest position, recorded again.
     #expect(try store.write { try store.clearEstimatedLocations(ids: [id], now: Self.now) } == 1)
     photo = try #require(try store.photo(id: id))

@@ -1,7 +1,10 @@
 import Dispatch
 import Foundation
 import GeoPhotoBasemap
+import GeoPhotoCore
+import GeoPhotoExif
 import GeoPhotoHTTPD
+import GeoPhotoPlaces
 import GeoPhotoServer
 import GeoPhotoStore
 import GeoPhotoSync
@@ -38,6 +41,8 @@ enum ServeCommand: Subcommand {
       Setting.serveTiles.option,
       Setting.tilesCacheMax.option,
       Setting.tilesVector.option,
+      Setting.serveAllowEdits.option,
+      Setting.serveWriteXMP.option,
       watchFolder.spec,
       Setting.watchPoll.option,
       Setting.watchPollPaths.option,
@@ -49,6 +54,7 @@ enum ServeCommand: Subcommand {
       "geophoto serve --privacy-zone 35.6895,139.6917,300m --tiles none",
       "geophoto serve --basemap ~/maps/kanto.pmtiles",
       "geophoto serve --watch ~/Pictures",
+      "geophoto serve --token-file ~/.config/geophoto/token --allow-edits true --write-xmp true",
     ])
 
   static let watchFolder = ValueOption.text(
@@ -137,6 +143,7 @@ enum ServeCommand: Subcommand {
     // mapped on the first search.
     if let url = PlaceNames.gazetteerURL(context) { api.places = PlaceDirectory { try PlaceNames.load(url) } }
     api.trips = try TripSearch.finder(context)
+    if config.serve.allowEdits { api.edits = Self.edits(context) }
     // Thumbnails kept beside a local index (a PostgreSQL one has no folder: they are made each time).
     let localFolder = CommandContext.stores.localDirectory(config.databasePath).map { _ in context.indexDirectory }
     if let localFolder {
@@ -162,6 +169,41 @@ enum ServeCommand: Subcommand {
   }
 
   /// The line that says where the server is, and warnings when other machines can reach it.
+  /// How the server writes the map's edits: an index connection of its own that writes, the
+  /// place names, and (`serve.write_xmp`) the photos' sidecars, overwriting the position the
+  /// user corrected or removing it.
+  static func edits(_ context: CommandContext) -> PhotoEdits {
+    let location = context.configuration.databasePath
+    let namerURL = PlaceNames.gazetteerURL(context)
+    let radius = context.configuration.places.radius
+    let sidecars: (@Sendable (String, Coordinate?) throws -> String?)? =
+      context.configuration.serve.writeXMP ? Self.writeSidecar : nil
+    return PhotoEdits(
+      open: { try CommandContext.stores.open(location, mode: .readWrite) },
+      namer: {
+        guard let url = namerURL else { return nil }
+        return GazetteerFileNamer(url: url, radius: radius)
+      }, sidecars: sidecars)
+  }
+
+  /// Writes `position` into the sidecar of the photo at `photo` (the one it has, else
+  /// `NAME.EXT.xmp`), or removes the position from it; the sidecar's path, nil when there was
+  /// no position to remove.
+  @Sendable static func writeSidecar(_ photo: String, _ position: Coordinate?) throws -> String? {
+    let outcome: XMPSidecarFile.Outcome
+    if let position {
+      outcome = try XMPSidecarFile.write(position: XMPPosition(coordinate: position), forPhoto: photo, overwrite: true)
+    } else {
+      outcome = try XMPSidecarFile.removePosition(forPhoto: photo)
+    }
+    switch outcome {
+    case .created(let path), .updated(let path): return path
+    case .leftAlone(let path, let reason):
+      if position == nil, reason == XMPSidecarFile.holdsNoPosition || reason == XMPSidecarFile.noSidecar { return nil }
+      throw RuntimeError("\(path) \(reason)")
+    }
+  }
+
   static func announce(_ server: HTTPServer, holder: LoadedIndexHolder, hasToken: Bool, _ context: CommandContext) {
     let config = context.configuration
     let console = context.console

@@ -29,6 +29,7 @@ extension Setting {
     serveHost, servePort, serveToken, serveTokenFile, serveHostnames, serveThreads, serveMaxConnections,
     serveMaxConnectionsPerClient, serveIdleTimeout, serveRequestTimeout, serveAllowOrigin, serveMaxFeatures,
     serveMaxBuilds, servePrivacyZones, serveTiles, serveAttribution, serveLeafletURL, serveReloadInterval,
+    serveAllowEdits, serveWriteXMP,
     // tiles
     tilesCacheMax, tilesVector,
     // routing
@@ -286,6 +287,19 @@ extension Setting {
     help: "How often 'serve' checks the index for changes",
     defaultText: SettingText.duration(Configuration.defaults.serve.reloadInterval)
   ) { c, v, _ in c.serve.reloadInterval = max(0.05, try SettingValue.duration(v)) }
+
+  static let serveAllowEdits = Setting(
+    key: "serve.allow_edits", environment: "GEOPHOTO_ALLOW_EDITS", flag: Flag(long: "allow-edits"),
+    valueName: "bool",
+    help: "Whether the map may place photos and clear positions (PUT and DELETE /v1/photos/ID/location); needs a token",
+    defaultText: "false"
+  ) { c, v, _ in c.serve.allowEdits = try SettingValue.boolean(v, "allow_edits") }
+
+  static let serveWriteXMP = Setting(
+    key: "serve.write_xmp", environment: "GEOPHOTO_WRITE_XMP", flag: Flag(long: "write-xmp", command: "serve"),
+    valueName: "bool", help: "Whether the map's edits are also written into the photos' XMP sidecars",
+    defaultText: "false"
+  ) { c, v, _ in c.serve.writeXMP = try SettingValue.boolean(v, "write_xmp") }
 
   static let tilesCacheMax = Setting(
     key: "tiles.cache_max", environment: "GEOPHOTO_TILE_CACHE_MAX", flag: Flag(long: "tile-cache-max"),

@@ -95,6 +95,9 @@ struct Configuration: Sendable {
     /// The file the token is read from when the server starts (only `serve` reads it: a path
     /// that only the service can read does not trouble other commands).
     var tokenFile: String?
+    /// Whether the map may edit positions (`serve.allow_edits`), and write them to sidecars.
+    var allowEdits = false
+    var writeXMP = false
   }
 
   struct Tiles: Sendable {

@@ -118,6 +118,15 @@ enum SettingValue {
     return origins
   }
 
+  /// `true`/`false` (also yes/no, on/off, 1/0), any case.
+  static func boolean(_ value: String, _ name: String) throws(InvalidSetting) -> Bool {
+    switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+    case "true", "yes", "on", "1": return true
+    case "false", "no", "off", "0": return false
+    default: throw InvalidSetting("\(name) must be true or false")
+    }
+  }
+
   static func wholeNumber(_ value: String, _ range: ClosedRange<Int>, _ name: String) throws(InvalidSetting) -> Int {
     guard let n = Int(value), range.contains(n) else {
       throw InvalidSetting("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")

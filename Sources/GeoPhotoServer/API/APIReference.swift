@@ -11,7 +11,7 @@ public enum APIReference {
         return "\(response.status)" + (types.isEmpty ? "" : " \(types)") + ": \(escaped(response.description))"
       }
       lines.append(
-        "| `GET \(route.path)` | \(route.requiresToken ? "yes" : "no") | \(parameters(of: route)) | "
+        "| `\(route.method) \(route.path)` | \(route.requiresToken ? "yes" : "no") | \(parameters(of: route)) | "
           + "\(escaped(route.summary)). \(answers.joined(separator: "; ")) |")
     }
     return lines.joined(separator: "\n") + "\n"

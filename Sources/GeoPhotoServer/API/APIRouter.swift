@@ -25,6 +25,9 @@ public struct APIConfiguration: Sendable {
   /// What `/v1/places` searches, and names countries in places visited and trips; nil
   /// answers 404 at `/v1/places`.
   public var places: PlaceDirectory?
+  /// How edits are written (`PUT`/`DELETE /v1/photos/{id}/location`); nil when the server
+  /// takes none (`serve.allow_edits` off, the default). Edits also need the token.
+  public var edits: PhotoEdits?
   /// How `/v1/trips` finds trips: the same `trips.*` settings as `geophoto trips`, so ids agree.
   public var trips = TripFinder()
   /// geophoto's own basemap tiles (`/tiles`); nil answers 404 there.
@@ -81,7 +84,8 @@ public struct APIRouter: Responder {
     self.token = token
     handler = middleware.wrapping { [holder, configuration] request in
       try Self.dispatch(
-        request, snapshot: holder.snapshot, configuration: configuration, token: token, answerVariant: variant)
+        request, snapshot: holder.snapshot, configuration: configuration, token: token, answerVariant: variant,
+        holder: holder)
     }
   }
 
@@ -99,7 +103,11 @@ public struct APIRouter: Responder {
   /// limit), through the same middleware as every answer.
   public func admit(_ request: ServerRequest) -> Admission {
     guard request.hasBody else { return .proceed }
-    let route = request.targetProblem == nil ? Self.route(for: request.path)?.route : nil
+    let route = request.targetProblem == nil ? Self.route(for: request.path, method: request.method)?.route : nil
+    if route == nil, request.targetProblem == nil, let other = Self.routes(for: request.path).first {
+      // A path the server has, with another method: 405 (dispatch says so), the body unread.
+      return .answer(refusing(request, with: Self.methodNotAllowed(request.method, other: other.route.path)))
+    }
     guard let limit = route?.body.limit else { return .answer(refusing(request, with: Self.noBody)) }
     let tooLarge = APIError(413, "payload_too_large", "the request body is larger than \(limit) bytes")
     if case .length(let declared) = request.declaredBody, declared > limit {
@@ -109,6 +117,21 @@ public struct APIRouter: Responder {
   }
 
   static let noBody = APIError(400, "invalid_request", "this endpoint takes no request body")
+
+  /// 405 for `method` on `path`, naming the methods the path takes.
+  static func methodNotAllowed(_ method: String, other path: String) -> APIError {
+    let allowed = allowedMethods(path)
+    var error = APIError(405, "method_not_allowed", "\(method) is not allowed here; use \(allowed)")
+    error.allow = allowed
+    return error
+  }
+
+  /// The methods `path` takes, HEAD with GET and OPTIONS for a preflight: `GET, HEAD, OPTIONS`;
+  /// every method the server answers for a path it does not have.
+  static func allowedMethods(_ path: String) -> String {
+    let methods = routes(for: path).flatMap { $0.route.method == "GET" ? ["GET", "HEAD"] : [$0.route.method] }
+    return methods.isEmpty ? EndpointTable.allowedMethods : (methods + ["OPTIONS"]).joined(separator: ", ")
+  }
 
   private func refusing(_ request: ServerRequest, with error: APIError) -> ServerResponse {
     do {
@@ -130,12 +153,13 @@ public struct APIRouter: Responder {
   /// A request that will be refused (a foreign host, no token) is refused at once: it takes no
   /// worker from those who may ask.
   public func answersSlowly(_ request: ServerRequest) -> Bool {
-    guard request.targetProblem == nil, let (route, pathValues) = Self.route(for: request.path), route.work != .quick,
+    guard request.targetProblem == nil, let (route, pathValues) = Self.route(for: request.path, method: request.method),
+      route.work != .quick,
       hostCheck.admits(request), route.access == .open || token?.admits(request) ?? true
     else { return false }
     switch route.work {
     case .quick: return false
-    case .files, .timeline: return true
+    case .files, .timeline, .edit: return true
     case .filterClusters, .filterSet:
       guard request.query.contains(where: { Self.filterNames.contains($0.name) }),
         let parameters = try? ParameterValues(request, route: route, pathValues: pathValues),
@@ -149,25 +173,40 @@ public struct APIRouter: Responder {
 
   static let filterNames = Set(FilterParameters.all.map(\.name))
 
-  /// The route whose path pattern `path` has, with its path parameters' values.
-  static func route(for path: String) -> (route: Endpoint, pathValues: [String: String])? {
+  /// The route for `method` (HEAD as GET) whose path pattern `path` has, with its path
+  /// parameters' values.
+  static func route(for path: String, method: String) -> (route: Endpoint, pathValues: [String: String])? {
+    let method = method == "HEAD" ? "GET" : method
+    return routes(for: path).first { $0.route.method == method }
+  }
+
+  /// Every route whose path pattern `path` has (one per method), with the path parameters.
+  static func routes(for path: String) -> [(route: Endpoint, pathValues: [String: String])] {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
-    for (route, pattern) in EndpointTable.table {
-      if let values = route.match(segments, pattern: pattern) { return (route, values) }
+    return EndpointTable.table.compactMap { route, pattern in
+      route.match(segments, pattern: pattern).map { (route, $0) }
     }
-    return nil
   }
 
   /// The request's route answering from `snapshot`: the token checked when the route asks for
   /// it, then the parameters.
   static func dispatch(
     _ request: ServerRequest, snapshot: LoadedIndex, configuration: APIConfiguration, token: BearerToken?,
-    answerVariant: UInt64
+    answerVariant: UInt64, holder: LoadedIndexHolder? = nil
   ) throws -> ServerResponse {
-    guard let (route, pathValues) = route(for: request.path) else {
+    guard let (route, pathValues) = route(for: request.path, method: request.method) else {
+      guard routes(for: request.path).isEmpty else { throw methodNotAllowed(request.method, other: request.path) }
       throw APIError.notFound("no such endpoint: \(request.path)")
     }
-    if route.access == .token, let token, !token.admits(request) {
+    if route.access == .edit {
+      guard configuration.edits != nil else {
+        throw APIError(403, "forbidden", "this server does not take edits (serve.allow_edits is off)")
+      }
+      guard token != nil else {
+        throw APIError(403, "forbidden", "edits need a server with a token (serve.token or serve.token_file)")
+      }
+    }
+    if route.access != .open, let token, !token.admits(request) {
       throw APIError(401, "unauthorized", "this server needs 'Authorization: Bearer <token>'")
     }
     if request.hasBody && route.body == .none { throw noBody }
@@ -175,6 +214,6 @@ public struct APIRouter: Responder {
     return try route.respond(
       EndpointContext(
         snapshot: snapshot, configuration: configuration, request: request, parameters: parameters,
-        answerVariant: answerVariant))
+        answerVariant: answerVariant, holder: holder))
   }
 }

@@ -9,6 +9,8 @@ import GeoPhotoHTTPD
 struct Endpoint: Sendable {
   /// `/v1/photos/{id}`: literal segments and `{name}` path parameters.
   var path: String
+  /// `GET` (which answers `HEAD` too), `PUT` or `DELETE`.
+  var method = "GET"
   var operationID: String
   var summary: String
   /// Whether the route needs the server's token (when it has one): each route says.
@@ -23,6 +25,8 @@ struct Endpoint: Sendable {
   /// The request body the route takes: none, or JSON of at most so many bytes. A body where
   /// none is taken is answered 400, one over the limit 413, before it is read.
   var body: Body = .none
+  /// The JSON a body must be, for the OpenAPI document.
+  var bodySchema: JSONSchema?
   /// What answering may wait for: the route's answers are made off the transport's threads
   /// when it may be slow (a build for a filter not yet made, a file decoded).
   var work: Work = .quick
@@ -34,6 +38,9 @@ struct Endpoint: Sendable {
     case open
     /// `Authorization: Bearer <token>` is needed when the server has a token.
     case token
+    /// A change to the index: the server must take edits (`serve.allow_edits`) and have a
+    /// token, and the request must carry it.
+    case edit
   }
 
   enum Body: Equatable, Sendable {
@@ -56,9 +63,11 @@ struct Endpoint: Sendable {
     case files
     /// Answers read every dated photo (once per snapshot) and find places or trips in them.
     case timeline
+    /// The request writes the index (and perhaps a sidecar).
+    case edit
   }
 
-  var requiresToken: Bool { access == .token }
+  var requiresToken: Bool { access != .open }
 
   var segments: [Substring] { path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 } }
 

@@ -11,6 +11,9 @@ struct EndpointContext {
   /// What besides the index, its privacy zones and the query changes answers
   /// (`APIRouter.answerVariant`: the version, the caps), in every ETag.
   let answerVariant: UInt64
+  /// What holds the snapshots, for an edit to load the index it changed; nil in tests that
+  /// answer from a snapshot alone.
+  var holder: LoadedIndexHolder? = nil
 
   // MARK: - Caching
 

@@ -5,7 +5,8 @@ enum EndpointTable {
     [
       NearEndpoint.route, AnnotationsEndpoints.annotationsRoute, AnnotationsEndpoints.leavesRoute,
       PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route,
-      TravelEndpoints.visitedRoute, TravelEndpoints.tripsRoute, TravelEndpoints.tripRoute, TileEndpoints.route,
+      TravelEndpoints.visitedRoute, TravelEndpoints.tripsRoute, TravelEndpoints.tripRoute, EditEndpoints.placeRoute,
+      EditEndpoints.clearRoute, TileEndpoints.route,
       VectorTileEndpoints.tileRoute, VectorTileEndpoints.tileJSONRoute,
       ServiceEndpoints.statusRoute, ServiceEndpoints.healthRoute, ServiceEndpoints.openAPIRoute,
     ] + WebMapEndpoints.pageRoutes + WebMapEndpoints.assetRoutes
@@ -14,9 +15,10 @@ enum EndpointTable {
   /// against.
   static let table: [(route: Endpoint, pattern: [Substring])] = all.map { ($0, $0.segments) }
 
-  /// The methods the server answers: every route's GET, HEAD as GET without the body, and
-  /// OPTIONS for a browser's preflight. Anything else is 405 with these in `Allow`.
-  static let methods = ["GET", "HEAD", "OPTIONS"]
+  /// The methods the server answers: every route's GET, HEAD as GET without the body,
+  /// OPTIONS for a browser's preflight, and the edits' PUT and DELETE. Anything else is 405
+  /// with these in `Allow`.
+  static let methods = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]
 
   /// `methods` as an `Allow` or `Access-Control-Allow-Methods` value.
   static let allowedMethods = methods.joined(separator: ", ")

@@ -27,7 +27,7 @@ enum OpenAPI {
         ])
       ),
       ("servers", .array([.object([("url", .string("/"))])])),
-      ("paths", .object(EndpointTable.documented.map { ($0.path, .object([("get", operation($0))])) })),
+      ("paths", .object(paths)),
       (
         "components",
         .object([
@@ -61,6 +61,17 @@ enum OpenAPI {
     ])
   }
 
+  /// Each documented path with its operations by method, in the route table's order.
+  static var paths: [(String, JSONValue)] {
+    var order: [String] = []
+    var operations: [String: [(String, JSONValue)]] = [:]
+    for route in EndpointTable.documented {
+      if operations[route.path] == nil { order.append(route.path) }
+      operations[route.path, default: []].append((route.method.lowercased(), operation(route)))
+    }
+    return order.map { ($0, .object(operations[$0] ?? [])) }
+  }
+
   /// A route's operation: summary, parameters and answers. Besides its own answers, a cached
   /// route may answer 304, every route 400 (an unknown or bad parameter), a route under /v1
   /// 401 when the server has a token, and a route with an id in its path 404.
@@ -69,6 +80,16 @@ enum OpenAPI {
       ("summary", .string(route.summary)), ("operationId", .string(route.operationID)),
     ]
     if !route.parameters.isEmpty { members.append(("parameters", .array(route.parameters.map(parameter)))) }
+    if let schema = route.bodySchema {
+      members.append(
+        (
+          "requestBody",
+          .object([
+            ("required", .bool(true)),
+            ("content", .object([("application/json", .object([("schema", schema.json)]))])),
+          ])
+        ))
+    }
     var responses: [(String, JSONValue)] = route.responses.map { response in
       var answer: [(String, JSONValue)] = [("description", .string(response.description))]
       if route.cached && response.status == 200 {
@@ -84,6 +105,7 @@ enum OpenAPI {
     if route.cached { responses.append(("304", .object([("description", .string("Not modified"))]))) }
     responses.append(("400", error))
     if route.requiresToken { responses.append(("401", error)) }
+    if route.access == .edit { responses.append(("403", error)) }
     if route.parameters.contains(where: { $0.location == .path }) { responses.append(("404", error)) }
     responses.append(("421", error))
     if route.work == .filterClusters || route.work == .filterSet {
@@ -130,6 +152,6 @@ enum OpenAPI {
     AnnotationsEndpoints.Viewport.component, AnnotationsEndpoints.LeafPage.component, PhotoDetailDocument.component,
     PlaceEndpoints.PlaceList.component, ServiceEndpoints.Status.component, ServiceEndpoints.Health.component,
     PlacesVisitedDocument.component, PlacesVisitedDocument.placeSchema, TripListDocument.component,
-    TripMembers.component,
+    TripMembers.component, EditEndpoints.Location.component,
   ]
 }

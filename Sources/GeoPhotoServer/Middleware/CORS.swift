@@ -27,12 +27,13 @@ struct CORS: Middleware {
 struct Preflight: Middleware {
   func handle(_ request: ServerRequest, next: APIHandler) throws -> ServerResponse {
     guard request.method == "OPTIONS" else { return try next(request) }
+    let methods = APIRouter.allowedMethods(request.path)
     return ServerResponse(
       status: 204,
       headers: [
-        ("Access-Control-Allow-Methods", EndpointTable.allowedMethods),
+        ("Access-Control-Allow-Methods", methods),
         ("Access-Control-Allow-Headers", "Authorization, If-None-Match, Content-Type"),
-        ("Access-Control-Max-Age", "86400"), ("Allow", EndpointTable.allowedMethods),
+        ("Access-Control-Max-Age", "86400"), ("Allow", methods),
       ])
   }
 }

@@ -25,7 +25,7 @@ struct ErrorAnswers: Middleware {
     var response = ServerResponse(
       status: failure.status, headers: [("Content-Type", "application/json")], body: failure.body)
     if failure.status == 401 { response.headers.append(("WWW-Authenticate", "Bearer")) }
-    if failure.status == 405 { response.headers.append(("Allow", EndpointTable.allowedMethods)) }
+    if failure.status == 405 { response.headers.append(("Allow", failure.allow ?? EndpointTable.allowedMethods)) }
     if let seconds = failure.retryAfter { response.headers.append(("Retry-After", String(seconds))) }
     return response
   }

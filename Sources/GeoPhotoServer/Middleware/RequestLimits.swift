@@ -2,7 +2,7 @@ import GeoPhotoHTTPD
 
 /// What the API does not take: targets it cannot read or that are not a path (400: `x/v1/…`,
 /// `//`, `/../`, `%2F`; see `RequestTarget`), URLs longer than the limit (414), and methods
-/// other than GET, HEAD and OPTIONS (405).
+/// the server never answers (405; `EndpointTable.methods`).
 struct RequestLimits: Middleware {
   var maximumTargetLength: Int
 
@@ -15,7 +15,7 @@ struct RequestLimits: Middleware {
       throw APIError.badRequest("the request target must start with '/' (or be an absolute http:// URL)")
     }
     guard EndpointTable.methods.contains(request.method) else {
-      throw APIError(405, "method_not_allowed", "\(request.method) is not allowed; use GET")
+      throw APIRouter.methodNotAllowed(request.method, other: request.path)
     }
     return try next(request)
   }
