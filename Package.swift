@@ -22,6 +22,11 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
     .systemLibrary(
+      name: "CGeoPhotoCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]
+    ),
+    .systemLibrary(
       name: "CGeoPhotoCurl",
       pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]
@@ -159,6 +164,8 @@ let package = Package(
     ),
     .target(name: "GeoPhotoTravel", dependencies: ["GeoPhotoCore", "GeoPhotoStore"], swiftSettings: strict),
     .target(
+      name: "GeoPhotoShares", dependencies: ["GeoPhotoCore", "GeoPhotoStore", "CGeoPhotoCrypto"], swiftSettings: strict),
+    .target(
       name: "GeoPhotoSnapshot",
       dependencies: ["GeoPhotoCore", "GeoPhotoHTTP", "GeoPhotoBasemap", "CGeoPhotoCairo"],
       swiftSettings: strict
@@ -174,7 +181,7 @@ let package = Package(
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoSync", "GeoPhotoExif", "GeoPhotoEncoding", "GeoPhotoRemote",
         "GeoPhotoHTTP", "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoRoutes", "GeoPhotoSnapshot", "GeoPhotoPlaces",
         "GeoPhotoBackends", "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoGeotag", "GeoPhotoTracks",
-        "GeoPhotoVectorTiles", "GeoPhotoStreetMap", "GeoPhotoTravel",
+        "GeoPhotoVectorTiles", "GeoPhotoStreetMap", "GeoPhotoTravel", "GeoPhotoShares",
       ],
       swiftSettings: strict
     ),
@@ -182,7 +189,7 @@ let package = Package(
       name: "GeoPhotoServer",
       dependencies: [
         "GeoPhotoCore", "GeoPhotoStore", "GeoPhotoEncoding", "GeoPhotoExif", "GeoPhotoHTTPD", "GeoPhotoPlaces",
-        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoVectorTiles", "GeoPhotoTravel",
+        "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoVectorTiles", "GeoPhotoTravel", "GeoPhotoShares",
       ],
       resources: [
         .embedInCode("WebMap/index.html"), .embedInCode("WebMap/geophoto.js"), .embedInCode("WebMap/geophoto.css"),
@@ -245,6 +252,7 @@ let package = Package(
         "GeoPhotoServer", "GeoPhotoHTTPD", "GeoPhotoHTTP", "GeoPhotoStore", "GeoPhotoSQLite", "GeoPhotoFixtures",
         "GeoPhotoPlaces",
         "GeoPhotoThumbnails", "GeoPhotoBasemap", "GeoPhotoSnapshot", "GeoPhotoVectorTiles", "GeoPhotoTravel",
+        "GeoPhotoShares",
       ]
     ),
     .testTarget(

@@ -15,7 +15,7 @@
 # Not root: prints the exact apt-get command instead.
 set -euo pipefail
 
-packages=(pkg-config zlib1g-dev libsqlite3-dev libexif-dev libbrotli-dev libiptcdata0-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev libturbojpeg0-dev libpng-dev libwebp-dev libheif-dev libjxl-dev libyajl-dev libexpat1-dev fonts-dejavu-core libjs-leaflet)
+packages=(pkg-config zlib1g-dev libsqlite3-dev libexif-dev libbrotli-dev libiptcdata0-dev libcurl4-openssl-dev libmicrohttpd-dev libcairo2-dev libpq-dev libturbojpeg0-dev libpng-dev libwebp-dev libheif-dev libjxl-dev libyajl-dev libexpat1-dev libssl-dev fonts-dejavu-core libjs-leaflet)
 case "${1:-}" in
   test) packages+=(chromium postgresql postgresql-15-postgis-3 zsh fish groff-base man-db dpkg-dev lintian systemd
     libimage-exiftool-perl ffmpeg libheif-examples libjxl-tools gdal-bin nodejs python3-jsonschema

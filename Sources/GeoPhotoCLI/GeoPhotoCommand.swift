@@ -35,7 +35,8 @@ public enum GeoPhotoCommand {
   static let commands: [any Subcommand.Type] = [
     SyncCommand.self, FetchCommand.self, NearCommand.self, ExportCommand.self, ServeCommand.self, RouteCommand.self,
     AlongCommand.self,
-    DirectionsCommand.self, SnapshotCommand.self, GeotagCommand.self, TripsCommand.self, BasemapCommand.self,
+    DirectionsCommand.self, SnapshotCommand.self, GeotagCommand.self, TripsCommand.self, ShareCommand.self,
+    BasemapCommand.self,
     PlacesCommand.self,
     MigrateCommand.self,
     InfoCommand.self, CheckCommand.self, ForgetCommand.self,

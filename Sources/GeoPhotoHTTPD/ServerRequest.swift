@@ -21,6 +21,12 @@ public struct ServerRequest: Sendable {
   /// The body, when the responder asked for it to be read (`Admission.readBody`).
   public var body: [UInt8]
 
+  /// The token of `Authorization: Bearer <token>`, if the request carries one.
+  public var bearer: String? {
+    guard let given = headers["authorization"], given.hasPrefix("Bearer ") else { return nil }
+    return String(given.dropFirst(7))
+  }
+
   public enum DeclaredBody: Equatable, Sendable {
     case none
     case length(Int)

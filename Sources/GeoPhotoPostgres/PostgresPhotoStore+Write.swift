@@ -240,3 +240,24 @@ struct PhotoKey: Hashable, Comparable {
     return listings
   }
 }
+
+extension PostgresPhotoStore {
+  public func addShare(_ share: Share) throws {
+    try run(
+      "INSERT INTO shares (\(Share.columnList)) VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint)",
+      share.values)
+  }
+
+  public func shares() throws -> [Share] {
+    try query("SELECT \(Share.columnList) FROM shares ORDER BY created DESC, id") { rows in
+      rows.compactMap { Share(row: $0) }
+    }
+  }
+
+  public func revokeShare(id: String, at time: Int64) throws -> Bool {
+    try query(
+      "UPDATE shares SET revoked = $1::bigint WHERE id = $2 AND revoked IS NULL RETURNING id",
+      [.integer(time), .text(id)]
+    ) { rows in rows.contains { _ in true } }
+  }
+}

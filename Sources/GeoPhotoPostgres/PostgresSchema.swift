@@ -298,6 +298,16 @@ enum PostgresSchema {
         ADD COLUMN file_altitude float8;
       """
     ),
+    .init(
+      "share links",
+      """
+      -- Links that share one trip or filter (ShareLinks): the token kept as its SHA-256 only.
+      CREATE TABLE shares (
+        id text PRIMARY KEY, name text NOT NULL, token_hash text NOT NULL UNIQUE, trip text,
+        filter text NOT NULL, created bigint NOT NULL, expires bigint, revoked bigint
+      );
+      """
+    ),
   ]
 
   /// Computes both text columns of every photo already indexed, a page at a time.

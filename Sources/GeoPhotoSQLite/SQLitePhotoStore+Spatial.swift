@@ -37,6 +37,7 @@ extension SQLitePhotoStore {
       }
       tests.append { ids.contains(index.id(at: $0)) }
     }
+    if let ids = filter.ids { tests.append { ids.contains(index.id(at: $0)) } }
     let isIncluded: ((Int) -> Bool)? =
       switch tests.count {
       case 0: nil
@@ -81,6 +82,9 @@ extension SQLitePhotoStore {
     }
     if let time = filter.time { conditions.append(FilterSQL.time(time) { bind(.integer($0)) }) }
     if let camera = filter.camera { conditions.append(FilterSQL.camera(camera) { bind(.text($0)) }) }
+    if let ids = filter.ids {
+      conditions.append("photos.id IN (SELECT value FROM json_each(\(bind(.text(FilterSQL.jsonArray(ids))))))")
+    }
     var order = ""
     if let after {
       conditions.append("\(idColumn) > \(bind(.integer(after)))")

@@ -357,3 +357,23 @@ extension SQLitePhotoStore {
       """, [.text(path), .text(now)])
   }
 }
+
+extension SQLitePhotoStore {
+  public func addShare(_ share: Share) throws {
+    try database.execute("INSERT INTO shares (\(Share.columnList)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", share.values)
+  }
+
+  public func shares() throws -> [Share] {
+    var shares: [Share] = []
+    try database.forEachRow("SELECT \(Share.columnList) FROM shares ORDER BY created DESC, id") { row in
+      if let share = Share(row: row) { shares.append(share) }
+    }
+    return shares
+  }
+
+  public func revokeShare(id: String, at time: Int64) throws -> Bool {
+    try database.execute(
+      "UPDATE shares SET revoked = ? WHERE id = ? AND revoked IS NULL", [.integer(time), .text(id)])
+    return database.changes > 0
+  }
+}

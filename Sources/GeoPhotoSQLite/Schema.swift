@@ -289,6 +289,15 @@ enum Schema {
         ALTER TABLE photos ADD COLUMN file_longitude REAL;
         ALTER TABLE photos ADD COLUMN file_altitude REAL;
         """),
+    .init(
+      "share links",
+      sql: """
+        -- Links that share one trip or filter (ShareLinks): the token kept as its SHA-256 only.
+        CREATE TABLE shares (
+          id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, trip TEXT,
+          filter TEXT NOT NULL, created INTEGER NOT NULL, expires INTEGER, revoked INTEGER
+        );
+        """),
   ])
 
   /// Computes both text columns of every photo already indexed (the triggers index them).

@@ -57,6 +57,8 @@ public final class LoadedIndex: Sendable {
   /// Every dated photo of a set of sources, read once per snapshot: what trips and places
   /// visited are found from.
   private let timelines = Mutex<[Set<PhotoSource>: [DatedPhoto]]>([:])
+  /// The photos each share link in use shows in this snapshot, by the link's id.
+  let scopes = Mutex<[String: PhotoIDSet]>([:])
 
   private enum FilteredSet: Sendable {
     case own(SpatialIndex)
@@ -188,13 +190,19 @@ public final class LoadedIndex: Sendable {
     case .store(let pool):
       photos = try pool.withStore { try DatedPhotos.timeline(from: $0, sources: PhotoFilter(sources: sources)) }
     case .memory(let all):
+      var shared: [PlaceName: SharedPlace] = [:]
       photos = all.values.compactMap { detail in
         let p = detail.photo
         guard sources.contains(p.source), let taken = p.takenAt else { return nil }
         let local = Int64(taken.localSecondsSinceEpoch)
         return DatedPhoto(
           id: p.id, coordinate: p.coordinate, instant: taken.instant.map(Int64.init) ?? local, localTime: local,
-          place: p.place)
+          sharedPlace: p.place.map { place in
+            if let known = shared[place] { return known }
+            let new = SharedPlace(place)
+            shared[place] = new
+            return new
+          })
       }
     }
     timelines.withLock { kept in
@@ -303,8 +311,10 @@ extension LoadedIndex {
   func positions(passing filter: PhotoFilter) throws -> [Int] {
     let table = filter.sourceCodeTable
     let window = filter.time.map(TimeWindow.init)
+    let ids = filter.ids
     func passesTree(_ p: Int) -> Bool {
       guard isShown(p), table[Int(located.tag(at: p))] else { return false }
+      if let ids, !ids.contains(located.id(at: p)) { return false }
       guard let window else { return true }
       let time = located.time(at: p)
       return window.matches(instant: time.instant, local: time.local)

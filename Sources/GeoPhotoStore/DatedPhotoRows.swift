@@ -13,8 +13,8 @@ public struct DatedPhotoRows {
   /// The condition every dated photo meets.
   public static let condition = "\(PhotoColumn.takenLocal.name) IS NOT NULL"
 
-  private var places: [Int64: PlaceName] = [:]
-  private var countries: [String: PlaceName] = [:]
+  private var places: [Int64: SharedPlace] = [:]
+  private var countries: [String: SharedPlace] = [:]
 
   public init() {}
 
@@ -27,28 +27,30 @@ public struct DatedPhotoRows {
     }
     return DatedPhoto(
       id: id, coordinate: coordinate, instant: row.int64(at: 3) ?? local, localTime: local,
-      place: coordinate == nil ? nil : place(row))
+      sharedPlace: coordinate == nil ? nil : place(row))
   }
 
-  private mutating func place(_ row: some PhotoRow) -> PlaceName? {
+  private mutating func place(_ row: some PhotoRow) -> SharedPlace? {
     if row.bool(at: 6) == true {
       guard let code = row.text(at: 7) else { return nil }
       if let known = countries[code] { return known }
-      let place = PlaceName(country: row.text(at: 8) ?? code, code: code)
+      let place = SharedPlace(PlaceName(country: row.text(at: 8) ?? code, code: code))
       countries[code] = place
       return place
     }
     guard let geonameID = row.int64(at: 5) else {
       // Named before places had ids: read each time.
       guard let name = row.text(at: 8) else { return nil }
-      return PlaceName(
-        name: name, admin1: row.text(at: 9) ?? "", admin2: "", countryCode: row.text(at: 7) ?? "", distance: 0)
+      return SharedPlace(
+        PlaceName(
+          name: name, admin1: row.text(at: 9) ?? "", admin2: "", countryCode: row.text(at: 7) ?? "", distance: 0))
     }
     if let known = places[geonameID] { return known }
     guard let name = row.text(at: 8) else { return nil }
-    let place = PlaceName(
-      name: name, admin1: row.text(at: 9) ?? "", admin2: "", countryCode: row.text(at: 7) ?? "", distance: 0,
-      geonameID: Int(exactly: geonameID))
+    let place = SharedPlace(
+      PlaceName(
+        name: name, admin1: row.text(at: 9) ?? "", admin2: "", countryCode: row.text(at: 7) ?? "", distance: 0,
+        geonameID: Int(exactly: geonameID)))
     places[geonameID] = place
     return place
   }

@@ -28,4 +28,9 @@ public enum FilterSQL {
     return
       "lower(coalesce(camera_make, '') || ' ' || coalesce(camera_model, '')) LIKE \(bind("%" + escaped + "%")) ESCAPE '\\'"
   }
+
+  /// The ids as a JSON array, `[1,2,3]`, for a store that reads one (SQLite's `json_each`).
+  public static func jsonArray(_ ids: PhotoIDSet) -> String {
+    "[" + ids.ids.map(String.init).joined(separator: ",") + "]"
+  }
 }

@@ -8,13 +8,14 @@ public import GeoPhotoCore
 /// *generation* that advances whenever photo rows change (readers compare it to know when
 /// their in-memory index is stale), and writes that land whole or not at all.
 ///
-/// What a store does is four roles, each its own protocol, so code that needs one asks for
+/// What a store does is five roles, each its own protocol, so code that needs one asks for
 /// that one: `PhotoReading` (the rows and the queries over them), `PhotoWriting` (rows
 /// changed in transactions), `DerivedIndexes` (the spatial index file built from the rows,
-/// and the check of both) and `IndexBookkeeping` (what sync and fetch remember between runs).
+/// and the check of both), `IndexBookkeeping` (what sync and fetch remember between runs)
+/// and `ShareLinks` (links that share one trip or filter).
 ///
 /// A store is used by one thread at a time; open one per thread.
-public protocol PhotoStore: PhotoReading, PhotoWriting, DerivedIndexes, IndexBookkeeping {
+public protocol PhotoStore: PhotoReading, PhotoWriting, DerivedIndexes, IndexBookkeeping, ShareLinks {
   /// Where the index is, for messages: a path, or a URL without its password.
   var location: String { get }
   /// Another store on the same index with a connection of its own, as another thread (or the

@@ -96,14 +96,19 @@ public struct HomeFinder: Sendable {
       for place in placeOfDay { total[place, default: 0] += 1 }
       homes = [(days[0], Self.leader(total) ?? placeOfDay[0])]
     }
-    // Each home's name: the place most of the photos in its cell are named by.
-    var labels: [Cell: [String: Int]] = [:]
+    // Each home's name: the place most of the photos in its cell are named by (counted by
+    // shared place, named once each).
+    var counted: [Cell: [SharedPlace: Int]] = [:]
     let homeCells = Set(homes.map(\.cell))
     for photo in photos {
-      guard let c = photo.coordinate, let place = photo.place else { continue }
+      guard let c = photo.coordinate, let place = photo.sharedPlace else { continue }
       let key = cell(c)
       guard homeCells.contains(key) else { continue }
-      labels[key, default: [:]][place.label, default: 0] += 1
+      counted[key, default: [:]][place, default: 0] += 1
+    }
+    var labels: [Cell: [String: Int]] = [:]
+    for (cell, places) in counted {
+      for (place, n) in places { labels[cell, default: [:]][place.name.label, default: 0] += n }
     }
     return homes.map { home in
       let label = labels[home.cell]?.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key

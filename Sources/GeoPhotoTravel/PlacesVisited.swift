@@ -60,37 +60,58 @@ public struct PlacesVisited: Sendable {
     _ photos: [DatedPhoto], level: PlaceLevel = .city, order: PlaceOrder = .count,
     countryName: (String) -> String = { $0 }
   ) {
+    // The photos of each shared place first (one reference compared per photo), then places
+    // merged by their names into countries, regions and cities.
     var unnamed = 0
-    var byCountry: [String: [Int]] = [:]
-    for (i, photo) in photos.enumerated() where photo.coordinate != nil {
-      guard let place = photo.place, !place.countryCode.isEmpty else {
+    var byShared: [ObjectIdentifier: (place: PlaceName, members: [Int])] = [:]
+    var vectors = [(x: Double, y: Double, z: Double)](repeating: (0, 0, 0), count: photos.count)
+    for i in photos.indices {
+      guard let c = photos[i].coordinate else { continue }
+      guard let shared = photos[i].sharedPlace, !shared.name.countryCode.isEmpty else {
         unnamed += 1
         continue
       }
-      byCountry[place.countryCode, default: []].append(i)
+      vectors[i] = GreatCircle.unitVector(c)
+      byShared[ObjectIdentifier(shared), default: (shared.name, [])].members.append(i)
     }
     self.unnamed = unnamed
-    countries = byCountry.map { code, members in
-      var country = Self.place(
-        .country, name: countryName(code), code: code, region: "", members: members, of: photos)
-      guard level != .country else { return country }
-      var byRegion: [String: [Int]] = [:]
-      for i in members where photos[i].place?.isCountry == false {
-        byRegion[photos[i].place?.admin1 ?? "", default: []].append(i)
+    var tree: [String: [String: [String: [Int]]]] = [:]
+    var countryOnly: [String: [Int]] = [:]
+    for (_, group) in byShared {
+      let place = group.place
+      if place.isCountry {
+        countryOnly[place.countryCode, default: []] += group.members
+      } else {
+        tree[place.countryCode, default: [:]][place.admin1, default: [:]][place.name, default: []] += group.members
       }
-      country.children = byRegion.map { regionName, members in
-        var region = Self.place(.region, name: regionName, code: code, region: regionName, members: members, of: photos)
-        guard level == .city else { return region }
-        var byCity: [String: [Int]] = [:]
-        for i in members { byCity[photos[i].place?.name ?? "", default: []].append(i) }
-        region.children = byCity.map { cityName, members in
-          Self.place(.city, name: cityName, code: code, region: regionName, members: members, of: photos)
-        }
-        return region
-      }
-      return country
     }
-    countries = Self.sorted(countries, by: order)
+    let groups = Groups(photos: photos, vectors: vectors)
+    var countries: [VisitedPlace] = []
+    for code in Set(tree.keys).union(countryOnly.keys) {
+      let regions = tree[code] ?? [:]
+      var regionPlaces: [VisitedPlace] = []
+      var all = countryOnly[code] ?? []
+      for (regionName, cities) in regions {
+        var regionMembers: [Int] = []
+        var cityPlaces: [VisitedPlace] = []
+        for (cityName, members) in cities {
+          regionMembers += members
+          if level == .city {
+            cityPlaces.append(groups.place(.city, name: cityName, code: code, region: regionName, members: members))
+          }
+        }
+        all += regionMembers
+        if level != .country {
+          var region = groups.place(.region, name: regionName, code: code, region: regionName, members: regionMembers)
+          region.children = cityPlaces
+          regionPlaces.append(region)
+        }
+      }
+      var country = groups.place(.country, name: countryName(code), code: code, region: "", members: all)
+      country.children = regionPlaces
+      countries.append(country)
+    }
+    self.countries = Self.sorted(countries, by: order)
   }
 
   /// Every place of the tree, depth first (a country, its regions each followed by its
@@ -107,36 +128,6 @@ public struct PlacesVisited: Sendable {
     return list
   }
 
-  private static func place(
-    _ level: PlaceLevel, name: String, code: String, region: String, members: [Int], of photos: [DatedPhoto]
-  ) -> VisitedPlace {
-    var first = Int64.max
-    var last = Int64.min
-    var mean = SphericalMean()
-    for i in members {
-      first = min(first, photos[i].localTime)
-      last = max(last, photos[i].localTime)
-      if let c = photos[i].coordinate { mean.add(c) }
-    }
-    let coordinates = members.lazy.compactMap { photos[$0].coordinate }
-    let center = mean.center ?? coordinates.first ?? Coordinate(latitude: 0, longitude: 0)
-    let centre = GreatCircle.unitVector(center)
-    // The photo nearest the centre, ties by the lower id.
-    var best = (distance: Double.infinity, id: Int64.max)
-    for i in members {
-      guard let c = photos[i].coordinate else { continue }
-      let v = GreatCircle.unitVector(c)
-      let d =
-        (v.x - centre.x) * (v.x - centre.x) + (v.y - centre.y) * (v.y - centre.y) + (v.z - centre.z) * (v.z - centre.z)
-      if d < best.distance || (d == best.distance && photos[i].id < best.id) { best = (d, photos[i].id) }
-    }
-    return VisitedPlace(
-      level: level, name: name, countryCode: code, region: region, photos: members.count,
-      first: LocalDay(seconds: first), last: LocalDay(seconds: last), representative: best.id,
-      bounds: BoundingBox(enclosing: coordinates) ?? BoundingBox(west: 0, south: 0, east: 0, north: 0),
-      children: [])
-  }
-
   /// `places` and every level below in `order`; ties by name, then key.
   static func sorted(_ places: [VisitedPlace], by order: PlaceOrder) -> [VisitedPlace] {
     places.map { place in
@@ -150,5 +141,43 @@ public struct PlacesVisited: Sendable {
       default: return (a.name, a.key) < (b.name, b.key)
       }
     }
+  }
+}
+
+/// The photos places are made of, with their unit vectors found once.
+private struct Groups {
+  let photos: [DatedPhoto]
+  let vectors: [(x: Double, y: Double, z: Double)]
+
+  /// The place of `members`: its count, days, box, and the photo nearest its centre.
+  func place(_ level: PlaceLevel, name: String, code: String, region: String, members: [Int]) -> VisitedPlace {
+    var first = Int64.max
+    var last = Int64.min
+    var x = 0.0
+    var y = 0.0
+    var z = 0.0
+    for i in members {
+      first = min(first, photos[i].localTime)
+      last = max(last, photos[i].localTime)
+      x += vectors[i].x
+      y += vectors[i].y
+      z += vectors[i].z
+    }
+    let length = (x * x + y * y + z * z).squareRoot()
+    let centre = length > 1e-12 ? (x / length, y / length, z / length) : vectors[members[0]]
+    // The photo nearest the centre, ties by the lower id.
+    var best = (distance: Double.infinity, id: Int64.max)
+    for i in members {
+      let v = vectors[i]
+      let d =
+        (v.x - centre.0) * (v.x - centre.0) + (v.y - centre.1) * (v.y - centre.1) + (v.z - centre.2) * (v.z - centre.2)
+      if d < best.distance || (d == best.distance && photos[i].id < best.id) { best = (d, photos[i].id) }
+    }
+    return VisitedPlace(
+      level: level, name: name, countryCode: code, region: region, photos: members.count,
+      first: LocalDay(seconds: first), last: LocalDay(seconds: last), representative: best.id,
+      bounds: BoundingBox(enclosing: members.lazy.compactMap { photos[$0].coordinate })
+        ?? BoundingBox(west: 0, south: 0, east: 0, north: 0),
+      children: [])
   }
 }

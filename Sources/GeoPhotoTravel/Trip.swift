@@ -45,7 +45,7 @@ extension Trip {
     let first = located.first?.photo ?? photos[0]
     let last = located.last?.photo ?? photos[photos.count - 1]
     var distance = 0.0
-    var cityCounts: [String: Int] = [:]
+    var cityCounts: [PlaceKey: Int] = [:]
     var countryCounts: [String: Int] = [:]
     var citiesByCountry: [String: [String: Int]] = [:]
     for (i, (photo, coordinate)) in located.enumerated() {
@@ -53,8 +53,8 @@ extension Trip {
       guard let place = photo.place, !place.countryCode.isEmpty else { continue }
       countryCounts[place.countryCode, default: 0] += 1
       guard !place.isCountry else { continue }
-      let key = place.geonameID.map { "#\($0)" } ?? "\(place.countryCode)/\(place.admin1)/\(place.name)"
-      cityCounts[key, default: 0] += 1
+      cityCounts[place.geonameID.map(PlaceKey.id) ?? .name(place.countryCode, place.admin1, place.name), default: 0] +=
+        1
       citiesByCountry[place.countryCode, default: [:]][place.name, default: 0] += 1
     }
     func byCount(_ counts: [String: Int]) -> [String] {
@@ -83,6 +83,12 @@ extension Trip {
     let kept = photos.filter(isKept)
     guard kept.contains(where: { $0.coordinate != nil }) else { return nil }
     return Trip(photos: kept, id: id, name: name, home: home)
+  }
+
+  /// A place counted: by its GeoNames id, or by its names.
+  enum PlaceKey: Hashable {
+    case id(Int)
+    case name(String, String, String)
   }
 
   /// The id of the trip whose lowest photo id is `id`.

@@ -35,7 +35,7 @@ func completionScript(_ shell: String) throws -> URL {
       return try ToolRun("/bin/bash", ["-c", program]).stdout.split(separator: "\n").map(String.init).sorted()
     }
     #expect(try complete(["geophoto", "ne"]) == ["near"])
-    #expect(try complete(["geophoto", "s"]) == ["serve", "snapshot", "sync"])
+    #expect(try complete(["geophoto", "s"]) == ["serve", "share", "snapshot", "sync"])
     #expect(try complete(["geophoto", "near", "--fo"]) == ["--format"])
     #expect(try complete(["geophoto", "near", "--format", ""]) == ["csv", "geojson", "json", "table"])
     #expect(try complete(["geophoto", "near", "-s", ""]) == ["commons", "flickr", "local"])

@@ -61,7 +61,7 @@ final class RecordingConsole: Sendable {
     #expect(
       names == [
         "sync", "fetch", "near", "export", "serve", "route", "along", "directions", "snapshot", "geotag", "trips",
-        "basemap",
+        "share", "basemap",
         "places", "migrate", "info", "check", "forget",
       ])
     for command in GeoPhotoCommand.commands {

@@ -144,6 +144,9 @@ enum ServeCommand: Subcommand {
     if let url = PlaceNames.gazetteerURL(context) { api.places = PlaceDirectory { try PlaceNames.load(url) } }
     api.trips = try TripSearch.finder(context)
     if config.serve.allowEdits { api.edits = Self.edits(context) }
+    let shareStore = try CommandContext.stores.opener(config.databasePath, mode: .readOnly)
+    api.shares = ShareDirectory(
+      load: { try shareStore().shares() }, clock: { Int64(Date().timeIntervalSince1970) })
     // Thumbnails kept beside a local index (a PostgreSQL one has no folder: they are made each time).
     let localFolder = CommandContext.stores.localDirectory(config.databasePath).map { _ in context.indexDirectory }
     if let localFolder {

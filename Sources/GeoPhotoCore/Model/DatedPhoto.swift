@@ -11,20 +11,39 @@ public struct DatedPhoto: Hashable, Sendable {
   /// The capture time's wall clock in seconds since 1970, as if UTC: what local dates are
   /// read from.
   public var localTime: Int64
-  /// The place the gazetteer named (name, first-level division, country, GeoNames id);
-  /// nil when none was near or the photo has no location.
-  public var place: PlaceName?
+  /// The place the gazetteer named (name, first-level division, country, GeoNames id), held
+  /// once for all the photos taken there; nil when none was near or the photo has no location.
+  public var sharedPlace: SharedPlace?
+
+  /// The place the gazetteer named.
+  public var place: PlaceName? { sharedPlace?.name }
 
   public init(id: Int64, coordinate: Coordinate?, instant: Int64, localTime: Int64, place: PlaceName? = nil) {
+    self.init(
+      id: id, coordinate: coordinate, instant: instant, localTime: localTime, sharedPlace: place.map(SharedPlace.init))
+  }
+
+  public init(id: Int64, coordinate: Coordinate?, instant: Int64, localTime: Int64, sharedPlace: SharedPlace?) {
     self.id = id
     self.coordinate = coordinate
     self.instant = instant
     self.localTime = localTime
-    self.place = place
+    self.sharedPlace = sharedPlace
   }
 
   /// The local date, `2024-05-03`.
   public var localDate: String { LocalDay(seconds: localTime).text }
+}
+
+/// A place as the photos of a timeline share it: one object per place, so that a million
+/// photos hold a reference each rather than a copy of its names.
+public final class SharedPlace: Hashable, Sendable {
+  public let name: PlaceName
+
+  public init(_ name: PlaceName) { self.name = name }
+
+  public static func == (a: SharedPlace, b: SharedPlace) -> Bool { a === b || a.name == b.name }
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// A calendar day of local time: the days since 1970-01-01 of a wall clock read as UTC.

@@ -12,21 +12,26 @@ public struct PhotoFilter: Hashable, Sendable {
   /// Only photos whose searched text (`SearchText.document(of:)`) holds these words; nil for
   /// any text.
   public var text: TextQuery?
+  /// Only these photos: a shared link's scope, set by the server from the link's token,
+  /// never from a request's parameters; nil for any.
+  public var ids: PhotoIDSet?
 
   public init(
-    sources: Set<PhotoSource>? = nil, time: TimeRange? = nil, camera: String? = nil, text: TextQuery? = nil
+    sources: Set<PhotoSource>? = nil, time: TimeRange? = nil, camera: String? = nil, text: TextQuery? = nil,
+    ids: PhotoIDSet? = nil
   ) {
     self.sources = sources
     self.time = time
     self.camera = camera.map { $0.lowercased() }
     self.text = text
+    self.ids = ids
   }
 
   /// Every photo.
   public static let all = PhotoFilter()
 
   /// Whether the filter lets every photo through.
-  public var isEmpty: Bool { sources == nil && time == nil && camera == nil && text == nil }
+  public var isEmpty: Bool { sources == nil && time == nil && camera == nil && text == nil && ids == nil }
 
   /// The same filter without its text part, for indexes that answer the text part themselves.
   public var withoutText: PhotoFilter {
@@ -38,6 +43,7 @@ public struct PhotoFilter: Hashable, Sendable {
   /// Whether `photo` passes.
   @inlinable
   public func includes(_ photo: some FilterablePhoto) -> Bool {
+    if let ids, !ids.contains(photo.id) { return false }
     if let sources, !sources.contains(photo.source) { return false }
     if let time, !time.matches(photo.takenAt) { return false }
     if let camera, !Self.camera(photo.cameraMake, photo.cameraModel, contains: camera) { return false }
@@ -59,6 +65,7 @@ public struct PhotoFilter: Hashable, Sendable {
 
 /// What a filter looks at in a photo.
 public protocol FilterablePhoto {
+  var id: Int64 { get }
   var source: PhotoSource { get }
   var takenAt: CaptureDate? { get }
   var cameraMake: String? { get }

@@ -1,6 +1,7 @@
 public import GeoPhotoBasemap
 import GeoPhotoCore
 public import GeoPhotoHTTPD
+import GeoPhotoStore
 public import GeoPhotoThumbnails
 public import GeoPhotoTravel
 public import GeoPhotoVectorTiles
@@ -28,6 +29,8 @@ public struct APIConfiguration: Sendable {
   /// How edits are written (`PUT`/`DELETE /v1/photos/{id}/location`); nil when the server
   /// takes none (`serve.allow_edits` off, the default). Edits also need the token.
   public var edits: PhotoEdits?
+  /// The share links whose tokens let their holders see one trip or filter; nil for none.
+  public var shares: ShareDirectory?
   /// How `/v1/trips` finds trips: the same `trips.*` settings as `geophoto trips`, so ids agree.
   public var trips = TripFinder()
   /// geophoto's own basemap tiles (`/tiles`); nil answers 404 there.
@@ -198,22 +201,36 @@ public struct APIRouter: Responder {
       guard routes(for: request.path).isEmpty else { throw methodNotAllowed(request.method, other: request.path) }
       throw APIError.notFound("no such endpoint: \(request.path)")
     }
-    if route.access == .edit {
-      guard configuration.edits != nil else {
-        throw APIError(403, "forbidden", "this server does not take edits (serve.allow_edits is off)")
-      }
-      guard token != nil else {
-        throw APIError(403, "forbidden", "edits need a server with a token (serve.token or serve.token_file)")
-      }
+    // A share link's token: the request sees that link's photos only, and only where a route
+    // applies a scope; the server's own token (or none needed) sees everything.
+    var share: Share?
+    if route.access != .open, token?.admits(request) != true, let bearer = request.bearer {
+      share = configuration.shares?.share(token: bearer)
     }
-    if route.access != .open, let token, !token.admits(request) {
-      throw APIError(401, "unauthorized", "this server needs 'Authorization: Bearer <token>'")
+    if let share {
+      guard route.shareable else {
+        throw APIError(403, "forbidden", "a shared link does not open \(request.path)")
+      }
+      _ = share
+    } else {
+      if route.access == .edit {
+        guard configuration.edits != nil else {
+          throw APIError(403, "forbidden", "this server does not take edits (serve.allow_edits is off)")
+        }
+        guard token != nil else {
+          throw APIError(403, "forbidden", "edits need a server with a token (serve.token or serve.token_file)")
+        }
+      }
+      if route.access != .open, let token, !token.admits(request) {
+        throw APIError(401, "unauthorized", "this server needs 'Authorization: Bearer <token>'")
+      }
     }
     if request.hasBody && route.body == .none { throw noBody }
     let parameters = try ParameterValues(request, route: route, pathValues: pathValues)
+    let scope = try share.map { try snapshot.scope(of: $0, finder: configuration.trips) }
     return try route.respond(
       EndpointContext(
         snapshot: snapshot, configuration: configuration, request: request, parameters: parameters,
-        answerVariant: answerVariant, holder: holder))
+        answerVariant: answerVariant, holder: holder, scope: scope))
   }
 }

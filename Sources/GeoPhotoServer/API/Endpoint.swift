@@ -15,6 +15,9 @@ struct Endpoint: Sendable {
   var summary: String
   /// Whether the route needs the server's token (when it has one): each route says.
   var access: Access
+  /// Whether a share link's token opens the route: it answers with the link's photos only
+  /// (`EndpointContext.filter()`, `admits`). Routes say so one by one; others refuse links.
+  var shareable = false
   var parameters: [EndpointParameter] = []
   /// What a successful request answers, for the OpenAPI document.
   var responses: [APIResponse]

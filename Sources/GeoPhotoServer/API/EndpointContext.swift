@@ -14,6 +14,18 @@ struct EndpointContext {
   /// What holds the snapshots, for an edit to load the index it changed; nil in tests that
   /// answer from a snapshot alone.
   var holder: LoadedIndexHolder? = nil
+  /// What a share link's token lets the request see; nil for everything.
+  var scope: ShareScope? = nil
+
+  /// The request's filters (`FilterParameters`), with a share link's scope put in.
+  func filter() throws -> PhotoFilter {
+    var filter = try FilterParameters.filter(parameters)
+    if let scope { filter.ids = scope.ids }
+    return filter
+  }
+
+  /// Whether the request may see photo `id`: any, or one of its share link's.
+  func admits(_ id: Int64) -> Bool { scope?.ids.contains(id) ?? true }
 
   // MARK: - Caching
 
@@ -23,6 +35,7 @@ struct EndpointContext {
   func etag(type: String = "") -> String {
     var hash = Checksum.of(request.path + "?" + parameters.canonical + "#" + type)
     hash = (hash &* 31 &+ answerVariant) &* 31 &+ snapshot.zonesVariant
+    if let scope { hash = hash &* 31 &+ Checksum.of(scope.share.id) }
     return "\"g\(snapshot.generation)-\(String(hash, radix: 36))\""
   }
 
@@ -37,7 +50,7 @@ struct EndpointContext {
   /// How long and by whom an answer may be kept: with a token, by the client alone
   /// (`private`, and `Vary: Authorization`); otherwise by shared caches too.
   func caching(maxAge: Int, varying: [String] = []) -> [(String, String)] {
-    let isPrivate = configuration.token != nil
+    let isPrivate = configuration.token != nil || scope != nil
     var headers = [("Cache-Control", "\(isPrivate ? "private" : "public"), max-age=\(maxAge)")]
     let vary = (isPrivate ? ["Authorization"] : []) + varying
     if !vary.isEmpty { headers.append(("Vary", vary.joined(separator: ", "))) }

@@ -15,7 +15,7 @@ enum AnnotationsEndpoints {
     path: "/v1/annotations", operationID: "annotations",
     summary:
       "Pins and clusters for a map viewport (supercluster's algorithm: radius 40 px at extent 512, zoom 0-16 clustered)",
-    access: .token, parameters: [bbox, zoom] + FilterParameters.all,
+    access: .token, shareable: true, parameters: [bbox, zoom] + FilterParameters.all,
     responses: [
       APIResponse(
         status: 200,
@@ -26,7 +26,7 @@ enum AnnotationsEndpoints {
   static func annotations(_ c: EndpointContext) throws -> ServerResponse {
     let box = c.parameters.box(bbox) ?? BoundingBox(west: 0, south: 0, east: 0, north: 0)
     let zoomLevel = Int((c.parameters.number(zoom) ?? 0).rounded(.down))
-    let filter = try FilterParameters.filter(c.parameters)
+    let filter = try c.filter()
     return try c.cached(type: "application/geo+json") {
       let view = try c.snapshot.clusters(for: filter)
       let (shown, total) = view.items(in: box, zoom: zoomLevel, limit: c.configuration.maximumFeatures)
@@ -106,7 +106,7 @@ enum AnnotationsEndpoints {
 
   static let leavesRoute = Endpoint(
     path: "/v1/clusters/{id}/leaves", operationID: "clusterLeaves", summary: "The photos inside a cluster, paged",
-    access: .token, parameters: [clusterID, limit, offset] + FilterParameters.all,
+    access: .token, shareable: true, parameters: [clusterID, limit, offset] + FilterParameters.all,
     responses: [
       APIResponse(
         status: 200, description: "One page of photos",
@@ -117,7 +117,7 @@ enum AnnotationsEndpoints {
     let id = Int(c.parameters.identifier(clusterID) ?? -1)
     let limit = c.parameters.integer(limit)
     let offset = c.parameters.integer(offset)
-    let view = try c.snapshot.clusters(for: try FilterParameters.filter(c.parameters))
+    let view = try c.snapshot.clusters(for: try c.filter())
     guard view.contains(clusterID: id) else {
       throw APIError.notFound("no cluster \(id) in index generation \(c.snapshot.generation) for this filter")
     }

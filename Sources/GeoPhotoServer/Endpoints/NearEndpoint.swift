@@ -21,6 +21,7 @@ enum NearEndpoint {
   static let route = Endpoint(
     path: "/v1/near", operationID: "near",
     summary: "Photos nearest to a point, nearest first (exact great-circle order, ties by id)", access: .token,
+    shareable: true,
     parameters: [latitude, longitude, limit, radius] + FilterParameters.all + [sort, format],
     responses: [
       APIResponse(
@@ -37,7 +38,7 @@ enum NearEndpoint {
     let lon = p.number(longitude) ?? 0
     let limit = p.integer(limit)
     let radius = p.number(radius)
-    let filter = try FilterParameters.filter(p)
+    let filter = try c.filter()
     let geoJSON = wantsGeoJSON(p.word(format), accept: c.request.headers["accept"])
     let center = Coordinate(latitude: lat, longitude: lon == 180 ? -180 : lon)
     let query = NearQuery(center: center, limit: limit, radius: radius, filter: filter)

@@ -10,7 +10,7 @@ enum PhotoEndpoints {
   static let photoID = EndpointParameter.path("id", .identifier("photo id", 1...Int64.max), "Photo id")
 
   static let detailRoute = Endpoint(
-    path: "/v1/photos/{id}", operationID: "photo", summary: "One photo's details", access: .token,
+    path: "/v1/photos/{id}", operationID: "photo", summary: "One photo's details", access: .token, shareable: true,
     parameters: [photoID],
     responses: [
       APIResponse(status: 200, description: "The photo", content: [("application/json", PhotoDetailDocument.reference)])
@@ -19,7 +19,7 @@ enum PhotoEndpoints {
 
   static func detail(_ c: EndpointContext) throws -> PhotoDetail {
     let id = c.parameters.identifier(photoID) ?? -1
-    guard let detail = try c.snapshot.detail(id: id) else { throw APIError.notFound("no photo \(id)") }
+    guard c.admits(id), let detail = try c.snapshot.detail(id: id) else { throw APIError.notFound("no photo \(id)") }
     return detail
   }
 
@@ -41,7 +41,7 @@ enum PhotoEndpoints {
     path: "/v1/photos/{id}/thumbnail", operationID: "thumbnail",
     summary:
       "A local photo's thumbnail (JPEG, decoded from the photo, upright), or a redirect to a remote photo's thumbnail",
-    access: .token, parameters: [photoID, thumbnailSize],
+    access: .token, shareable: true, parameters: [photoID, thumbnailSize],
     responses: [
       APIResponse(status: 200, description: "JPEG", content: [("image/jpeg", .binary)]),
       APIResponse(status: 302, description: "Redirect to the provider's thumbnail"),

@@ -36,7 +36,7 @@ enum PlaceEndpoints {
   static let route = Endpoint(
     path: "/v1/places", operationID: "places",
     summary: "Places by name, the most populous first, or spellings it may mean when none has the name",
-    access: .token,
+    access: .token, shareable: true,
     parameters: [query, limit],
     responses: [
       APIResponse(status: 200, description: "The places", content: [("application/json", PlaceList.reference)])

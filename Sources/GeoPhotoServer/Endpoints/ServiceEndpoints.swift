@@ -25,11 +25,21 @@ enum ServiceEndpoints {
   static let statusRoute = Endpoint(
     path: "/v1/status", operationID: "status",
     summary: "The index served: its generation, how many photos it shows and the box around them", access: .token,
+    shareable: true,
     responses: [APIResponse(status: 200, description: "The index", content: [("application/json", Status.reference)])],
     cached: false, respond: status)
 
   static func status(_ c: EndpointContext) throws -> ServerResponse {
-    let answer = Status(generation: c.snapshot.generation, photos: c.snapshot.count, bounds: c.snapshot.bounds)
+    let answer: Status
+    if let scope = c.scope {
+      // A shared link's photos only: how many it shows, and the box around them.
+      let shown = scope.ids.ids.compactMap { c.snapshot.position(of: $0) }
+      answer = Status(
+        generation: c.snapshot.generation, photos: shown.count,
+        bounds: BoundingBox(enclosing: shown.map(c.snapshot.coordinate(at:))))
+    } else {
+      answer = Status(generation: c.snapshot.generation, photos: c.snapshot.count, bounds: c.snapshot.bounds)
+    }
     return c.uncached(answer.encoded(), type: "application/json", cacheControl: "no-store")
   }
 

@@ -17,7 +17,7 @@ enum TravelEndpoints {
   static let visitedRoute = Endpoint(
     path: "/v1/places/visited", operationID: "placesVisited",
     summary: "Where the photos were taken: countries, their regions and their cities, with counts, days and boxes",
-    access: .token, parameters: [level, order] + FilterParameters.all,
+    access: .token, shareable: true, parameters: [level, order] + FilterParameters.all,
     responses: [
       APIResponse(
         status: 200, description: "The places", content: [("application/json", PlacesVisitedDocument.reference)])
@@ -26,7 +26,7 @@ enum TravelEndpoints {
   static let tripsRoute = Endpoint(
     path: "/v1/trips", operationID: "trips",
     summary: "The trips found in the photos' timeline, latest first (filters choose trips and their photos)",
-    access: .token, parameters: FilterParameters.all,
+    access: .token, shareable: true, parameters: FilterParameters.all,
     responses: [
       APIResponse(status: 200, description: "The trips", content: [("application/json", TripListDocument.reference)])
     ], work: .timeline, respond: trips)
@@ -36,7 +36,7 @@ enum TravelEndpoints {
   static let tripRoute = Endpoint(
     path: "/v1/trips/{id}", operationID: "trip",
     summary: "One trip as GeoJSON: its route line (kind: route, the trip's members), then its photos in time order",
-    access: .token, parameters: [tripID],
+    access: .token, shareable: true, parameters: [tripID],
     responses: [
       APIResponse(
         status: 200, description: "The trip",
@@ -59,7 +59,7 @@ enum TravelEndpoints {
   }
 
   static func visited(_ c: EndpointContext) throws -> ServerResponse {
-    let filter = try FilterParameters.filter(c.parameters)
+    let filter = try c.filter()
     let level = c.parameters.word(level).flatMap(PlaceLevel.init(rawValue:)) ?? .city
     let order = c.parameters.word(order).flatMap(PlaceOrder.init(rawValue:)) ?? .count
     return try c.cached(type: "application/json") {
@@ -83,16 +83,16 @@ enum TravelEndpoints {
     let passing = try snapshot.datedIDs(passing: filter)
     let photos = try snapshot.timeline(sources: travel.sources ?? [.local])
     let names = countryNames(c)
-    let restricted = passing != nil || !snapshot.privacyZones.isEmpty
+    let restricted = passing != nil || !snapshot.privacyZones.isEmpty || c.scope != nil
     let found = c.configuration.trips.trips(
       in: photos,
       showing: restricted ? { snapshot.isShown($0) && passing?.contains($0.id) != false } : nil
     ) { names[$0] ?? $0 }
-    return (snapshot.privacyZones.isEmpty ? found.homes : [], found.trips)
+    return (snapshot.privacyZones.isEmpty && c.scope == nil ? found.homes : [], found.trips)
   }
 
   static func trips(_ c: EndpointContext) throws -> ServerResponse {
-    let filter = try FilterParameters.filter(c.parameters)
+    let filter = try c.filter()
     return try c.cached(type: "application/json") {
       let (homes, trips) = try found(c, filter: filter)
       return TripListDocument(homes: homes, trips: trips).encoded()
@@ -101,7 +101,7 @@ enum TravelEndpoints {
 
   static func trip(_ c: EndpointContext) throws -> ServerResponse {
     let id = c.parameters.word(tripID) ?? ""
-    guard let trip = try found(c, filter: .all).trips.first(where: { $0.id == id }) else {
+    guard let trip = try found(c, filter: c.filter()).trips.first(where: { $0.id == id }) else {
       throw APIError.notFound("no trip \(id)")
     }
     return try c.cached(type: "application/geo+json") {
