@@ -23,6 +23,10 @@ public struct TripMembers: JSONWritable, DescribedJSON {
     w.string(trip.start.text)
     w.key("end")
     w.string(trip.end.text)
+    w.key("startTime")
+    w.string(CaptureDate(secondsSinceEpoch: Int(trip.startInstant), utcOffsetMinutes: 0).iso8601)
+    w.key("endTime")
+    w.string(CaptureDate(secondsSinceEpoch: Int(trip.endInstant), utcOffsetMinutes: 0).iso8601)
     w.key("days")
     w.integer(trip.end.number - trip.start.number + 1)
     w.key("photos")
@@ -68,7 +72,9 @@ public struct TripMembers: JSONWritable, DescribedJSON {
       ("id", .described(.string, "Stable while the trip's photos stay")),
       ("name", .described(.string, "Tokyo & Kyoto, JP; Japan; Japan & South Korea")),
       ("start", .described(.string, "The local day of the first photo")),
-      ("end", .described(.string, "The local day of the last photo")), ("days", .integer),
+      ("end", .described(.string, "The local day of the last photo")),
+      ("startTime", .described(.string, "The instant of the first photo with a position, in UTC")),
+      ("endTime", .described(.string, "The instant of the last photo with a position, in UTC")), ("days", .integer),
       ("photos", .described(.integer, "Every photo of the trip, with or without a position")),
       ("located", .described(.integer, "Photos with a position")),
       ("places", .described(.integer, "Distinct places (cities)")), ("countries", .integer),
@@ -78,7 +84,8 @@ public struct TripMembers: JSONWritable, DescribedJSON {
       ("home", .described(.string, "The home it was measured from")),
     ],
     required: [
-      "id", "name", "start", "end", "days", "photos", "located", "places", "countries", "countryCodes", "distance",
+      "id", "name", "start", "end", "startTime", "endTime", "days", "photos", "located", "places", "countries",
+      "countryCodes", "distance",
       "bbox",
     ])
 }
@@ -129,7 +136,8 @@ public struct TripListDocument: OutputDocument, JSONWritable, DescribedJSON {
   public func csv() -> CSV {
     CSV(
       header: [
-        "id", "name", "start", "end", "days", "photos", "located", "places", "countries", "country_codes",
+        "id", "name", "start", "end", "startTime", "endTime", "days", "photos", "located", "places", "countries",
+        "country_codes",
         "distance_km",
         "west", "south", "east", "north",
       ],

@@ -124,6 +124,14 @@ enum PostgresSQL {
     if let time = filter.time { sql += " AND " + timeCondition(time, &parameters) }
     if let camera = filter.camera { sql += " AND " + cameraCondition(camera, &parameters) }
     if let text = filter.text { sql += " AND " + textCondition(text, &parameters) }
+    if let place = filter.place {
+      sql +=
+        " AND "
+        + FilterSQL.place(place) {
+          parameters.append(.text($0))
+          return "$\(parameters.count)"
+        }
+    }
     if let ids = filter.ids {
       parameters.append(array(ids.ids.map(String.init)))
       sql += " AND id = ANY($\(parameters.count)::bigint[])"

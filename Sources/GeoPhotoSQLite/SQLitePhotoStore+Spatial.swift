@@ -24,13 +24,25 @@ extension SQLitePhotoStore {
       let table = filter.sourceCodeTable
       tests.append { table[Int(index.tag(at: $0))] }
     }
-    if let camera = filter.camera {
-      // Make and model are not in the tree: the photos that match, by id.
+    if filter.camera != nil || filter.place != nil {
+      // Make, model and place are not in the tree: the photos that match, by id.
       var values: [StoreValue] = []
-      let condition = FilterSQL.camera(camera) {
-        values.append(.text($0))
-        return "?"
+      var parts: [String] = []
+      if let camera = filter.camera {
+        parts.append(
+          FilterSQL.camera(camera) {
+            values.append(.text($0))
+            return "?"
+          })
       }
+      if let place = filter.place {
+        parts.append(
+          FilterSQL.place(place) {
+            values.append(.text($0))
+            return "?"
+          })
+      }
+      let condition = parts.joined(separator: " AND ")
       var ids = Set<Int64>()
       try database.forEachRow("SELECT id FROM photos WHERE latitude IS NOT NULL AND \(condition)", values) {
         ids.insert($0.int64(0))
@@ -82,6 +94,7 @@ extension SQLitePhotoStore {
     }
     if let time = filter.time { conditions.append(FilterSQL.time(time) { bind(.integer($0)) }) }
     if let camera = filter.camera { conditions.append(FilterSQL.camera(camera) { bind(.text($0)) }) }
+    if let place = filter.place { conditions.append(FilterSQL.place(place) { bind(.text($0)) }) }
     if let ids = filter.ids {
       conditions.append("photos.id IN (SELECT value FROM json_each(\(bind(.text(FilterSQL.jsonArray(ids))))))")
     }

@@ -319,7 +319,9 @@ extension LoadedIndex {
       let time = located.time(at: p)
       return window.matches(instant: time.instant, local: time.local)
     }
-    guard filter.camera != nil || filter.text != nil else { return (0..<located.positionCount).filter(passesTree) }
+    guard filter.camera != nil || filter.text != nil || filter.place != nil else {
+      return (0..<located.positionCount).filter(passesTree)
+    }
     return try details.ids(passing: filter).compactMap { located.position(of: $0) }.filter(passesTree).sorted()
   }
 }

@@ -33,4 +33,15 @@ public enum FilterSQL {
   public static func jsonArray(_ ids: PhotoIDSet) -> String {
     "[" + ids.ids.map(String.init).joined(separator: ",") + "]"
   }
+
+  /// The condition a place filter puts on the place columns (`PlaceFilter.contains`).
+  public static func place(_ place: PlaceFilter, bind: (String) -> String) -> String {
+    var parts = ["\(PhotoColumn.placeCountryCode.name) = \(bind(place.countryCode))"]
+    if let region = place.region {
+      parts.append("\(PhotoColumn.placeIsCountry.name) = FALSE")
+      parts.append("\(PhotoColumn.placeAdmin1.name) = \(bind(region))")
+    }
+    if let city = place.city { parts.append("\(PhotoColumn.placeName.name) = \(bind(city))") }
+    return "(" + parts.joined(separator: " AND ") + ")"
+  }
 }

@@ -110,6 +110,32 @@ import Testing
     #expect(get(try api(), "/v1/places/visited?level=planet").status == 400)
   }
 
+  @Test func aPlaceFiltersEveryAnswer() throws {
+    let api = try api()
+    func count(_ key: String) -> Int {
+      timeline.photos.filter { p in
+        guard p.coordinate != nil, let place = p.place else { return false }
+        return
+          ([
+            place.countryCode, "\(place.countryCode)/\(place.admin1)",
+            "\(place.countryCode)/\(place.admin1)/\(place.name)",
+          ])
+          .contains(key)
+      }.count
+    }
+    for key in ["JP", "JP/Kyoto", "JP/Kyoto/Kyoto", "FI/Uusimaa/Espoo", "DE"] {
+      let near = get(api, "/v1/near?lat=0&lon=0&limit=1000&place=\(key)").json["annotations"] as? [[String: Any]] ?? []
+      #expect(near.count == min(1_000, count(key)), "\(key)")
+      let zoomedOut = get(api, "/v1/annotations?bbox=-180,-85,180,85&zoom=0&place=\(key)").json
+      let total = (zoomedOut["features"] as? [[String: Any]] ?? []).map {
+        ($0["properties"] as? [String: Any])?["point_count"] as? Int ?? 1
+      }.reduce(0, +)
+      #expect(total == count(key), "\(key)")
+    }
+    #expect(get(api, "/v1/near?lat=0&lon=0&place=Japan").status == 400)
+    #expect(get(api, "/v1/near?lat=0&lon=0&place=JP/Kyoto/").status == 400)
+  }
+
   @Test func privacyZonesHideTheirPhotosAndTheHome() throws {
     // A zone around Kyoto: Japan's trip shows Tokyo alone, and no home is told.
     let api = try api(zones: [PrivacyZone(center: TravelTimeline.kyoto.coordinate, radius: 20_000)])

@@ -1,9 +1,9 @@
-/// The six filters every command and endpoint that lists photos takes, declared once: name,
+/// The seven filters every command and endpoint that lists photos takes, declared once: name,
 /// what its value is, help, an example, and how its text is read. The command line shows them
 /// as options (`--since 2024-05`), the server as query parameters (`since=2024-05`); the rules
 /// and the messages are these.
 public enum FilterField: String, CaseIterable, Sendable {
-  case source, since, until, on, camera, text
+  case source, since, until, on, camera, text, place
 
   /// What the value is, for usage lines: `--since <time>`.
   public var valueName: String {
@@ -13,6 +13,7 @@ public enum FilterField: String, CaseIterable, Sendable {
     case .on: "day"
     case .camera: "text"
     case .text: "words"
+    case .place: "place"
     }
   }
 
@@ -31,6 +32,9 @@ public enum FilterField: String, CaseIterable, Sendable {
       "Only photos whose title, description, keywords, place, camera, file name or owner hold every word "
         + "(any case and accents; a word matches the start of a word; \"quoted phrases\"; Chinese and Japanese "
         + "text anywhere)"
+    case .place:
+      "Only photos taken in this place, as places visited names it: a country code, CODE/region or "
+        + "CODE/region/city (JP, JP/Kyoto, JP/Kyoto/Kyoto)"
     }
   }
 
@@ -43,6 +47,7 @@ public enum FilterField: String, CaseIterable, Sendable {
     case .on: "2024-05-03"
     case .camera: "fujifilm"
     case .text: "temple"
+    case .place: "JP/Kyoto"
     }
   }
 
@@ -93,7 +98,42 @@ public enum FilterField: String, CaseIterable, Sendable {
       } catch {
         throw bad(error.description)
       }
+    case .place:
+      guard let place = PlaceFilter(text) else {
+        throw bad("expected a country code, CODE/region or CODE/region/city (JP, JP/Kyoto, JP/Kyoto/Kyoto)")
+      }
+      return .place(place)
     }
+  }
+}
+
+/// A place photos were taken in, as places visited names it (`VisitedPlace.key`): a country
+/// by its code, a first-level region in it, or a city in that region.
+public struct PlaceFilter: Hashable, Sendable, CustomStringConvertible {
+  public var countryCode: String
+  public var region: String?
+  public var city: String?
+
+  /// `JP`, `JP/Kyoto`, `JP/Kyoto/Kyoto` (a region without a name is empty: `NO//Longyearbyen`).
+  public init?(_ text: String) {
+    let parts = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+    guard (1...3).contains(parts.count), parts[0].count == 2, parts[0].allSatisfy({ $0.isASCII && $0.isLetter }),
+      text.count <= FilterField.maximumTextLength
+    else { return nil }
+    countryCode = parts[0].uppercased()
+    region = parts.count > 1 ? parts[1] : nil
+    city = parts.count > 2 ? parts[2] : nil
+    if let city, city.isEmpty { return nil }
+  }
+
+  public var description: String { ([countryCode] + [region, city].compactMap { $0 }).joined(separator: "/") }
+
+  /// Whether a photo named `place` was taken here.
+  public func contains(_ place: PlaceName?) -> Bool {
+    guard let place, place.countryCode == countryCode else { return false }
+    if let region, place.isCountry || place.admin1 != region { return false }
+    if let city, place.name != city { return false }
+    return true
   }
 }
 
@@ -103,6 +143,7 @@ public enum FilterValue: Sendable, Equatable {
   case time(TimeBound)
   case camera(String)
   case words(TextQuery)
+  case place(PlaceFilter)
 }
 
 /// A filter value that cannot be used, or two that contradict each other. Each front end says
@@ -148,7 +189,10 @@ extension PhotoFilter {
     if case .camera(let c)? = values[.camera] { camera = c }
     var words: TextQuery?
     if case .words(let w)? = values[.text] { words = w }
+    var place: PlaceFilter?
+    if case .place(let p)? = values[.place] { place = p }
     self.init(sources: sources, time: range, camera: camera, text: words)
+    self.place = place
   }
 
   /// The filter that raw texts name (`text(field)`: the field's text, a repeatable one's

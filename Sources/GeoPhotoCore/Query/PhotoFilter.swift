@@ -12,6 +12,8 @@ public struct PhotoFilter: Hashable, Sendable {
   /// Only photos whose searched text (`SearchText.document(of:)`) holds these words; nil for
   /// any text.
   public var text: TextQuery?
+  /// Only photos taken in this place; nil for anywhere.
+  public var place: PlaceFilter?
   /// Only these photos: a shared link's scope, set by the server from the link's token,
   /// never from a request's parameters; nil for any.
   public var ids: PhotoIDSet?
@@ -31,7 +33,9 @@ public struct PhotoFilter: Hashable, Sendable {
   public static let all = PhotoFilter()
 
   /// Whether the filter lets every photo through.
-  public var isEmpty: Bool { sources == nil && time == nil && camera == nil && text == nil && ids == nil }
+  public var isEmpty: Bool {
+    sources == nil && time == nil && camera == nil && text == nil && ids == nil && place == nil
+  }
 
   /// The same filter without its text part, for indexes that answer the text part themselves.
   public var withoutText: PhotoFilter {
@@ -48,6 +52,7 @@ public struct PhotoFilter: Hashable, Sendable {
     if let time, !time.matches(photo.takenAt) { return false }
     if let camera, !Self.camera(photo.cameraMake, photo.cameraModel, contains: camera) { return false }
     if let text, !text.matches(document: photo.searchDocument) { return false }
+    if let place, !place.contains(photo.place) { return false }
     return true
   }
 
@@ -66,6 +71,7 @@ public struct PhotoFilter: Hashable, Sendable {
 /// What a filter looks at in a photo.
 public protocol FilterablePhoto {
   var id: Int64 { get }
+  var place: PlaceName? { get }
   var source: PhotoSource { get }
   var takenAt: CaptureDate? { get }
   var cameraMake: String? { get }
