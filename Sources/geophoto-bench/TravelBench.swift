@@ -49,7 +49,11 @@ private func tripLength(_ n: Int) -> Int { 4 + (n * 7) % 9 }
 private func travelIndex() throws -> URL {
   let db = workDirectory.appendingPathComponent("travel-1m/index.sqlite")
   let marker = db.deletingLastPathComponent().appendingPathComponent("complete")
-  guard !FileManager.default.fileExists(atPath: marker.path) else { return db }
+  guard !FileManager.default.fileExists(atPath: marker.path) else {
+    // Kept from an earlier run: brought up to this geophoto's schema.
+    _ = try SQLitePhotoStore(url: db, mode: .readWrite)
+    return db
+  }
   try? FileManager.default.removeItem(at: db.deletingLastPathComponent())
   let store = try SQLitePhotoStore(url: db, create: true)
   let start = 1_136_073_600  // 2006-01-01T00:00:00Z
