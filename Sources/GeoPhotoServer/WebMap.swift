@@ -75,7 +75,10 @@ enum WebMapEndpoints {
     Endpoint(
       path: path, operationID: "webMap", summary: "The web map", access: .open,
       // The page's own URL keeps its date range, search and place, so a view can be shared.
-      parameters: [FilterParameters.since, FilterParameters.until, FilterParameters.text, place, photo],
+      parameters: [
+        FilterParameters.since, FilterParameters.until, FilterParameters.text, place, photo, panel, chosenPlace, trip,
+        share,
+      ],
       responses: [],
       cached: false,
       documented: false,
@@ -87,6 +90,14 @@ enum WebMapEndpoints {
   /// A photo whose viewer the page opens.
   static let photo = EndpointParameter.query(
     "photo", .identifier("photo id", 1...Int64.max), "A photo the map opens its viewer on")
+  /// The panel shown beside the map.
+  static let panel = EndpointParameter.query("panel", .oneOf(["view", "places", "trips"]), "The panel shown")
+  /// The place of the Places panel the map is filtered to (a `place` filter's key).
+  static let chosenPlace = EndpointParameter.query("in", .filter(.place), "The place the map shows (JP/Kyoto)")
+  /// The trip the map shows.
+  static let trip = EndpointParameter.query("trip", .slug("trip id"), "The trip the map shows")
+  /// A share link's token: the page shows what the link shares, and nothing else.
+  static let share = EndpointParameter.query("share", .text, "A share link's token")
   static let assetName = EndpointParameter.path("name", .fileName, "geophoto.js or geophoto.css")
   static let leafletFile = EndpointParameter.path("file", .fileName, "A file of Leaflet's distribution")
 
@@ -112,7 +123,8 @@ enum WebMapEndpoints {
     let endpoints: [(String, Endpoint)] = [
       ("status", ServiceEndpoints.statusRoute), ("places", PlaceEndpoints.route), ("near", NearEndpoint.route),
       ("annotations", AnnotationsEndpoints.annotationsRoute), ("photo", PhotoEndpoints.detailRoute),
-      ("thumbnail", PhotoEndpoints.thumbnailRoute),
+      ("thumbnail", PhotoEndpoints.thumbnailRoute), ("visited", TravelEndpoints.visitedRoute),
+      ("trips", TravelEndpoints.tripsRoute), ("trip", TravelEndpoints.tripRoute),
     ]
     let config = JSONValue.object([
       ("tiles", .string(map.basemap.templates.light)), ("darkTiles", .string(map.basemap.templates.dark)),

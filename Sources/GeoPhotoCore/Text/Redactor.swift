@@ -4,7 +4,7 @@
 /// is replaced wherever it appears (an error message can quote a URL in any form).
 public struct Redactor: Sendable {
   public static let secretParameters: Set<String> = [
-    "api_key", "apikey", "key", "token", "access_token", "password", "secret", "auth", "sig",
+    "api_key", "apikey", "key", "token", "access_token", "password", "secret", "auth", "sig", "share",
   ]
   public var secrets: [String]
 

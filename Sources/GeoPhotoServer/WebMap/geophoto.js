@@ -6,8 +6,21 @@
   // The API's token, when the server has one: asked for once (on the first 401) and kept
   // for this browser tab only.
   let token = sessionStorage.getItem('geophoto-token') || '';
+  // A shared link (?share=TOKEN) opens the map of what it shares, and nothing else.
+  const shareToken = new URLSearchParams(location.search).get('share') || '';
+  if (/^[A-Za-z0-9_-]{43}$/.test(shareToken)) {
+    token = shareToken;
+    document.body.classList.add('gp-shared');
+  }
+  const shared = document.body.classList.contains('gp-shared');
   let asking = null;
   function askForToken(wrong) {
+    if (shared) {
+      // A link cannot be given another token: it has ended.
+      document.getElementById('gp-title').hidden = false;
+      document.getElementById('gp-title-name').textContent = 'This link has expired or was revoked.';
+      return new Promise(() => {});
+    }
     if (asking) { return asking; }
     const form = document.getElementById('gp-token');
     document.getElementById('gp-token-wrong').hidden = !wrong;
@@ -78,7 +91,11 @@
     // Where the photos are comes from the API (the page itself says nothing of them).
     api(endpoint('status')).then((r) => r.ok ? r.json() : null).then((status) => {
       const b = status && status.bounds;
-      if (!b || location.hash) { return; }
+      // A trip or a place chosen in the URL fits the map to itself.
+      const chosen = new URLSearchParams(location.search);
+      if (!b || location.hash || chosen.get('trip') || chosen.get('in') || shared || document.body.dataset.fitted) {
+        return;
+      }
       // Clear of the controls above and of the panel on the right, where it is shown.
       const panel = window.innerWidth > 700 ? 300 : 30;
       map.fitBounds([[b.south, b.west], [b.north, b.east]],
@@ -109,20 +126,38 @@
   const page = new URLSearchParams(location.search);
   const filterNames = ['since', 'until', 'text'];
   for (const name of filterNames) { if (page.get(name)) { form.elements[name].value = page.get(name); } }
-  function filterQuery() {
+  // A place chosen in the Places panel (?in=JP/Kyoto) and a trip chosen in the Trips panel
+  // (?trip=ID) filter the map too: the place by the API's place filter, the trip by its
+  // first and last instants (its photos, and no others, were taken then).
+  let placeChosen = page.get('in') || '';
+  let tripChosen = null;
+  // The trip the URL names, until it is loaded.
+  let tripPending = /^[a-z0-9]{1,32}$/.test(page.get('trip') || '') ? page.get('trip') : null;
+  function filterQuery(options = {}) {
     const q = new URLSearchParams();
+    if (tripChosen && !options.withoutTrip) {
+      q.set('source', 'local');
+      q.set('since', tripChosen.startTime);
+      q.set('until', tripChosen.endTime);
+      return q;
+    }
     for (const name of filterNames) {
       const value = form.elements[name].value.trim();
       // Text without a letter or digit searches for nothing: it is left out, as the API would refuse it.
       if (value && (name !== 'text' || /[\p{L}\p{N}]/u.test(value))) { q.set(name, value); }
     }
+    if (placeChosen && !options.withoutPlace) { q.set('place', placeChosen); }
     return q;
   }
   // The place last gone to stays in the URL too (?place=), so a shared link opens there.
   let placeShown = page.get('place') || '';
   function keepInURL() {
-    const q = filterQuery();
+    const q = filterQuery({ withoutTrip: true, withoutPlace: true });
     if (placeShown) { q.set('place', placeShown); }
+    if (placeChosen) { q.set('in', placeChosen); }
+    if (tripChosen || tripPending) { q.set('trip', tripChosen ? tripChosen.id : tripPending); }
+    if (panelShown !== 'view') { q.set('panel', panelShown); }
+    if (shared) { q.set('share', shareToken); }
     const text = q.toString();
     history.replaceState(null, '', location.pathname + (text ? '?' + text : '') + location.hash);
   }
@@ -256,8 +291,11 @@
     const collection = await response.json();
     layer.clearLayers();
     let markers = 0, clusters = 0;
+    // Pins go to the copy of the world in view (a view across the antimeridian shows 189°, not -171°).
+    const middle = map.getCenter().lng;
     for (const feature of collection.features) {
-      const [lon, lat] = feature.geometry.coordinates;
+      const [rawLon, lat] = feature.geometry.coordinates;
+      const lon = rawLon + 360 * Math.round((middle - rawLon) / 360);
       const p = feature.properties;
       if (p.cluster) {
         clusters++;
@@ -344,15 +382,18 @@
   }
   // Where the photo is among those in view (the list may arrive after the viewer opens).
   function showPosition() {
-    const at = inView.indexOf(viewing);
-    document.getElementById('gp-position').textContent = at >= 0 ? (at + 1) + ' of ' + inView.length : '';
-    document.getElementById('gp-previous').disabled = inView.length < 2;
-    document.getElementById('gp-next').disabled = inView.length < 2;
+    const photos = stepping();
+    const at = photos.indexOf(viewing);
+    document.getElementById('gp-position').textContent = at >= 0 ? (at + 1) + ' of ' + photos.length : '';
+    document.getElementById('gp-previous').disabled = photos.length < 2;
+    document.getElementById('gp-next').disabled = photos.length < 2;
   }
+  function stepping() { return tripPhotos.length ? tripPhotos : inView; }
   function step(by) {
-    if (!inView.length) { return; }
-    const at = inView.indexOf(viewing);
-    openViewer(inView[((at < 0 ? 0 : at + by) % inView.length + inView.length) % inView.length]);
+    const photos = stepping();
+    if (!photos.length) { return; }
+    const at = photos.indexOf(viewing);
+    openViewer(photos[((at < 0 ? 0 : at + by) % photos.length + photos.length) % photos.length]);
   }
   function closeViewer() {
     viewer.hidden = true;
@@ -387,6 +428,169 @@
       (error) => { found.textContent = 'Your position is not available: ' + error.message; },
       { enableHighAccuracy: false, timeout: 10000, maximumAge: 60000 });
   });
+
+
+  // The panels: photos in view, places visited, trips (?panel=places|trips keeps the choice).
+  let panelShown = ['places', 'trips'].includes(page.get('panel')) ? page.get('panel') : 'view';
+  let tripPhotos = [];
+  const routeLayer = L.layerGroup().addTo(map);
+  function showPanel(name) {
+    panelShown = name;
+    for (const button of document.querySelectorAll('#gp-tabs button')) {
+      button.setAttribute('aria-pressed', String(button.dataset.tab === name));
+    }
+    for (const tab of ['view', 'places', 'trips']) { document.getElementById('gp-tab-' + tab).hidden = tab !== name; }
+    document.body.dataset.panel = name;
+    keepInURL();
+    if (name === 'places') { loadPlaces(); }
+    if (name === 'trips') { loadTrips(); }
+  }
+  for (const button of document.querySelectorAll('#gp-tabs button')) {
+    button.addEventListener('click', () => showPanel(button.dataset.tab));
+  }
+  const dayText = (a, b) => a === b ? a : a + ' – ' + b;
+  // Fits the map to a box (west > east across the antimeridian).
+  function fitBox(w, s, e, n) {
+    if (w > e) { e += 360; }
+    const panel = window.innerWidth > 700 ? 300 : 30;
+    document.body.dataset.fitted = '1';
+    map.fitBounds([[s, w], [n, e]],
+      { paddingTopLeft: [30, 60], paddingBottomRight: [panel, 30], maxZoom: 15, animate: false });
+  }
+  // Places visited: countries, regions and cities with their counts; choosing one fits the
+  // map to it and filters the map to its photos.
+  async function loadPlaces() {
+    const tree = document.getElementById('gp-places');
+    const filter = filterQuery({ withoutPlace: true }).toString();
+    const response = await api(endpoint('visited') + (filter ? '?' + filter : ''));
+    if (!response.ok) { return; }
+    const answer = await response.json();
+    tree.textContent = '';
+    const add = (into, place) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.key = place.key;
+      button.setAttribute('aria-pressed', String(place.key === placeChosen));
+      button.textContent = place.name || '(' + place.level + ' without a name)';
+      button.addEventListener('click', () => choosePlace(place.key === placeChosen ? null : place));
+      const count = document.createElement('small');
+      count.textContent = place.photos + ' · ' + dayText(place.first, place.last);
+      item.append(button, count);
+      if (place.children.length) {
+        const children = document.createElement('ul');
+        for (const child of place.children) { add(children, child); }
+        item.append(children);
+      }
+      into.append(item);
+    };
+    for (const country of answer.places) { add(tree, country); }
+    document.body.dataset.places = answer.places.length;
+    // A place the URL named: the map fits it once.
+    if (placeChosen && !placeFitted) {
+      const find = (places) => {
+        for (const p of places) { if (p.key === placeChosen) { return p; } const c = find(p.children); if (c) { return c; } }
+        return null;
+      };
+      const place = find(answer.places);
+      if (place) { placeFitted = true; fitBox(...place.bbox); }
+    }
+  }
+  let placeFitted = false;
+  function choosePlace(place) {
+    placeFitted = true;
+    placeChosen = place ? place.key : '';
+    document.body.dataset.chosenPlace = placeChosen;
+    keepInURL();
+    if (place) { fitBox(...place.bbox); }
+    loadPlaces();
+    refresh();
+  }
+  // Trips: the trips found in the timeline; choosing one draws its route, filters the map
+  // to its photos and lets the viewer step through them in order.
+  async function loadTrips() {
+    const list = document.getElementById('gp-trips');
+    const filter = filterQuery({ withoutTrip: true }).toString();
+    const response = await api(endpoint('trips') + (filter ? '?' + filter : ''));
+    if (!response.ok) { return []; }
+    const answer = await response.json();
+    list.textContent = '';
+    for (const trip of answer.trips) {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.trip = trip.id;
+      button.setAttribute('aria-pressed', String(tripChosen !== null && trip.id === tripChosen.id));
+      button.textContent = trip.name;
+      button.addEventListener('click', () => chooseTrip(tripChosen && tripChosen.id === trip.id ? null : trip.id));
+      const facts = document.createElement('small');
+      facts.textContent = dayText(trip.start, trip.end) + ' · ' + trip.photos + ' photos · ' + human(trip.distance);
+      item.append(button, facts);
+      list.append(item);
+    }
+    document.body.dataset.trips = answer.trips.length;
+    return answer.trips;
+  }
+  async function chooseTrip(id) {
+    routeLayer.clearLayers();
+    tripPhotos = [];
+    const title = document.getElementById('gp-title');
+    tripPending = null;
+    if (!id) {
+      tripChosen = null;
+      title.hidden = true;
+      document.body.dataset.trip = '';
+      keepInURL();
+      if (panelShown === 'trips') { loadTrips(); }
+      refresh();
+      return;
+    }
+    const response = await api(endpoint('trip', id));
+    if (!response.ok) { return; }
+    const answer = await response.json();
+    const route = answer.features[0];
+    const trip = route.properties;
+    tripChosen = trip;
+    tripPhotos = answer.features.slice(1).filter((f) => f.geometry).map((f) => f.id);
+    // The route's parts, cut at the antimeridian, joined again on one copy of the world.
+    let shift = 0, last = null;
+    for (const line of route.geometry.coordinates) {
+      if (last !== null && line.length && Math.abs(line[0][0] + shift - last) > 180) {
+        shift += line[0][0] + shift < last ? 360 : -360;
+      }
+      L.polyline(line.map(([lon, lat]) => [lat, lon + shift]),
+        { color: '#1971c2', weight: 4, opacity: .8, className: 'gp-route' }).addTo(routeLayer);
+      if (line.length) { last = line[line.length - 1][0] + shift; }
+    }
+    document.getElementById('gp-title-name').textContent = trip.name;
+    document.getElementById('gp-title-facts').textContent = dayText(trip.start, trip.end) + ' · ' + trip.photos +
+      ' photos · ' + trip.places + (trip.places === 1 ? ' place' : ' places') + ' · ' + human(trip.distance);
+    title.hidden = false;
+    document.body.dataset.trip = trip.id;
+    document.body.dataset.tripPhotos = tripPhotos.length;
+    keepInURL();
+    fitBox(...trip.bbox);
+    if (panelShown === 'trips') { loadTrips(); }
+    refresh();
+  }
+  document.getElementById('gp-title-step').addEventListener('click', () => {
+    if (tripPhotos.length) { openViewer(tripPhotos[0]); }
+  });
+  document.getElementById('gp-title-close').addEventListener('click', () => chooseTrip(null));
+  if (panelShown !== 'view') { showPanel(panelShown); }
+  else if (placeChosen) { loadPlaces(); }
+  if (shared) {
+    // A shared link: its trip (or its photos) alone, with no other controls.
+    loadTrips().then((trips) => {
+      if (trips.length === 1) { chooseTrip(trips[0].id); }
+      else {
+        document.getElementById('gp-title-name').textContent = 'Shared photos';
+        document.getElementById('gp-title').hidden = false;
+      }
+    });
+  } else if (tripPending) {
+    chooseTrip(tripPending);
+  }
 
   map.on('moveend', () => { keepView(); listed = 20; refresh(); });
   refresh();
