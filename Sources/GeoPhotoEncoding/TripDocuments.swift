@@ -67,27 +67,30 @@ public struct TripMembers: JSONWritable, DescribedJSON {
   }
 
   public static let schemaName = "Trip"
-  public static let schema = JSONSchema.object(
-    properties: [
-      ("id", .described(.string, "Stable while the trip's photos stay")),
-      ("name", .described(.string, "Tokyo & Kyoto, JP; Japan; Japan & South Korea")),
-      ("start", .described(.string, "The local day of the first photo")),
-      ("end", .described(.string, "The local day of the last photo")),
-      ("startTime", .described(.string, "The instant of the first photo with a position, in UTC")),
-      ("endTime", .described(.string, "The instant of the last photo with a position, in UTC")), ("days", .integer),
-      ("photos", .described(.integer, "Every photo of the trip, with or without a position")),
-      ("located", .described(.integer, "Photos with a position")),
-      ("places", .described(.integer, "Distinct places (cities)")), ("countries", .integer),
-      ("countryCodes", .described(.array(.string), "By photo count, most first")),
-      ("distance", .described(.number, "Metres along the photos' positions in time order")),
-      ("bbox", .described(.array(.number), "west, south, east, north (west > east across the antimeridian)")),
-      ("home", .described(.string, "The home it was measured from")),
-    ],
-    required: [
-      "id", "name", "start", "end", "startTime", "endTime", "days", "photos", "located", "places", "countries",
-      "countryCodes", "distance",
-      "bbox",
-    ])
+  public static let schema = JSONSchema.object(properties: properties, required: required)
+
+  /// The trip's members, as its object and its route feature's properties have them.
+  static let properties: [(String, JSONSchema)] = [
+    ("id", .described(.string, "Stable while the trip's photos stay")),
+    ("name", .described(.string, "Tokyo & Kyoto, JP; Japan; Japan & South Korea")),
+    ("start", .described(.string, "The local day of the first photo")),
+    ("end", .described(.string, "The local day of the last photo")),
+    ("startTime", .described(.string, "The instant of the first photo with a position, in UTC")),
+    ("endTime", .described(.string, "The instant of the last photo with a position, in UTC")), ("days", .integer),
+    ("photos", .described(.integer, "Every photo of the trip, with or without a position")),
+    ("located", .described(.integer, "Photos with a position")),
+    ("places", .described(.integer, "Distinct places (cities)")), ("countries", .integer),
+    ("countryCodes", .described(.array(.string), "By photo count, most first")),
+    ("distance", .described(.number, "Metres along the photos' positions in time order")),
+    ("bbox", .described(.array(.number), "west, south, east, north (west > east across the antimeridian)")),
+    ("home", .described(.string, "The home it was measured from")),
+  ]
+
+  static let required: [String] = [
+    "id", "name", "start", "end", "startTime", "endTime", "days", "photos", "located", "places", "countries",
+    "countryCodes", "distance",
+    "bbox",
+  ]
 }
 
 /// The trips of a timeline (`geophoto trips`, `/v1/trips`): JSON with the homes and the trips,
@@ -189,10 +192,47 @@ public struct TripListDocument: OutputDocument, JSONWritable, DescribedJSON {
     ], required: ["homes", "trips"])
 }
 
+extension TripMembers {
+  /// The route feature of a trip's GeoJSON: its line, cut at the antimeridian, with the trip's
+  /// members as properties.
+  static let routeFeatureSchema = JSONSchema.object(
+    properties: [
+      ("type", .word(["Feature"])), ("bbox", .array(.number)),
+      (
+        "geometry",
+        .object(
+          properties: [("type", .word(["MultiLineString"])), ("coordinates", .array(.array(.array(.number))))],
+          required: ["type", "coordinates"])
+      ),
+      ("properties", .object(properties: properties + [("kind", .word(["route"]))], required: required + ["kind"])),
+    ], required: ["type", "geometry", "properties"])
+}
+
 /// One trip with its photos (`/v1/trips/{id}`): a GeoJSON FeatureCollection of the route line
 /// (`kind: route`, the trip's members) and the photos in time order, those without a position
 /// with a null geometry.
-public struct TripDocument {
+public struct TripDocument: DescribedJSON {
+  public static let schemaName = "TripFeatureCollection"
+  public static let schema = GeoJSON.featureCollectionSchema(
+    features: .oneOf([
+      TripMembers.routeFeatureSchema,
+      GeoJSON.pointFeatureSchema(properties: AnnotationMembers.members(coordinate: false)),
+      .object(
+        properties: [
+          ("type", .word(["Feature"])), ("id", .integer),
+          (
+            "geometry",
+            .annotated(.object(properties: []), [("nullable", .bool(true)), ("enum", .array([.null]))])
+          ),
+          (
+            "properties",
+            .object(
+              properties: [("id", .integer), ("source", .string), ("title", .string), ("takenAt", .nullable(.string))],
+              required: ["id", "source", "title", "takenAt"])
+          ),
+        ], required: ["type", "geometry", "properties"]),
+    ]), members: [("trip", .string)])
+
   public var trip: Trip
   public var photos: [Photo]
   public var options: AnnotationDocument.Options

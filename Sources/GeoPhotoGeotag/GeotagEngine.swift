@@ -155,6 +155,7 @@ public struct GeotagEngine {
         case .toGeotag: $0.coordinate == nil || $0.locationEstimated
         case .recorded: $0.coordinate != nil && !$0.locationEstimated
         case .estimated: $0.locationEstimated
+        case .unplaced: $0.coordinate == nil
         case .all: true
         }
       }

@@ -226,6 +226,15 @@ public final class LoadedIndex: Sendable {
     }
   }
 
+  /// The local photos without a position, by capture time (undated first): from the store
+  /// (a snapshot held in memory holds only located photos, so none).
+  func unplacedPhotos() throws -> [Photo] {
+    switch details.source {
+    case .store(let pool): return try pool.withStore { try $0.localPhotos(under: nil, .unplaced) }
+    case .memory: return []
+    }
+  }
+
   /// Whether answers may show `photo`: not inside a privacy zone.
   func isShown(_ photo: DatedPhoto) -> Bool {
     guard let c = photo.coordinate else { return true }

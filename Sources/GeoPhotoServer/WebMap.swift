@@ -91,7 +91,8 @@ enum WebMapEndpoints {
   static let photo = EndpointParameter.query(
     "photo", .identifier("photo id", 1...Int64.max), "A photo the map opens its viewer on")
   /// The panel shown beside the map.
-  static let panel = EndpointParameter.query("panel", .oneOf(["view", "places", "trips"]), "The panel shown")
+  static let panel = EndpointParameter.query(
+    "panel", .oneOf(["view", "places", "trips", "unplaced"]), "The panel shown")
   /// The place of the Places panel the map is filtered to (a `place` filter's key).
   static let chosenPlace = EndpointParameter.query("in", .filter(.place), "The place the map shows (JP/Kyoto)")
   /// The trip the map shows.
@@ -125,11 +126,14 @@ enum WebMapEndpoints {
       ("annotations", AnnotationsEndpoints.annotationsRoute), ("photo", PhotoEndpoints.detailRoute),
       ("thumbnail", PhotoEndpoints.thumbnailRoute), ("visited", TravelEndpoints.visitedRoute),
       ("trips", TravelEndpoints.tripsRoute), ("trip", TravelEndpoints.tripRoute),
+      ("unplaced", EditEndpoints.unplacedRoute), ("location", EditEndpoints.placeRoute),
     ]
     let config = JSONValue.object([
       ("tiles", .string(map.basemap.templates.light)), ("darkTiles", .string(map.basemap.templates.dark)),
       ("attribution", .string(map.shownAttribution)),
       ("endpoints", .object(endpoints.map { ($0.0, .string($0.1.path)) })),
+      // Whether the map may place and move photos (`serve.allow_edits`, with a token).
+      ("edits", .bool(c.configuration.edits != nil && c.configuration.token != nil)),
     ]).serialized().replacing("</", with: "<\\/")
     guard let base = map.leafletBase else { return missingLeaflet(c) }
     let html = WebMapFiles.page.replacing("{{leaflet}}", with: base).replacing("{{config}}", with: config)

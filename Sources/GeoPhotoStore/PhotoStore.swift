@@ -283,6 +283,8 @@ public enum LocalPhotoKind: Sendable, CaseIterable {
   case recorded
   /// An estimated location (what `--clear` removes).
   case estimated
+  /// No location at all (what the map's tray offers to place).
+  case unplaced
   /// Every one.
   case all
 
@@ -292,6 +294,7 @@ public enum LocalPhotoKind: Sendable, CaseIterable {
     case .toGeotag: "(latitude IS NULL OR location_estimated = TRUE)"
     case .recorded: "latitude IS NOT NULL AND location_estimated = FALSE"
     case .estimated: "location_estimated = TRUE"
+    case .unplaced: "latitude IS NULL"
     case .all: "TRUE"
     }
   }

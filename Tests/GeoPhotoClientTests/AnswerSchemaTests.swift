@@ -48,6 +48,10 @@ struct AnswerSchemaTests {
         url: "https://commons.wikimedia.org/wiki/File:Kaminarimon.jpg",
         thumbnailURL: "https://upload.wikimedia.org/k.jpg", attribution: "A. Photographer", license: "CC BY-SA 4.0")
       try store.upsert(PhotoRecord(photo: remote), now: IndexTime.now())
+      // Four years with trips, photos without positions among them: places visited, trips, unplaced.
+      for record in TravelTimeline.fourYears().0.records(placedWith: 1) {
+        try store.upsert(record, now: IndexTime.now())
+      }
     }
   }
 
@@ -95,6 +99,17 @@ struct AnswerSchemaTests {
     try await add("/v1/places?q=Kyoto", "/v1/places")
     try await add("/v1/places?q=Kyotto", "/v1/places")  // no such place: suggestions
     try await add("/v1/status", "/v1/status")
+    try await add("/v1/places/visited", "/v1/places/visited")
+    try await add("/v1/places/visited?level=country&sort=date", "/v1/places/visited")
+    try await add("/v1/trips", "/v1/trips")
+    let trips = try #require(
+      (try JSONSerialization.jsonObject(with: answers[answers.count - 1].body) as? [String: Any])?["trips"]
+        as? [[String: Any]])
+    #expect(trips.count >= 7)
+    for trip in trips.prefix(3) {
+      try await add("/v1/trips/\(try #require(trip["id"] as? String))", "/v1/trips/{id}")
+    }
+    try await add("/v1/unplaced?limit=10", "/v1/unplaced")
     try await add("/healthz", "/healthz")
     try await add("/tiles/vector.json", "/tiles/vector.json")
     // Errors, each in the error shape.

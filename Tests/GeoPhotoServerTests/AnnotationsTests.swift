@@ -95,7 +95,7 @@ import Testing
   static let publishedPaths: Set<String> = [
     "/healthz", "/openapi.json", "/v1/status", "/v1/near", "/v1/annotations", "/v1/clusters/{id}/leaves",
     "/v1/photos/{id}", "/v1/photos/{id}/thumbnail", "/v1/places", "/tiles/{z}/{x}/{y}", "/tiles/vector/{z}/{x}/{y}",
-    "/v1/places/visited", "/v1/trips", "/v1/trips/{id}", "/v1/photos/{id}/location",
+    "/v1/places/visited", "/v1/trips", "/v1/trips/{id}", "/v1/photos/{id}/location", "/v1/unplaced",
     "/tiles/vector.json",
   ]
 

@@ -144,6 +144,8 @@ import Testing
         let other = try #require(expected.first { $0.start == "2018-09-01" })
         let otherID = Trip.id(lowestPhoto: other.ids.compactMap { ids[$0] }.min() ?? 0)
         #expect(call(api, "/v1/trips/\(otherID)", token: tripToken).status == 404)
+      case "unplaced":
+        #expect(call(api, "/v1/unplaced", token: tripToken).status == 403)
       case "placePhoto", "clearPhotoLocation":
         let r = call(
           api, "/v1/photos/\(inside)/location", token: tripToken, method: route.method)

@@ -6,7 +6,7 @@ enum EndpointTable {
       NearEndpoint.route, AnnotationsEndpoints.annotationsRoute, AnnotationsEndpoints.leavesRoute,
       PhotoEndpoints.detailRoute, PhotoEndpoints.thumbnailRoute, PlaceEndpoints.route,
       TravelEndpoints.visitedRoute, TravelEndpoints.tripsRoute, TravelEndpoints.tripRoute, EditEndpoints.placeRoute,
-      EditEndpoints.clearRoute, TileEndpoints.route,
+      EditEndpoints.clearRoute, EditEndpoints.unplacedRoute, TileEndpoints.route,
       VectorTileEndpoints.tileRoute, VectorTileEndpoints.tileJSONRoute,
       ServiceEndpoints.statusRoute, ServiceEndpoints.healthRoute, ServiceEndpoints.openAPIRoute,
     ] + WebMapEndpoints.pageRoutes + WebMapEndpoints.assetRoutes

@@ -152,6 +152,6 @@ enum OpenAPI {
     AnnotationsEndpoints.Viewport.component, AnnotationsEndpoints.LeafPage.component, PhotoDetailDocument.component,
     PlaceEndpoints.PlaceList.component, ServiceEndpoints.Status.component, ServiceEndpoints.Health.component,
     PlacesVisitedDocument.component, PlacesVisitedDocument.placeSchema, TripListDocument.component,
-    TripMembers.component, EditEndpoints.Location.component,
+    TripMembers.component, TripDocument.component, EditEndpoints.Location.component, EditEndpoints.Unplaced.component,
   ]
 }

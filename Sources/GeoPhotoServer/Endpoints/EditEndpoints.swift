@@ -35,6 +35,77 @@ enum EditEndpoints {
         status: 200, description: "The photo's position now", content: [("application/json", Location.reference)])
     ], cached: false, work: .edit, respond: clear)
 
+  static let unplacedLimit = EndpointParameter.query("limit", .integer(1...500, default: 100), "Page size")
+  static let unplacedOffset = EndpointParameter.query(
+    "offset", .integer(0...Int(Int32.max), default: 0), "Photos to skip")
+
+  static let unplacedRoute = Endpoint(
+    path: "/v1/unplaced", operationID: "unplaced",
+    summary: "Local photos without a position, by capture time (undated first), for placing on the map",
+    access: .token, parameters: [unplacedLimit, unplacedOffset] + FilterParameters.all,
+    responses: [
+      APIResponse(status: 200, description: "One page of photos", content: [("application/json", Unplaced.reference)])
+    ], cached: false, work: .files, respond: unplaced)
+
+  static func unplaced(_ c: EndpointContext) throws -> ServerResponse {
+    let filter = try c.filter()
+    let limit = c.parameters.integer(unplacedLimit)
+    let offset = c.parameters.integer(unplacedOffset)
+    let photos = try c.snapshot.unplacedPhotos().filter(filter.includes)
+    let page = Array(photos.dropFirst(offset).prefix(limit))
+    let answer = Unplaced(
+      total: photos.count, offset: offset,
+      photos: page.map { (photo: $0, thumbnail: EndpointContext.localThumbnailLink($0.id)) })
+    return ServerResponse(
+      status: 200, headers: [("Content-Type", "application/json")] + c.caching(maxAge: 0), body: answer.encoded())
+  }
+
+  /// `/v1/unplaced`'s answer: how many photos have no position, and one page of them.
+  struct Unplaced: JSONWritable, DescribedJSON {
+    var total: Int
+    var offset: Int
+    var photos: [(photo: Photo, thumbnail: String)]
+
+    func write(to w: inout JSONWriter) {
+      w.beginObject()
+      w.key("total")
+      w.integer(Int64(total))
+      w.key("offset")
+      w.integer(Int64(offset))
+      w.key("photos")
+      w.beginArray()
+      for (photo, thumbnail) in photos {
+        w.beginObject()
+        w.key("id")
+        w.integer(photo.id)
+        w.key("title")
+        w.string(photo.title)
+        w.key("takenAt")
+        w.date(photo.takenAt)
+        w.key("thumbnailURL")
+        w.string(thumbnail)
+        w.endObject()
+      }
+      w.endArray()
+      w.endObject()
+    }
+
+    static let schemaName = "Unplaced"
+    static let schema = JSONSchema.object(
+      properties: [
+        ("total", .integer), ("offset", .integer),
+        (
+          "photos",
+          .array(
+            .object(
+              properties: [
+                ("id", .integer), ("title", .string), ("takenAt", .nullable(.string)), ("thumbnailURL", .string),
+              ],
+              required: ["id", "title", "takenAt", "thumbnailURL"]))
+        ),
+      ], required: ["total", "offset", "photos"])
+  }
+
   /// The position a body asks for: `{"latitude": …, "longitude": …}`, each a finite number in
   /// range, nothing else.
   static func position(_ body: [UInt8]) throws -> Coordinate {

@@ -40,17 +40,7 @@ enum TravelEndpoints {
     responses: [
       APIResponse(
         status: 200, description: "The trip",
-        content: [
-          (
-            "application/geo+json",
-            GeoJSON.featureCollectionSchema(
-              features: .object(properties: [
-                ("type", .string), ("geometry", .nullable(.object(properties: []))),
-                ("properties", .object(properties: [])),
-              ]),
-              members: [("trip", .string)])
-          )
-        ])
+        content: [("application/geo+json", TripDocument.reference)])
     ], work: .timeline, respond: trip)
 
   /// Countries by code, from the server's place names (codes stand for themselves without).

@@ -39,9 +39,10 @@
     return asking;
   }
   // Every request of the API goes through here: with the token, asked for again when refused.
-  async function api(path) {
+  async function api(path, init = {}) {
     for (let attempt = 0; ; attempt++) {
-      const response = await fetch(path, token ? { headers: { Authorization: 'Bearer ' + token } } : {});
+      const headers = Object.assign({}, init.headers || {}, token ? { Authorization: 'Bearer ' + token } : {});
+      const response = await fetch(path, Object.assign({}, init, { headers }));
       if (response.status !== 401 || attempt >= 5) { return response; }
       await askForToken(attempt > 0 || token !== '');
     }
@@ -315,8 +316,15 @@
         const estimate = p.estimated ? ' · estimated' + (p.estimate && p.estimate.name ? ' from ' + p.estimate.name : '') : '';
         const icon = L.divIcon({ className: 'gp-marker' + (video ? ' gp-video' : '') + (p.estimated ? ' gp-estimated' : ''),
           iconSize: L.point(34, 34), html: p.thumbnailURL ? '<img alt="">' : '' });
-        const marker = L.marker([lat, lon], { icon, title: p.title + (video ? ' · video' : '') + estimate, alt: p.title })
+        const marker = L.marker([lat, lon],
+          { icon, title: p.title + (video ? ' · video' : '') + estimate, alt: p.title, draggable: edits })
           .on('click', () => openViewer(p.id)).addTo(layer);
+        if (edits) {
+          marker.on('dragend', () => {
+            const to = marker.getLatLng();
+            move([{ id: p.id, before: { coordinate: [lat, rawLon], estimated: !!p.estimated } }], to);
+          });
+        }
         const img = marker.getElement() && marker.getElement().querySelector('img');
         if (img) { setImage(img, p.thumbnailURL); }
       }
@@ -333,7 +341,7 @@
   // previous through the photos in view; Escape closes it, the arrow keys step.
   const viewer = document.getElementById('gp-viewer');
   const viewerImage = document.getElementById('gp-viewer-image');
-  let viewing = null, returnFocus = null;
+  let viewing = null, returnFocus = null, viewerPhoto = null;
   const mediaLength = (d) => Math.floor(d / 60) + ':' + String(Math.round(d % 60)).padStart(2, '0');
   async function openViewer(id) {
     if (viewer.hidden) { returnFocus = document.activeElement; }
@@ -376,6 +384,10 @@
     // A plain link cannot send the token: offered only when none is needed.
     if (!token) { link('Details (JSON)', endpoint('photo', photo.id)); }
     viewer.dataset.photo = photo.id;
+    // An estimated or hand-placed position: accept it (placed by hand there) or remove it.
+    const estimateButtons = document.getElementById('gp-viewer-estimate');
+    estimateButtons.hidden = !(edits && photo.estimated);
+    viewerPhoto = photo;
     showPosition();
     viewer.hidden = false;
     document.getElementById('gp-close').focus();
@@ -430,8 +442,130 @@
   });
 
 
+  // Placing and fixing photos, when the server takes edits (serve.allow_edits, with its
+  // token): the Unplaced tab lists the photos without a position; drag one onto the map, or
+  // select several (shift-click) and click the map. Pins can be dragged; estimated ones are
+  // accepted or removed in the viewer. Every edit can be undone until the page is left.
+  const edits = config.edits === true && !shared;
+  const undoStack = [];
+  const undoButton = document.getElementById('gp-undo');
+  const selected = new Set();
+  function locationPath(id) { return config.endpoints.location.replace('{id}', String(id)); }
+  async function setLocation(id, latlng) {
+    const lon = ((latlng.lng + 180) % 360 + 360) % 360 - 180;
+    const response = await api(locationPath(id), { method: 'PUT', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ latitude: +latlng.lat.toFixed(7), longitude: +lon.toFixed(7) }) });
+    return response.ok;
+  }
+  async function clearLocation(id) { return (await api(locationPath(id), { method: 'DELETE' })).ok; }
+  function showUndo() {
+    const last = undoStack[undoStack.length - 1];
+    undoButton.hidden = !last;
+    if (last) { undoButton.textContent = 'Undo ' + last.what; }
+    document.body.dataset.undo = undoStack.length;
+  }
+  // Photos moved or placed: each remembers where it was (none, its file's, or an estimate).
+  async function move(photos, latlng, what) {
+    for (const photo of photos) { await setLocation(photo.id, latlng); }
+    undoStack.push({ photos, what: what || (photos.length === 1 ? 'moving a photo' : 'moving ' + photos.length + ' photos') });
+    showUndo();
+    afterEdit();
+  }
+  undoButton.addEventListener('click', async () => {
+    const last = undoStack.pop();
+    if (!last) { return; }
+    for (const photo of last.photos) {
+      const before = photo.before;
+      // No position, or the file's own: clearing gives it back; an estimate goes back where it was.
+      if (!before || !before.estimated) { await clearLocation(photo.id); }
+      else { await setLocation(photo.id, L.latLng(before.coordinate[0], before.coordinate[1])); }
+    }
+    showUndo();
+    afterEdit();
+  });
+  function afterEdit() {
+    refresh();
+    if (panelShown === 'unplaced') { loadUnplaced(); }
+  }
+  async function loadUnplaced() {
+    const listing = document.getElementById('gp-unplaced');
+    const q = new URLSearchParams();
+    for (const name of ['since', 'until']) { if (form.elements[name].value) { q.set(name, form.elements[name].value); } }
+    q.set('limit', '200');
+    const response = await api(endpoint('unplaced') + '?' + q.toString());
+    if (!response.ok) { return; }
+    const answer = await response.json();
+    listing.textContent = '';
+    document.getElementById('gp-unplaced-count').textContent =
+      answer.total === 0 ? 'Every photo has a position.' : answer.total + ' photos without a position';
+    for (const photo of answer.photos) {
+      const item = document.createElement('li');
+      item.draggable = true;
+      item.dataset.photo = photo.id;
+      item.setAttribute('aria-selected', String(selected.has(photo.id)));
+      const img = document.createElement('img');
+      img.alt = '';
+      setImage(img, photo.thumbnailURL);
+      const text = document.createElement('span');
+      text.textContent = photo.title + (photo.takenAt ? ' · ' + photo.takenAt.slice(0, 10) : '');
+      item.append(img, text);
+      item.addEventListener('dragstart', (e) => {
+        const ids = selected.has(photo.id) ? [...selected] : [photo.id];
+        e.dataTransfer.setData('text/plain', ids.join(','));
+      });
+      item.addEventListener('click', (e) => {
+        if (!e.shiftKey) { const was = selected.has(photo.id); selected.clear(); if (!was) { selected.add(photo.id); } }
+        else if (selected.has(photo.id)) { selected.delete(photo.id); }
+        else { selected.add(photo.id); }
+        for (const other of listing.children) {
+          other.setAttribute('aria-selected', String(selected.has(+other.dataset.photo)));
+        }
+        document.body.dataset.selected = selected.size;
+      });
+      listing.append(item);
+    }
+    document.body.dataset.unplaced = answer.total;
+  }
+  if (edits) {
+    document.querySelector('#gp-tabs [data-tab="unplaced"]').hidden = false;
+    const container = map.getContainer();
+    container.addEventListener('dragover', (e) => e.preventDefault());
+    container.addEventListener('drop', (e) => {
+      e.preventDefault();
+      const ids = (e.dataTransfer.getData('text/plain') || '').split(',').filter((v) => /^\d+$/.test(v)).map(Number);
+      if (!ids.length) { return; }
+      selected.clear();
+      move(ids.map((id) => ({ id, before: null })), map.mouseEventToLatLng(e),
+        ids.length === 1 ? 'placing a photo' : 'placing ' + ids.length + ' photos');
+    });
+    map.on('click', (e) => {
+      if (!selected.size || panelShown !== 'unplaced') { return; }
+      const ids = [...selected];
+      selected.clear();
+      move(ids.map((id) => ({ id, before: null })), e.latlng,
+        ids.length === 1 ? 'placing a photo' : 'placing ' + ids.length + ' photos');
+    });
+    document.getElementById('gp-accept').addEventListener('click', () => {
+      const p = viewerPhoto;
+      if (!p) { return; }
+      const at = L.latLng(p.coordinate.latitude, p.coordinate.longitude);
+      move([{ id: p.id, before: { coordinate: [at.lat, at.lng], estimated: true } }], at, 'accepting a position');
+      closeViewer();
+    });
+    document.getElementById('gp-unplace').addEventListener('click', async () => {
+      const p = viewerPhoto;
+      if (!p) { return; }
+      await clearLocation(p.id);
+      undoStack.push({ photos: [{ id: p.id, before: { coordinate: [p.coordinate.latitude, p.coordinate.longitude],
+        estimated: true } }], what: 'removing a position' });
+      showUndo();
+      closeViewer();
+      afterEdit();
+    });
+  }
+
   // The panels: photos in view, places visited, trips (?panel=places|trips keeps the choice).
-  let panelShown = ['places', 'trips'].includes(page.get('panel')) ? page.get('panel') : 'view';
+  let panelShown = ['places', 'trips', 'unplaced'].includes(page.get('panel')) ? page.get('panel') : 'view';
   let tripPhotos = [];
   const routeLayer = L.layerGroup().addTo(map);
   function showPanel(name) {
@@ -439,11 +573,14 @@
     for (const button of document.querySelectorAll('#gp-tabs button')) {
       button.setAttribute('aria-pressed', String(button.dataset.tab === name));
     }
-    for (const tab of ['view', 'places', 'trips']) { document.getElementById('gp-tab-' + tab).hidden = tab !== name; }
+    for (const tab of ['view', 'places', 'trips', 'unplaced']) {
+      document.getElementById('gp-tab-' + tab).hidden = tab !== name;
+    }
     document.body.dataset.panel = name;
     keepInURL();
     if (name === 'places') { loadPlaces(); }
     if (name === 'trips') { loadTrips(); }
+    if (name === 'unplaced' && edits) { loadUnplaced(); }
   }
   for (const button of document.querySelectorAll('#gp-tabs button')) {
     button.addEventListener('click', () => showPanel(button.dataset.tab));
