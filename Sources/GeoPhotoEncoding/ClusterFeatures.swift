@@ -115,7 +115,7 @@ public struct PhotoDetailDocument: JSONWritable {
     w.key("source")
     w.string(p.source.rawValue)
     w.key("coordinate")
-    w.coordinate(p.coordinate ?? Coordinate(latitude: 0, longitude: 0))
+    if let c = p.coordinate { w.coordinate(c) } else { w.null() }
     w.key("title")
     w.string(p.title)
     w.key("subtitle")
@@ -186,7 +186,8 @@ extension PhotoDetailDocument: DescribedJSON {
   public static let schemaName = "Photo"
   public static let schema = JSONSchema.object(
     properties: [
-      ("id", .integer), ("source", .word(PhotoSource.known.map(\.rawValue))), ("coordinate", Coordinate.reference),
+      ("id", .integer), ("source", .word(PhotoSource.known.map(\.rawValue))),
+      ("coordinate", .described(.nullable(Coordinate.reference), "Null for a photo without a position")),
       ("title", .string), ("subtitle", .string), ("takenAt", .nullable(.string)), ("altitude", .nullable(.number)),
     ] + SharedMembers.media + [
       ("description", .nullable(.string)), ("keywords", .array(.string)), SharedMembers.files(paths: false),

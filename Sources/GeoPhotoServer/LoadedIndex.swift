@@ -168,8 +168,14 @@ public final class LoadedIndex: Sendable {
 
   /// The photo `id` with its files, when answers can show it.
   func detail(id: Int64) throws -> PhotoDetail? {
-    guard position(of: id) != nil else { return nil }
-    return try details.details([id])[id]
+    guard located.position(of: id) == nil else {
+      guard position(of: id) != nil else { return nil }
+      return try details.details([id])[id]
+    }
+    // A photo without a position (not in the tree; no privacy zone can hold it): the Unplaced
+    // list and trips show it.
+    guard let detail = try details.details([id])[id], detail.photo.coordinate == nil else { return nil }
+    return detail
   }
 
   /// The details of the photos `ids` (all shown ones), by id; a photo removed from the index

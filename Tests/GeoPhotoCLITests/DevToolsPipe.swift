@@ -109,6 +109,15 @@ final class DevToolsPage {
 
   func navigate(_ url: String) throws { try command("Page.navigate", ["url": url], inSession: true) }
 
+  /// The page as a PNG, written to `url`.
+  func screenshot(to url: URL) throws {
+    let shot = try command("Page.captureScreenshot", ["format": "png"], inSession: true)
+    guard let text = shot["data"] as? String, let png = Data(base64Encoded: text) else {
+      throw Failure(description: "no screenshot")
+    }
+    try png.write(to: url)
+  }
+
   /// Waits (at most `seconds`) until `condition` is true in the page.
   func waitFor(_ condition: String, seconds: Double = 15) throws {
     let deadline = Date().addingTimeInterval(seconds)

@@ -47,7 +47,7 @@ import Testing
     try Data((Self.token + "\n").utf8).write(to: tokenFile)
     chmod(tokenFile.path, 0o600)
     let (running, base) = try Binary.serve(
-      ["--tiles", "none", "--token-file", tokenFile.path, "--allow-edits", "true"], environment: w.env)
+      ["--tiles", "builtin", "--token-file", tokenFile.path, "--allow-edits", "true"], environment: w.env)
     defer { running.stop() }
     // The example photos without a position, and these three.
     let unplaced = ExamplePhotos.all.filter { $0.coordinate == nil }.count + 3
@@ -60,6 +60,10 @@ import Testing
     try page.navigate(base + "/?panel=unplaced#map=12/35.68/139.76")
     try page.waitFor("document.body.dataset.unplaced === '\(unplaced)'")
     #expect(try page.evaluate("document.querySelectorAll('#gp-unplaced li').length") as? Int == unplaced)
+    // Their thumbnails in, for the screenshot.
+    try page.waitFor(
+      "[...document.querySelectorAll('#gp-unplaced img')].every((i) => i.complete && i.naturalWidth > 0)")
+    try page.screenshot(to: try ServeEndToEndTests.artifacts().appendingPathComponent("webmap-unplaced.png"))
 
     // One dragged onto the map at (400, 300).
     let dragged = try #require(try page.evaluate("document.querySelector('#gp-unplaced li').dataset.photo") as? String)
@@ -114,6 +118,37 @@ import Testing
     _ = try page.evaluate("document.getElementById('gp-undo').click()")
     try page.waitFor("document.body.dataset.undo === '0'")
     #expect(try api(base, "/v1/unplaced")["total"] as? Int == unplaced)
-    #expect(try api(base, "/v1/photos/\(dragged)")["error"] != nil)
+    #expect(try api(base, "/v1/photos/\(dragged)")["coordinate"] is NSNull)
+  }
+
+  /// A trip chosen, its photos stepped through in time order with the viewer's next.
+  @Test func theViewerStepsThroughATripInOrder() throws {
+    guard let chromium = ServeEndToEndTests.chromium else {
+      if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("chromium is not installed") }
+      return
+    }
+    let (w, ids) = try TravelEndToEndTests.workspace()
+    let (timeline, expected) = TravelTimeline.fourYears()
+    let rome = try #require(expected.first { $0.start == "2018-09-08" })
+    let tripID = TravelEndToEndTests.base36(rome.ids.compactMap { ids[$0] }.min() ?? 0)
+    // The trip's photos in time order, as the store numbers them.
+    let order = timeline.photos.filter { rome.ids.contains($0.id) }.sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
+      .compactMap { ids[$0.id] }
+    let (running, base) = try Binary.serve(["--tiles", "none"], environment: w.env)
+    defer { running.stop() }
+    let page = try DevToolsPage(chromium: chromium)
+    try page.navigate(base + "/?trip=\(tripID)")
+    try page.waitFor("document.body.dataset.trip === '\(tripID)'")
+    _ = try page.evaluate("document.getElementById('gp-title-step').click()")
+    try page.waitFor("document.getElementById('gp-viewer').dataset.photo === '\(order[0])'")
+    try page.waitFor("document.getElementById('gp-position').textContent === '1 of \(order.count)'")
+    _ = try page.evaluate("document.getElementById('gp-next').click()")
+    try page.waitFor("document.getElementById('gp-viewer').dataset.photo === '\(order[1])'")
+    _ = try page.evaluate("document.getElementById('gp-previous').click()")
+    _ = try page.evaluate("document.getElementById('gp-previous').click()")
+    try page.waitFor("document.getElementById('gp-viewer').dataset.photo === '\(order[order.count - 1])'")
+    #expect(
+      try page.evaluate("document.getElementById('gp-position').textContent") as? String
+        == "\(order.count) of \(order.count)")
   }
 }

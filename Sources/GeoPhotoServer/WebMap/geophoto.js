@@ -59,11 +59,12 @@
       entry.target.dispatchEvent(new Event('gp-load'));
     }
   }, { rootMargin: '200px' }) : null;
-  function setImage(img, url, still = () => true) {
+  // Pictures outside the map (`ownView` false: the Unplaced list) are not cancelled by a new view.
+  function setImage(img, url, still = () => true, ownView = true) {
     if (!url) { return; }
     img.loading = 'lazy';
     if (!url.startsWith('/') || url.startsWith('//') || !token) { img.src = url; return; }
-    const signal = pictures.signal;
+    const signal = ownView ? pictures.signal : undefined;
     const load = async () => {
       try {
         const response = await fetch(url, { headers: { Authorization: 'Bearer ' + token }, signal });
@@ -505,7 +506,7 @@
       item.setAttribute('aria-selected', String(selected.has(photo.id)));
       const img = document.createElement('img');
       img.alt = '';
-      setImage(img, photo.thumbnailURL);
+      setImage(img, photo.thumbnailURL, () => true, false);
       const text = document.createElement('span');
       text.textContent = photo.title + (photo.takenAt ? ' · ' + photo.takenAt.slice(0, 10) : '');
       item.append(img, text);
