@@ -118,11 +118,8 @@ public enum GeoJSON {
       w.integer(id)
     }
     if let bbox {
-      // RFC 7946 §5: west, south, east, north.
       w.key("bbox")
-      w.beginArray()
-      for v in [bbox.west, bbox.south, bbox.east, bbox.north] { w.degrees(v) }
-      w.endArray()
+      w.bbox(bbox)
     }
     w.member("geometry", geometry)
     w.key("properties")

@@ -51,6 +51,14 @@ extension JSONWriter {
     endObject()
   }
 
+  /// A box as GeoJSON's `bbox` writes it (RFC 7946 §5): `[west, south, east, north]` in
+  /// degrees, west > east across the antimeridian.
+  public mutating func bbox(_ b: BoundingBox) {
+    beginArray()
+    for v in [b.west, b.south, b.east, b.north] { degrees(v) }
+    endArray()
+  }
+
   /// A member whose value another writable writes.
   public mutating func member(_ name: StaticString, _ value: some JSONWritable) {
     key(name)

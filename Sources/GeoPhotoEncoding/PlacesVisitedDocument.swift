@@ -65,9 +65,7 @@ public struct PlacesVisitedDocument: OutputDocument, JSONWritable, DescribedJSON
     w.key("photo")
     w.integer(place.representative)
     w.key("bbox")
-    w.beginArray()
-    for v in [place.bounds.west, place.bounds.south, place.bounds.east, place.bounds.north] { w.degrees(v) }
-    w.endArray()
+    w.bbox(place.bounds)
   }
 
   public func geoJSON(pretty: Bool) -> [UInt8] {

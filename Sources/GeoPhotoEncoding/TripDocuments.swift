@@ -44,9 +44,7 @@ public struct TripMembers: JSONWritable, DescribedJSON {
     w.key("distance")
     w.metres(trip.distance)
     w.key("bbox")
-    w.beginArray()
-    for v in [trip.bounds.west, trip.bounds.south, trip.bounds.east, trip.bounds.north] { w.degrees(v) }
-    w.endArray()
+    w.bbox(trip.bounds)
     if let home = trip.home, !home.label.isEmpty {
       w.key("home")
       w.string(home.label)

@@ -191,8 +191,7 @@ extension PhotoFilter {
     if case .words(let w)? = values[.text] { words = w }
     var place: PlaceFilter?
     if case .place(let p)? = values[.place] { place = p }
-    self.init(sources: sources, time: range, camera: camera, text: words)
-    self.place = place
+    self.init(sources: sources, time: range, camera: camera, text: words, place: place)
   }
 
   /// The filter that raw texts name (`text(field)`: the field's text, a repeatable one's

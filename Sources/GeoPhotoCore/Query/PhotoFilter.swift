@@ -20,12 +20,13 @@ public struct PhotoFilter: Hashable, Sendable {
 
   public init(
     sources: Set<PhotoSource>? = nil, time: TimeRange? = nil, camera: String? = nil, text: TextQuery? = nil,
-    ids: PhotoIDSet? = nil
+    place: PlaceFilter? = nil, ids: PhotoIDSet? = nil
   ) {
     self.sources = sources
     self.time = time
     self.camera = camera.map { $0.lowercased() }
     self.text = text
+    self.place = place
     self.ids = ids
   }
 
