@@ -57,6 +57,8 @@ public final class LoadedIndex: Sendable {
   /// Every dated photo of a set of sources, read once per snapshot: what trips and places
   /// visited are found from.
   private let timelines = Mutex<[Set<PhotoSource>: [DatedPhoto]]>([:])
+  /// The trips found in a timeline, once per snapshot, by the sources and the finder.
+  private let foundTrips = Mutex<[TripSearch: FoundTrips]>([:])
   /// The photos each share link in use shows in this snapshot, by the link's id.
   let scopes = Mutex<[String: PhotoIDSet]>([:])
 
@@ -217,6 +219,26 @@ public final class LoadedIndex: Sendable {
       kept[sources] = photos
     }
     return photos
+  }
+
+  /// What trips are found for: the sources of the timeline and the finder's rules.
+  private struct TripSearch: Hashable {
+    var sources: Set<PhotoSource>
+    var finder: TripFinder
+  }
+
+  /// The homes and trips `finder` finds in the timeline of the sources `filter` names (local
+  /// photos unless it names some), found once per snapshot; answers limit them to what they
+  /// show (`FoundTrips.showing`).
+  func trips(for filter: PhotoFilter, finder: TripFinder, countryName: (String) -> String) throws -> FoundTrips {
+    let key = TripSearch(sources: DatedPhotos.travelFilter(filter).sources ?? [.local], finder: finder)
+    if let known = foundTrips.withLock({ $0[key] }) { return known }
+    let found = finder.find(in: try timeline(sources: key.sources), countryName: countryName)
+    foundTrips.withLock { kept in
+      if kept.count >= 4 { kept.removeAll() }
+      kept[key] = found
+    }
+    return found
   }
 
   /// The ids of the dated photos passing `filter`, nil when it says no more than sources.

@@ -44,17 +44,19 @@ struct ShareScope: Sendable {
 
 extension LoadedIndex {
   /// The ids a link shares in this snapshot: its trip's photos (found as `finder` finds trips,
-  /// limited by the link's filter), or its filter's located photos.
-  func scope(of share: Share, finder: TripFinder) throws -> ShareScope {
+  /// named with `countryName` as every answer names them, limited by the link's filter), or
+  /// its filter's located photos.
+  func scope(of share: Share, finder: TripFinder, countryName: (String) -> String) throws -> ShareScope {
     if let known = scopes.withLock({ $0[share.id] }) { return ShareScope(share: share, ids: known) }
+    // A filter that no longer reads (a newer geophoto's) shares nothing.
     let filter = (try? PhotoFilter { share.filterValues[$0.rawValue] }) ?? PhotoFilter(ids: PhotoIDSet([]))
     let ids: PhotoIDSet
     if let trip = share.trip {
-      let travel = DatedPhotos.travelFilter(filter)
       let passing = try datedIDs(passing: filter)
-      let photos = try timeline(sources: travel.sources ?? [.local])
-      let found = finder.trips(in: photos, showing: { self.isShown($0) && passing?.contains($0.id) != false })
-      ids = PhotoIDSet(found.trips.first { $0.id == trip }?.photoIDs ?? [])
+      let shown = try trips(for: filter, finder: finder, countryName: countryName).showing {
+        self.isShown($0) && passing?.contains($0.id) != false
+      }
+      ids = PhotoIDSet(shown.trips.first { $0.id == trip }?.photoIDs ?? [])
     } else {
       ids = PhotoIDSet(try details.ids(passing: filter))
     }

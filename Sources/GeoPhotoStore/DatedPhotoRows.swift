@@ -23,7 +23,8 @@ public struct DatedPhotoRows {
     guard let id = row.int64(at: 0), let local = row.int64(at: 4) else { return nil }
     var coordinate: Coordinate?
     if let latitude = row.double(at: 1), let longitude = row.double(at: 2) {
-      coordinate = Coordinate(latitude: latitude, longitude: longitude)
+      // A row's numbers are checked like any other input: NaN or out of range is no position.
+      coordinate = Coordinate(validatingLatitude: latitude, longitude: longitude)
     }
     return DatedPhoto(
       id: id, coordinate: coordinate, instant: row.int64(at: 3) ?? local, localTime: local,

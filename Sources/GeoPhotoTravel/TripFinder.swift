@@ -28,7 +28,7 @@ public enum HomeRule: Hashable, Sendable {
 /// taken farther than `rules.away` from home, with no more than `rules.gap` between
 /// consecutive ones, and at least `rules.minimumPhotos` of them. Photos without a position
 /// belong to the trip they were taken during. A day out closer than `away` is no trip.
-public struct TripFinder: Sendable {
+public struct TripFinder: Hashable, Sendable {
   public var rules: TripRules
   public var home: HomeRule
   /// The most points of a trip's route line.
@@ -44,12 +44,19 @@ public struct TripFinder: Sendable {
   public func trips(in photos: [DatedPhoto], countryName: (String) -> String = { $0 }) -> (
     homes: [HomePeriod], trips: [Trip]
   ) {
+    let found = find(in: photos, countryName: countryName)
+    return (found.homes, found.trips)
+  }
+
+  /// The homes and trips of `photos`, each trip with the photos it was made of (what
+  /// `FoundTrips.showing` limits without looking them up again).
+  public func find(in photos: [DatedPhoto], countryName: (String) -> String = { $0 }) -> FoundTrips {
     let homes: [HomePeriod]
     switch home {
     case .auto: homes = HomeFinder(away: rules.away).homes(of: photos)
     case .fixed(let c, let label): homes = [HomePeriod(since: LocalDay(number: .min), center: c, label: label)]
     }
-    guard !homes.isEmpty else { return ([], []) }
+    guard !homes.isEmpty else { return FoundTrips(homes: [], trips: [], photos: []) }
     var located: [LocatedPhoto] = []
     var unlocated: [(instant: Int64, id: Int64, localTime: Int64)] = []
     located.reserveCapacity(photos.count)
@@ -65,7 +72,7 @@ public struct TripFinder: Sendable {
 
     let homeVectors = homes.map { GreatCircle.unitVector($0.center) }
     let limit = GreatCircle.squaredChord(forDistance: rules.away)
-    var trips: [Trip] = []
+    var trips: [(trip: Trip, photos: [DatedPhoto])] = []
     var run: [Int] = []
     var homeIndex = 0
     func close() {
@@ -92,22 +99,16 @@ public struct TripFinder: Sendable {
       run.append(i)
     }
     close()
-    return (homes, trips.sorted { ($0.startInstant, $0.id) > ($1.startInstant, $1.id) })
+    trips.sort { ($0.trip.startInstant, $0.trip.id) > ($1.trip.startInstant, $1.trip.id) }
+    return FoundTrips(homes: homes, trips: trips.map(\.trip), photos: trips.map(\.photos))
   }
 
   /// The trips of `photos` (the whole timeline: home is found from all of it), each limited to
-  /// the photos `isShown` keeps (a filter, privacy zones, a shared link's scope); trips left
-  /// with no located photo are dropped.
+  /// the photos `isShown` keeps (`FoundTrips.showing`).
   public func trips(
     in photos: [DatedPhoto], showing isShown: ((DatedPhoto) -> Bool)?, countryName: (String) -> String = { $0 }
   ) -> (homes: [HomePeriod], trips: [Trip]) {
-    let found = trips(in: photos, countryName: countryName)
-    guard let isShown else { return found }
-    let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-    let shown = found.trips.compactMap { trip in
-      trip.restricted(to: trip.photoIDs.compactMap { byID[$0] }, where: isShown)
-    }
-    return (found.homes, shown)
+    find(in: photos, countryName: countryName).showing(isShown)
   }
 
   /// A photo with its position.
@@ -121,7 +122,7 @@ public struct TripFinder: Sendable {
   func trip(
     _ located: [LocatedPhoto], unlocated: [(instant: Int64, id: Int64, localTime: Int64)], home: HomePeriod,
     countryName: (String) -> String
-  ) -> Trip {
+  ) -> (trip: Trip, photos: [DatedPhoto]) {
     let start = located[0].photo.instant
     let end = located[located.count - 1].photo.instant
     // The photos without a position from `start` to `end`, by binary search.
@@ -139,7 +140,7 @@ public struct TripFinder: Sendable {
       k += 1
     }
     photos.sort { ($0.instant, $0.id) < ($1.instant, $1.id) }
-    return Trip(photos: photos, home: home, countryName: countryName)
+    return (Trip(photos: photos, home: home, countryName: countryName), photos)
   }
 
   /// Positions in order, repeats dropped and simplified to at most `routePoints`: longitudes
@@ -179,5 +180,24 @@ public struct TripFinder: Sendable {
     var longitude = p.x.truncatingRemainder(dividingBy: 360)
     if longitude >= 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
     return Coordinate(latitude: p.y, longitude: longitude)
+  }
+}
+
+/// Trips as they were found, each with its photos in time order: what answers limit to the
+/// photos they may show (a filter, privacy zones, a shared link's scope) without finding the
+/// trips again.
+public struct FoundTrips: Sendable {
+  public var homes: [HomePeriod]
+  /// Latest first.
+  public var trips: [Trip]
+  /// Each trip's photos, in time order.
+  var photos: [[DatedPhoto]]
+
+  /// The homes and the trips, each limited to the photos `isShown` keeps (its id, name and
+  /// home kept; `Trip.restricted`); trips left with no located photo are dropped. All of them
+  /// as found when `isShown` is nil.
+  public func showing(_ isShown: ((DatedPhoto) -> Bool)?) -> (homes: [HomePeriod], trips: [Trip]) {
+    guard let isShown else { return (homes, trips) }
+    return (homes, zip(trips, photos).compactMap { trip, photos in trip.restricted(to: photos, where: isShown) })
   }
 }

@@ -157,6 +157,14 @@ import Testing
     #expect(tested.contains("near") && tested.contains("trip"))
   }
 
+  @Test func tripsFoundForALinkFirstAreNamedAsAnyAnswerNamesThem() throws {
+    let api = try api()
+    // The link's scope finds the trips first; the owner's answer after it names countries.
+    #expect(call(api, "/v1/status", token: tripToken).status == 200)
+    let trips = call(api, "/v1/trips", token: serverToken).json["trips"] as? [[String: Any]] ?? []
+    #expect(trips.compactMap { $0["name"] as? String } == expected.map(\.name))
+  }
+
   @Test func aFilterLinkSeesItsFilterAndLinksEnd() throws {
     let api = try api()
     // Rome: the filter's located photos only.

@@ -69,4 +69,12 @@ import Testing
     // Named only by its country: no region, no city.
     #expect(visited.countries[0].children.isEmpty)
   }
+
+  @Test func localDaysFloorAndNeverTrap() {
+    #expect(LocalDay(seconds: 0).text == "1970-01-01")
+    #expect(LocalDay(seconds: -1).number == -1 && LocalDay(seconds: -86_400).number == -1)
+    #expect(LocalDay(seconds: -86_401).number == -2 && LocalDay(seconds: 86_399).number == 0)
+    #expect(LocalDay(seconds: .min).number == Int64.min / 86_400 - 1)
+    _ = LocalDay(seconds: .max).text  // no trap
+  }
 }

@@ -54,7 +54,9 @@ public struct LocalDay: Hashable, Comparable, Sendable {
 
   /// The day of a wall-clock time in seconds since 1970 (as if UTC).
   public init(seconds: Int64) {
-    number = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
+    // Floor division, without negating (which traps for the least Int64).
+    let (quotient, remainder) = seconds.quotientAndRemainder(dividingBy: 86_400)
+    number = remainder < 0 ? quotient - 1 : quotient
   }
 
   public static func < (a: LocalDay, b: LocalDay) -> Bool { a.number < b.number }

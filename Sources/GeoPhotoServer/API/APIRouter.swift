@@ -107,9 +107,9 @@ public struct APIRouter: Responder {
   public func admit(_ request: ServerRequest) -> Admission {
     guard request.hasBody else { return .proceed }
     let route = request.targetProblem == nil ? Self.route(for: request.path, method: request.method)?.route : nil
-    if route == nil, request.targetProblem == nil, let other = Self.routes(for: request.path).first {
+    if route == nil, request.targetProblem == nil, !Self.routes(for: request.path).isEmpty {
       // A path the server has, with another method: 405 (dispatch says so), the body unread.
-      return .answer(refusing(request, with: Self.methodNotAllowed(request.method, other: other.route.path)))
+      return .answer(refusing(request, with: Self.methodNotAllowed(request.method, path: request.path)))
     }
     guard let limit = route?.body.limit else { return .answer(refusing(request, with: Self.noBody)) }
     let tooLarge = APIError(413, "payload_too_large", "the request body is larger than \(limit) bytes")
@@ -122,7 +122,7 @@ public struct APIRouter: Responder {
   static let noBody = APIError(400, "invalid_request", "this endpoint takes no request body")
 
   /// 405 for `method` on `path`, naming the methods the path takes.
-  static func methodNotAllowed(_ method: String, other path: String) -> APIError {
+  static func methodNotAllowed(_ method: String, path: String) -> APIError {
     let allowed = allowedMethods(path)
     var error = APIError(405, "method_not_allowed", "\(method) is not allowed here; use \(allowed)")
     error.allow = allowed
@@ -158,7 +158,7 @@ public struct APIRouter: Responder {
   public func answersSlowly(_ request: ServerRequest) -> Bool {
     guard request.targetProblem == nil, let (route, pathValues) = Self.route(for: request.path, method: request.method),
       route.work != .quick,
-      hostCheck.admits(request), route.access == .open || token?.admits(request) ?? true
+      hostCheck.admits(request), route.access == .open || token?.admits(request) ?? true || isShareLink(request)
     else { return false }
     switch route.work {
     case .quick: return false
@@ -175,6 +175,11 @@ public struct APIRouter: Responder {
   }
 
   static let filterNames = Set(FilterParameters.all.map(\.name))
+
+  /// Whether the request carries an active share link's token.
+  private func isShareLink(_ request: ServerRequest) -> Bool {
+    request.bearer.flatMap { configuration.shares?.share(token: $0) } != nil
+  }
 
   /// The route for `method` (HEAD as GET) whose path pattern `path` has, with its path
   /// parameters' values.
@@ -198,7 +203,7 @@ public struct APIRouter: Responder {
     answerVariant: UInt64, holder: LoadedIndexHolder? = nil
   ) throws -> ServerResponse {
     guard let (route, pathValues) = route(for: request.path, method: request.method) else {
-      guard routes(for: request.path).isEmpty else { throw methodNotAllowed(request.method, other: request.path) }
+      guard routes(for: request.path).isEmpty else { throw methodNotAllowed(request.method, path: request.path) }
       throw APIError.notFound("no such endpoint: \(request.path)")
     }
     // A share link's token: the request sees that link's photos only, and only where a route
@@ -207,11 +212,8 @@ public struct APIRouter: Responder {
     if route.access != .open, token?.admits(request) != true, let bearer = request.bearer {
       share = configuration.shares?.share(token: bearer)
     }
-    if let share {
-      guard route.shareable else {
-        throw APIError(403, "forbidden", "a shared link does not open \(request.path)")
-      }
-      _ = share
+    if share != nil {
+      guard route.shareable else { throw APIError(403, "forbidden", "a shared link does not open \(request.path)") }
     } else {
       if route.access == .edit {
         guard configuration.edits != nil else {
@@ -227,7 +229,10 @@ public struct APIRouter: Responder {
     }
     if request.hasBody && route.body == .none { throw noBody }
     let parameters = try ParameterValues(request, route: route, pathValues: pathValues)
-    let scope = try share.map { try snapshot.scope(of: $0, finder: configuration.trips) }
+    let scope = try share.map { share in
+      let names = TravelEndpoints.countryNames(configuration)
+      return try snapshot.scope(of: share, finder: configuration.trips) { names[$0] ?? $0 }
+    }
     return try route.respond(
       EndpointContext(
         snapshot: snapshot, configuration: configuration, request: request, parameters: parameters,

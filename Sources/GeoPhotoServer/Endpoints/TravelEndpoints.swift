@@ -44,8 +44,8 @@ enum TravelEndpoints {
     ], work: .timeline, respond: trip)
 
   /// Countries by code, from the server's place names (codes stand for themselves without).
-  static func countryNames(_ c: EndpointContext) -> [String: String] {
-    ((try? c.configuration.places?.gazetteer()) ?? nil)?.countryNamesByCode ?? [:]
+  static func countryNames(_ configuration: APIConfiguration) -> [String: String] {
+    ((try? configuration.places?.gazetteer()) ?? nil)?.countryNamesByCode ?? [:]
   }
 
   static func visited(_ c: EndpointContext) throws -> ServerResponse {
@@ -59,7 +59,7 @@ enum TravelEndpoints {
       let photos = try snapshot.timeline(sources: travel.sources ?? [.local]).filter {
         snapshot.isShown($0) && passing?.contains($0.id) != false
       }
-      let names = countryNames(c)
+      let names = countryNames(c.configuration)
       let visited = PlacesVisited(photos, level: level, order: order) { names[$0] ?? $0 }
       return PlacesVisitedDocument(visited, level: level, order: order).encoded()
     }
@@ -69,16 +69,12 @@ enum TravelEndpoints {
   /// the server has no privacy zones (a home is what they hide).
   static func found(_ c: EndpointContext, filter: PhotoFilter) throws -> (homes: [HomePeriod], trips: [Trip]) {
     let snapshot = c.snapshot
-    let travel = DatedPhotos.travelFilter(filter)
     let passing = try snapshot.datedIDs(passing: filter)
-    let photos = try snapshot.timeline(sources: travel.sources ?? [.local])
-    let names = countryNames(c)
+    let names = countryNames(c.configuration)
+    let found = try snapshot.trips(for: filter, finder: c.configuration.trips) { names[$0] ?? $0 }
     let restricted = passing != nil || !snapshot.privacyZones.isEmpty || c.scope != nil
-    let found = c.configuration.trips.trips(
-      in: photos,
-      showing: restricted ? { snapshot.isShown($0) && passing?.contains($0.id) != false } : nil
-    ) { names[$0] ?? $0 }
-    return (snapshot.privacyZones.isEmpty && c.scope == nil ? found.homes : [], found.trips)
+    let shown = found.showing(restricted ? { snapshot.isShown($0) && passing?.contains($0.id) != false } : nil)
+    return (snapshot.privacyZones.isEmpty && c.scope == nil ? shown.homes : [], shown.trips)
   }
 
   static func trips(_ c: EndpointContext) throws -> ServerResponse {

@@ -15,7 +15,7 @@ struct RequestLimits: Middleware {
       throw APIError.badRequest("the request target must start with '/' (or be an absolute http:// URL)")
     }
     guard EndpointTable.methods.contains(request.method) else {
-      throw APIRouter.methodNotAllowed(request.method, other: request.path)
+      throw APIRouter.methodNotAllowed(request.method, path: request.path)
     }
     return try next(request)
   }
